@@ -1,0 +1,34 @@
+# WordVeil build and test entry points. `make help` lists them.
+GO ?= go
+export PATH := $(PATH):/usr/local/go/bin
+
+.PHONY: help test vet test-race test-full test-purego test-arm64 bench tools
+
+help: ## list the targets
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
+
+test: tools vet test-race test-full test-purego test-arm64 ## everything CI runs
+	@echo "make test: all passed"
+
+tools: ## install what the tests need (qemu-user for arm64)
+	@scripts/ensure-tools.sh
+
+vet: ## go vet and gofmt
+	$(GO) vet ./...
+	@fmt=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$fmt" ]; then echo "gofmt needed:"; echo "$$fmt"; exit 1; fi
+
+test-race: ## unit, property and fuzz-seed tests under the race detector (short sizes)
+	$(GO) test -race -short -count=1 ./...
+
+test-full: ## the same at full size (property tests up to N = 200k)
+	$(GO) test -count=1 ./...
+
+test-purego: ## the portable kernels, without assembly
+	$(GO) test -tags purego -count=1 ./hamming/
+
+test-arm64: ## the arm64 (NEON) kernels under qemu-user
+	GOARCH=arm64 $(GO) test -short -count=1 -exec qemu-aarch64 ./hamming/
+
+bench: ## the search-engine benchmarks of docs/BENCHMARKS.md
+	$(GO) test ./hamming/ -run '^$$' -bench . -count 6 | tee bench-hamming.txt

@@ -1,0 +1,62 @@
+package hamming
+
+import (
+	"testing"
+	"time"
+)
+
+// TestCalibrate fits the planner's cost constants (see cost.go): it times MIH
+// range queries and regresses time on (probes, entries). Run by hand:
+//
+//	WV_CALIBRATE=1 go test ./hamming/ -run Calibrate -v
+func TestCalibrate(t *testing.T) {
+	if testing.Short() || !calibrate {
+		t.Skip("set WV_CALIBRATE=1 to run")
+	}
+	for _, name := range benchSets {
+		codes := benchData()[name]
+		m, _ := NewMIH(codes)
+		s, _ := NewScan(codes)
+		for _, r := range []int{0, 8, 15, 16, 24, 31, 32, 40, 47, 48} {
+			qs := benchQueries(codes, 0)
+			var probes, entries int
+			for _, q := range qs {
+				p, e := m.countWork(&q, r)
+				probes += p
+				entries += e
+			}
+			buf := make([]Neighbor, 0, 4096)
+			start := time.Now()
+			for _, q := range qs {
+				buf, _ = m.Range(buf, q, r, Options{})
+			}
+			el := time.Since(start).Seconds() * 1e9 / float64(len(qs))
+			start = time.Now()
+			for _, q := range qs {
+				buf, _ = s.Range(buf, q, r, Options{})
+			}
+			sc := time.Since(start).Seconds() * 1e9 / float64(len(qs))
+			n := float64(len(qs))
+			t.Logf("%s r=%d: probes %.0f entries %.0f mih %.0f ns scan %.0f ns (%.2f ns/code); model %.0f",
+				name, r, float64(probes)/n, float64(entries)/n, el, sc, sc/float64(len(codes)),
+				float64(probes)/n*costProbe+float64(entries)/n*costVerify)
+		}
+	}
+}
+
+func (m *MIH) countWork(q *Code, r int) (probes, entries int) {
+	s, a := rangeRadii(r)
+	for j := 0; j < substrings; j++ {
+		key := substring(q, j)
+		rj := s
+		if j > a {
+			rj = s - 1
+		}
+		for _, mask := range masks[:ballKeys(rj)] {
+			k := key ^ uint32(mask)
+			probes++
+			entries += int(m.off[j][k+1] - m.off[j][k])
+		}
+	}
+	return probes, entries
+}

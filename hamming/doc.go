@@ -1,0 +1,26 @@
+// Package hamming is WordVeil's exact search engine over 256-bit binary codes.
+//
+// A [Code] is four uint64 words; a database is a flat []Code. The package
+// answers three questions, always exactly (the answer equals a brute-force
+// scan, ties included):
+//
+//   - k nearest neighbours ([Index.KNN], [Index.Nearest]);
+//   - every code within a radius ([Index.Range]);
+//   - the same with some ids excluded (nearest-not-yet-visited chains).
+//
+// Two strategies implement them: a linear scan ([Scan]) with XOR/popcount
+// kernels chosen once at start-up for the CPU (AVX-512 VPOPCNTQ or POPCNT on
+// amd64, NEON on arm64, plain Go elsewhere or with the purego build tag), and
+// multi-index hashing ([MIH], Norouzi, Punjani and Fleet, CVPR 2012) with 16
+// substrings of 16 bits, exact by the pigeonhole bound. [Index] plans between
+// them per query, so callers never choose by hand.
+//
+// Ties. With integer distances, ties are common. [TiesAll] returns every
+// code tied at the k-th distance (so a result may hold more than k codes);
+// [TiesRandom] returns exactly k, breaking ties at the boundary uniformly at
+// random from a caller-supplied source. Mechanisms whose privacy analysis
+// assumes an unbiased choice (BRR) must use TiesRandom: lowest-index
+// tie-breaking skews outputs towards frequent words.
+//
+// Every Index method is safe for concurrent use.
+package hamming
