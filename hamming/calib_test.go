@@ -39,7 +39,7 @@ func TestCalibrate(t *testing.T) {
 			n := float64(len(qs))
 			t.Logf("%s r=%d: probes %.0f entries %.0f mih %.0f ns scan %.0f ns (%.2f ns/code); model %.0f",
 				name, r, float64(probes)/n, float64(entries)/n, el, sc, sc/float64(len(codes)),
-				float64(probes)/n*costProbe+float64(entries)/n*costVerify)
+				float64(probes)/n*costProbe+float64(entries)/n*verifyCost(len(codes)))
 		}
 	}
 }

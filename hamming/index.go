@@ -74,7 +74,7 @@ func (x *Index) Range(dst []Neighbor, q Code, r int, opt Options) ([]Neighbor, e
 		m := x.getMIH()
 		scr := m.scratch()
 		defer m.release(scr)
-		if mihCost(r, m.rangeSpans(scr, &q, r)) <= x.scanCost() {
+		if mihCost(r, m.rangeSpans(scr, &q, r), x.Len()) <= x.scanCost() {
 			x.stats.MIHs.Add(1)
 			return m.rangeVerify(scr, dst, q, r, opt), nil
 		}
@@ -93,8 +93,9 @@ func (x *Index) KNN(dst []Neighbor, q Code, k int, opt Options) ([]Neighbor, err
 	}
 	var res []Neighbor
 	var err error
-	if budget, ok := x.planKNN(&q, opt); ok {
-		res, err = x.getMIH().knn(dst, q, k, opt, budget)
+	if m, sc, warm, budget, ok := x.planKNN(&q, opt); ok {
+		res, err = m.knn(sc, warm, dst, q, k, opt, budget)
+		m.release(sc)
 		if errors.Is(err, budgetError{}) {
 			x.stats.Fallbacks.Add(1)
 			res, err = x.scan.KNN(dst, q, k, opt)
@@ -117,7 +118,7 @@ func (x *Index) Nearest(q Code, opt Options) (Neighbor, error) {
 	if err := checkKNN(1, &opt); err != nil {
 		return Neighbor{}, err
 	}
-	if _, ok := x.planKNN(&q, opt); !ok && opt.Exclude == nil {
+	if !x.mayUseMIH(&q, opt) && opt.Exclude == nil {
 		x.stats.Scans.Add(1)
 		n, err := x.scan.Nearest(q, opt)
 		if err == nil {
@@ -138,31 +139,40 @@ func (x *Index) Nearest(q Code, opt Options) (Neighbor, error) {
 	return res[0], nil
 }
 
-// planKNN decides whether a k-NN query should try MIH, and with what work
-// budget (ns). MIH is tried when the predicted cost at the expected radius is
-// below the scan's; the budget then allows that prediction with margin, and
-// at least 15% of a scan, so a wrong guess costs little before the scan.
-func (x *Index) planKNN(q *Code, opt Options) (budget float64, ok bool) {
-	if x.Len() < minMIH {
-		return 0, false
-	}
-	r := opt.ExpectedRadius
-	if r <= 0 {
-		r = int(x.radiusEMA.Load() >> 8)
-	}
+// planKNN decides whether a k-NN query should try MIH. It predicts the
+// radius (the caller's hint, else the running estimate of recent k-th
+// distances), counts the buckets a range search of that radius would visit,
+// and tries MIH when its predicted cost is below the scan's. The counted
+// buckets are handed to MIH (warm), so planning costs nothing extra when
+// MIH runs; the work budget, at least 15% of a scan, bounds the loss when
+// the prediction was too low.
+func (x *Index) planKNN(q *Code, opt Options) (m *MIH, sc *mihScratch, warm int, budget float64, ok bool) {
+	r := x.predictRadius(opt)
 	if !x.worthCounting(r) {
-		return 0, false
+		return nil, nil, 0, 0, false
 	}
-	m := x.getMIH()
-	scr := m.scratch()
-	pred := mihCost(r, m.rangeSpans(scr, q, r))
-	scr.spans = scr.spans[:0]
-	m.release(scr)
-	sc := x.scanCost()
-	if pred > 0.8*sc {
-		return 0, false
+	m = x.getMIH()
+	sc = m.scratch()
+	pred := mihCost(r, m.rangeSpans(sc, q, r), x.Len())
+	scan := x.scanCost()
+	if pred > 0.8*scan {
+		sc.spans = sc.spans[:0]
+		m.release(sc)
+		return nil, nil, 0, 0, false
 	}
-	return max(0.15*sc, 1.3*pred), true
+	return m, sc, r, max(0.15*scan, 1.3*pred), true
+}
+
+// mayUseMIH is planKNN's first test alone: false means a scan for sure.
+func (x *Index) mayUseMIH(q *Code, opt Options) bool {
+	return x.worthCounting(x.predictRadius(opt))
+}
+
+func (x *Index) predictRadius(opt Options) int {
+	if opt.ExpectedRadius > 0 {
+		return opt.ExpectedRadius
+	}
+	return int(x.radiusEMA.Load() >> 8)
 }
 
 // worthCounting reports whether MIH is worth costing for radius r: the
@@ -174,8 +184,8 @@ func (x *Index) worthCounting(r int) bool {
 }
 
 // mihCost predicts MIH's cost in ns from its bucket and entry counts.
-func mihCost(r, entries int) float64 {
-	return float64(probeCount(r))*costProbe + float64(entries)*costVerify
+func mihCost(r, entries, n int) float64 {
+	return float64(probeCount(r))*costProbe + float64(entries)*verifyCost(n)
 }
 
 // observe folds a k-th distance into the running estimate (weight 1/8).

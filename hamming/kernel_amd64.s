@@ -3,8 +3,8 @@
 #include "textflag.h"
 
 // func distBlockPOPCNT(q *Code, codes []Code, out []uint16) int
-// Four independent XOR/POPCNT chains per code; the running minimum uses CMOV
-// so the loop has no data-dependent branch.
+// Two codes per iteration, eight independent XOR/POPCNT chains; the running
+// minimum uses CMOV so the loop has no data-dependent branch.
 TEXT ·distBlockPOPCNT(SB), NOSPLIT, $0-64
 	MOVQ q+0(FP), AX
 	MOVQ codes_base+8(FP), SI
@@ -15,10 +15,55 @@ TEXT ·distBlockPOPCNT(SB), NOSPLIT, $0-64
 	MOVQ 16(AX), R10
 	MOVQ 24(AX), R11
 	MOVQ $257, BX
+	CMPQ CX, $2
+	JLT tail
+
+loop2:
+	MOVQ 0(SI), R12
+	MOVQ 8(SI), R13
+	MOVQ 16(SI), R14
+	MOVQ 24(SI), R15
+	MOVQ 32(SI), AX
+	MOVQ 40(SI), DX
+	XORQ R8, R12
+	XORQ R9, R13
+	XORQ R10, R14
+	XORQ R11, R15
+	XORQ R8, AX
+	XORQ R9, DX
+	POPCNTQ R12, R12
+	POPCNTQ R13, R13
+	POPCNTQ R14, R14
+	POPCNTQ R15, R15
+	POPCNTQ AX, AX
+	POPCNTQ DX, DX
+	ADDQ R13, R12
+	ADDQ R15, R14
+	ADDQ DX, AX
+	ADDQ R14, R12
+	MOVQ 48(SI), R13
+	MOVQ 56(SI), R15
+	XORQ R10, R13
+	XORQ R11, R15
+	POPCNTQ R13, R13
+	POPCNTQ R15, R15
+	ADDQ R13, AX
+	ADDQ R15, AX
+	MOVW R12, 0(DI)
+	MOVW AX, 2(DI)
+	CMPQ R12, BX
+	CMOVQLT R12, BX
+	CMPQ AX, BX
+	CMOVQLT AX, BX
+	ADDQ $64, SI
+	ADDQ $4, DI
+	SUBQ $2, CX
+	CMPQ CX, $2
+	JGE loop2
+
+tail:
 	TESTQ CX, CX
 	JZ done
-
-loop:
 	MOVQ 0(SI), R12
 	MOVQ 8(SI), R13
 	MOVQ 16(SI), R14
@@ -37,10 +82,6 @@ loop:
 	MOVW R12, 0(DI)
 	CMPQ R12, BX
 	CMOVQLT R12, BX
-	ADDQ $32, SI
-	ADDQ $2, DI
-	DECQ CX
-	JNZ loop
 
 done:
 	MOVQ BX, ret+56(FP)

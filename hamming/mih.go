@@ -201,18 +201,32 @@ func (m *MIH) rangeSpans(sc *mihScratch, q *Code, r int) (entries int) {
 	return entries
 }
 
-// rangeVerify visits the buckets rangeSpans chose and keeps the codes within r.
+// rangeVerify visits the buckets rangeSpans chose and keeps the codes within
+// r. Almost every candidate fails the distance test (at r = 16 on 200k word
+// codes: ~200 candidates for ~1 result), so each entry is verified straight
+// from its bucket and only the codes that pass go through the seen-set, which
+// removes duplicates (a code can sit in several probed buckets).
 func (m *MIH) rangeVerify(sc *mihScratch, dst []Neighbor, q Code, r int, opt Options) []Neighbor {
 	out := dst[:0]
-	m.gather(sc)
-	for _, id := range sc.touched {
-		if opt.Exclude != nil && opt.Exclude.Test(uint(id)) {
-			continue
-		}
-		if d := Distance(q, m.codes[id]); d <= r {
-			out = append(out, Neighbor{ID: int32(id), Dist: int32(d)})
+	words := sc.words
+	for _, sp := range sc.spans {
+		for _, id := range m.ids[sp.j][sp.lo:sp.hi] {
+			if Distance(q, m.codes[id]) > r {
+				continue
+			}
+			w, bit := id>>6, uint64(1)<<(id&63)
+			if words[w]&bit != 0 {
+				continue
+			}
+			words[w] |= bit
+			sc.touched = append(sc.touched, id)
+			if opt.Exclude != nil && opt.Exclude.Test(uint(id)) {
+				continue
+			}
+			out = append(out, Neighbor{ID: int32(id), Dist: int32(Distance(q, m.codes[id]))})
 		}
 	}
+	sc.spans = sc.spans[:0]
 	return out
 }
 
@@ -232,41 +246,52 @@ func (budgetError) Error() string { return "hamming: MIH work budget exceeded" }
 // It grows the search radius one substring at a time and stops as soon as
 // the k-th distance found is covered by the radius already searched.
 func (m *MIH) KNN(dst []Neighbor, q Code, k int, opt Options) ([]Neighbor, error) {
-	return m.knn(dst, q, k, opt, 0)
-}
-
-// knn is KNN with a work budget in nanoseconds (0 = none); past it, it gives
-// up with budgetError so the planner can switch to a scan.
-func (m *MIH) knn(dst []Neighbor, q Code, k int, opt Options, budget float64) ([]Neighbor, error) {
 	if err := checkKNN(k, &opt); err != nil {
 		return dst[:0], err
 	}
+	sc := m.scratch()
+	defer m.release(sc)
+	return m.knn(sc, -1, dst, q, k, opt, 0)
+}
+
+// knn is the k-NN search. If warm ≥ 0, sc.spans already holds the buckets
+// of a range search of radius warm (the planner's count, rangeSpans); they
+// are visited first and the incremental search resumes where that radius
+// leaves off, so the planner's reads are never repeated. With budget > 0
+// (ns), it gives up with budgetError once its work passes the budget, so the
+// planner can switch to a scan.
+func (m *MIH) knn(sc *mihScratch, warm int, dst []Neighbor, q Code, k int, opt Options, budget float64) ([]Neighbor, error) {
 	var t topK
 	t.reset(k, dst)
 	if len(m.codes) == 0 {
 		return t.finish(&opt), nil
 	}
-	sc := m.scratch()
-	defer m.release(sc)
+	cv := verifyCost(len(m.codes))
+	s0, j0, work, verified := 0, 0, 0.0, 0
+	if warm >= 0 {
+		entries := m.gather(sc)
+		verified = m.verifyKNN(&t, sc, 0, q, &opt)
+		work = float64(probeCount(warm))*costProbe + float64(entries)*cv
+		if t.full() && t.thr <= warm || verified == len(m.codes) {
+			return t.finish(&opt), nil
+		}
+		// The warm range covered steps (s', j) for s' < s and (s, j ≤ a).
+		var a int
+		s0, a = rangeRadii(warm)
+		if j0 = a + 1; j0 == substrings {
+			s0, j0 = s0+1, 0
+		}
+	}
 	var keys [substrings]uint32
 	for j := range keys {
 		keys[j] = substring(&q, j)
 	}
-	work, verified := 0.0, 0
-	for s := 0; s <= subBits; s++ {
-		for j := 0; j < substrings; j++ {
+	for s := s0; s <= subBits; s++ {
+		for j := j0; j < substrings; j++ {
 			m.addSpans(sc, j, keys[j], masks[maskStart[s]:maskStart[s+1]])
 			entries := m.gather(sc)
-			for _, id := range sc.touched[verified:] {
-				if opt.Exclude != nil && opt.Exclude.Test(uint(id)) {
-					continue
-				}
-				if d := Distance(q, m.codes[id]); d <= t.thr {
-					t.add(int32(id), d)
-				}
-			}
-			verified = len(sc.touched)
-			work += float64(masksOfWeight(s))*costProbe + float64(entries)*costVerify
+			verified = m.verifyKNN(&t, sc, verified, q, &opt)
+			work += float64(masksOfWeight(s))*costProbe + float64(entries)*cv
 			// Every code within 16·s + j has now been seen.
 			covered := substrings*s + j
 			if t.full() && t.thr <= covered || verified == len(m.codes) {
@@ -276,6 +301,21 @@ func (m *MIH) knn(dst []Neighbor, q Code, k int, opt Options, budget float64) ([
 				return dst[:0], budgetError{}
 			}
 		}
+		j0 = 0
 	}
 	return t.finish(&opt), nil
+}
+
+// verifyKNN offers the gathered ids from sc.touched[from:] to t and returns
+// how many ids have now been offered.
+func (m *MIH) verifyKNN(t *topK, sc *mihScratch, from int, q Code, opt *Options) int {
+	for _, id := range sc.touched[from:] {
+		if opt.Exclude != nil && opt.Exclude.Test(uint(id)) {
+			continue
+		}
+		if d := Distance(q, m.codes[id]); d <= t.thr {
+			t.add(int32(id), d)
+		}
+	}
+	return len(sc.touched)
 }

@@ -277,3 +277,25 @@ func TestDecodeCodesRoundTrip(t *testing.T) {
 		t.Fatalf("33 bytes: err = %v", err)
 	}
 }
+
+// TestKNNWarmStart checks the planner's hand-over: k-NN resumed from the
+// buckets of a range search of any radius (substring boundaries included)
+// equals brute force.
+func TestKNNWarmStart(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	codes := clusteredCodes(r, 3000)
+	m, _ := NewMIH(codes)
+	for _, q := range queriesFor(r, codes, 12) {
+		for _, warm := range []int{0, 1, 5, 15, 16, 17, 31, 32, 40, 70, 255, 256} {
+			for _, k := range []int{1, 7} {
+				sc := m.scratch()
+				m.rangeSpans(sc, &q, warm)
+				got, err := m.knn(sc, warm, nil, q, k, Options{}, 0)
+				m.release(sc)
+				if want := bruteKNN(codes, q, k, nil); err != nil || !slices.Equal(got, want) {
+					t.Fatalf("warm %d k %d: %v (%v), want %v", warm, k, head(got), err, head(want))
+				}
+			}
+		}
+	}
+}

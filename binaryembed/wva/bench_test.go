@@ -1,0 +1,129 @@
+package wva
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The default asset's shape: 50k words, 3 lists, TEM balls of 10–30 words
+// (mean about 20) at maxSteps 450 (γ_max 4.5 in steps of 0.01).
+var synth50k = sync.OnceValues(func() (*Asset, []byte) {
+	a := genAsset(nil, rand.New(rand.NewPCG(50, 50)), genOpts{n: 50000, lists: 3, tem: true, neighbors: 20})
+	b, err := Marshal(a)
+	if err != nil {
+		panic(err)
+	}
+	return a, b
+})
+
+// heapAfter returns the live heap growth, in bytes, caused by load, with
+// the loaded value kept alive and everything else collected.
+func heapAfter(load func() any) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	v := load()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(v)
+	return after.HeapAlloc - before.HeapAlloc
+}
+
+func BenchmarkDecode50k(b *testing.B) {
+	_, file := synth50k()
+	b.ReportAllocs()
+	b.SetBytes(int64(len(file)))
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Decode(file); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	heap := heapAfter(func() any {
+		a, _ := Decode(file)
+		return a
+	})
+	b.ReportMetric(float64(len(file))/(1<<20), "file-MiB")
+	b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
+}
+
+// TestBudget50k checks the default asset's budgets on the synthetic 50k
+// asset: ≤ 4 MB on disk, ≤ 12 MB of heap after load, ≤ 50 ms to load.
+func TestBudget50k(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 50k-word asset")
+	}
+	a, file := synth50k()
+	if len(file) > 4_000_000 {
+		t.Errorf("file is %d bytes, budget 4 MB", len(file))
+	}
+	heap := heapAfter(func() any {
+		got, err := Decode(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	})
+	if heap > 12_000_000 {
+		t.Errorf("heap after load %d bytes, budget 12 MB", heap)
+	}
+	start := time.Now()
+	got, err := Decode(file)
+	elapsed := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !raceEnabled && elapsed > 50*time.Millisecond {
+		// Timing is a soft check: log rather than fail on a loaded machine.
+		t.Logf("WARNING: load took %v, budget 50 ms", elapsed)
+	}
+	in, _ := Inspect(file)
+	for _, s := range in.Sections {
+		t.Logf("%-8s stored %8d raw %8d", s.Kind, s.Stored, s.Raw)
+	}
+	t.Logf("file %d bytes, heap after load %d bytes, load %v, TEM pairs %d (mean ball %.1f), TEM in memory %d bytes",
+		len(file), heap, elapsed, got.TEM.Pairs(), 1+2*float64(got.TEM.Pairs())/float64(got.Len()), got.TEM.SizeBytes())
+	if got.Len() != a.Len() {
+		t.Fatal("length")
+	}
+}
+
+func benchBall(b *testing.B, n, neighbors int) {
+	r := rand.New(rand.NewPCG(uint64(n), uint64(neighbors)))
+	tem, err := NewTEMLists(n, 0.01, 450, genBalls(r, n, neighbors, 450))
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Pick the largest ball to measure the worst case.
+	w := 0
+	for i := 0; i < n; i++ {
+		if tem.Count(i) > tem.Count(w) {
+			w = i
+		}
+	}
+	buf := make([]Neighbor, 0, tem.Count(w))
+	b.ReportAllocs()
+	b.ReportMetric(float64(tem.Count(w)), "ball-size")
+	for b.Loop() {
+		buf = tem.Ball(w, buf[:0])
+	}
+}
+
+func BenchmarkBall20(b *testing.B)  { benchBall(b, 50000, 20) }
+func BenchmarkBall500(b *testing.B) { benchBall(b, 2000, 250) }
+
+func BenchmarkLookup(b *testing.B) {
+	a, _ := synth50k()
+	words := a.Words[:1000]
+	a.Lookup("warm-up")
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		a.Lookup(words[i%len(words)])
+		i++
+	}
+}

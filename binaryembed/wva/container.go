@@ -1,0 +1,172 @@
+package wva
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+)
+
+// SectionInfo is one entry of the section table.
+type SectionInfo struct {
+	Kind   Kind
+	Flags  uint32 // FlagZstd or 0
+	Offset uint64 // from the start of the file, a multiple of 8
+	Stored uint64 // length in the file
+	Raw    uint64 // length after decompression (== Stored when not compressed)
+	CRC    uint32 // CRC-32C of the Stored bytes
+}
+
+// Info is what Inspect reads from a file without decoding its sections.
+type Info struct {
+	Major, Minor uint16
+	Header       Header
+	Sections     []SectionInfo
+	// Size is the file length in bytes.
+	Size int
+}
+
+// Section returns the table entry of kind k, if present.
+func (in *Info) Section(k Kind) (SectionInfo, bool) {
+	for _, s := range in.Sections {
+		if s.Kind == k {
+			return s, true
+		}
+	}
+	return SectionInfo{}, false
+}
+
+// Inspect verifies the container — magic, version, header and table
+// checksum, table rules, every section's checksum — and returns the header
+// and table without decoding the sections. It is what a tool that prints
+// an asset's provenance needs, at the cost of one CRC pass over the file.
+func Inspect(b []byte) (in *Info, err error) {
+	defer func() { // see Decode
+		if p := recover(); p != nil {
+			in, err = nil, panicError(p)
+		}
+	}()
+	return parseContainer(b)
+}
+
+func parseContainer(b []byte) (*Info, error) {
+	const part = "container"
+	if len(b) < len(Magic) {
+		if bytes.HasPrefix([]byte(Magic), b) {
+			return nil, truncatedf(part, "%d bytes, shorter than the magic", len(b))
+		}
+		return nil, fmt.Errorf("wva: %w", ErrBadMagic)
+	}
+	if string(b[:len(Magic)]) != Magic {
+		return nil, fmt.Errorf("wva: %w: starts with %q", ErrBadMagic, b[:len(Magic)])
+	}
+	// The major version is checked as soon as it is readable, before the
+	// rest of the preamble and the checksum: a later major version may lay
+	// out everything after it differently.
+	if len(b) < 10 {
+		return nil, truncatedf(part, "%d bytes, shorter than magic and version", len(b))
+	}
+	if major := binary.LittleEndian.Uint16(b[8:]); major != MajorVersion {
+		return nil, fmt.Errorf("wva: %w: file is major version %d, this reader reads %d", ErrVersion, major, MajorVersion)
+	}
+	if len(b) < preambleSize {
+		return nil, truncatedf(part, "%d bytes, shorter than the %d-byte preamble", len(b), preambleSize)
+	}
+	in := &Info{
+		Major: MajorVersion,
+		Minor: binary.LittleEndian.Uint16(b[10:]),
+		Size:  len(b),
+	}
+	hlen := uint64(binary.LittleEndian.Uint32(b[12:]))
+	nsec := uint64(binary.LittleEndian.Uint32(b[16:]))
+	if hlen > MaxHeaderLen {
+		return nil, corruptf(part, "header length %d above %d", hlen, MaxHeaderLen)
+	}
+	if nsec > MaxSections {
+		return nil, corruptf(part, "%d sections, above %d", nsec, MaxSections)
+	}
+	tableAt := preambleSize + hlen
+	crcAt := tableAt + nsec*entrySize
+	if uint64(len(b)) < crcAt+4 {
+		return nil, truncatedf(part, "%d bytes, header and table end at %d", len(b), crcAt+4)
+	}
+	if got, want := checksum(b[:crcAt]), binary.LittleEndian.Uint32(b[crcAt:]); got != want {
+		return nil, fmt.Errorf("wva: header and section table: %w: CRC-32C %08x, stored %08x", ErrChecksum, got, want)
+	}
+	if r := binary.LittleEndian.Uint32(b[20:]); r != 0 {
+		return nil, corruptf(part, "reserved preamble field is %#x", r)
+	}
+	if err := json.Unmarshal(b[preambleSize:tableAt], &in.Header); err != nil {
+		return nil, corruptf("header", "JSON: %v", err)
+	}
+	end := crcAt + 4
+	var prev Kind
+	for i := uint64(0); i < nsec; i++ {
+		e := b[tableAt+i*entrySize:]
+		s := SectionInfo{
+			Kind:   Kind(binary.LittleEndian.Uint32(e[0:])),
+			Flags:  binary.LittleEndian.Uint32(e[4:]),
+			Offset: binary.LittleEndian.Uint64(e[8:]),
+			Stored: binary.LittleEndian.Uint64(e[16:]),
+			Raw:    binary.LittleEndian.Uint64(e[24:]),
+			CRC:    binary.LittleEndian.Uint32(e[32:]),
+		}
+		if err := checkEntry(b, s, binary.LittleEndian.Uint32(e[36:]), prev, end); err != nil {
+			return nil, err
+		}
+		in.Sections = append(in.Sections, s)
+		prev, end = s.Kind, s.Offset+s.Stored
+	}
+	if end != uint64(len(b)) {
+		return nil, corruptf(part, "%d trailing bytes after the last section", uint64(len(b))-end)
+	}
+	for _, s := range in.Sections {
+		if got := checksum(b[s.Offset : s.Offset+s.Stored]); got != s.CRC {
+			return nil, fmt.Errorf("wva: section %s: %w: CRC-32C %08x, stored %08x", s.Kind, ErrChecksum, got, s.CRC)
+		}
+	}
+	return in, nil
+}
+
+// checkEntry checks one table entry against the rules of the layout: kinds
+// increasing, each section at the next 8-byte boundary after the previous
+// one with zero padding between, inside the file, and lengths consistent
+// with the flags. prevEnd is where the previous section (or the table
+// checksum) ended.
+func checkEntry(b []byte, s SectionInfo, reserved uint32, prev Kind, prevEnd uint64) error {
+	part := "section table: " + s.Kind.String()
+	size := uint64(len(b))
+	switch {
+	case s.Kind <= prev:
+		return corruptf(part, "kinds must increase, %s follows %s", s.Kind, prev)
+	case s.Offset != alignUp(prevEnd):
+		return corruptf(part, "offset %d, expected %d", s.Offset, alignUp(prevEnd))
+	case s.Offset > size:
+		return truncatedf(part, "starts at %d, file is %d bytes", s.Offset, size)
+	case s.Stored > size-s.Offset:
+		return truncatedf(part, "%d bytes at offset %d, file is %d bytes", s.Stored, s.Offset, size)
+	}
+	for _, c := range b[prevEnd:s.Offset] {
+		if c != 0 {
+			return corruptf(part, "non-zero padding before offset %d", s.Offset)
+		}
+	}
+	if !s.Kind.known() {
+		// A later minor version's section: checksummed, otherwise ignored.
+		return nil
+	}
+	switch {
+	case reserved != 0:
+		return corruptf(part, "reserved field is %#x", reserved)
+	case s.Flags&^FlagZstd != 0:
+		return corruptf(part, "unknown flags %#x", s.Flags)
+	case s.Flags&FlagZstd != 0 && !s.Kind.compressible():
+		return corruptf(part, "compressed, but %s is always stored raw", s.Kind)
+	case s.Flags&FlagZstd == 0 && s.Raw != s.Stored:
+		return corruptf(part, "uncompressed, but raw length %d differs from stored length %d", s.Raw, s.Stored)
+	case s.Flags&FlagZstd != 0 && (s.Stored >= s.Raw || s.Raw > MaxExpansion*s.Stored):
+		// Stored ≤ file size, so the product cannot overflow.
+		return corruptf(part, "compressed %d bytes to %d: ratio must be in (1, %d]", s.Raw, s.Stored, MaxExpansion)
+	}
+	return nil
+}

@@ -1,0 +1,180 @@
+package wva
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/wordveil/wordveil/hamming"
+)
+
+// Load reads and decodes the asset file at path; see Decode.
+func Load(path string) (*Asset, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("wva: load: %w", err)
+	}
+	a, err := Decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("%w (file %s)", err, path)
+	}
+	return a, nil
+}
+
+// Decode parses and fully validates a .wva file. It never panics and never
+// allocates more than a small constant multiple of len(b) (compressed
+// sections expand at most MaxExpansion times, and every count is checked
+// against the bytes that must hold it before anything is allocated for it).
+// The result does not retain b, so b may be a mapped or embedded file.
+func Decode(b []byte) (a *Asset, err error) {
+	// Every input is validated before use, so a panic here is a bug (ours
+	// or zstd's); on a phone it would kill the host app, so it becomes an
+	// error. The fuzz test fails on this message, so bugs are not hidden.
+	defer func() {
+		if p := recover(); p != nil {
+			a, err = nil, panicError(p)
+		}
+	}()
+	in, err := parseContainer(b)
+	if err != nil {
+		return nil, err
+	}
+	var sec [KindFloats + 1]*SectionInfo
+	var maxRaw uint64
+	for i := range in.Sections {
+		s := &in.Sections[i]
+		if s.Kind.known() {
+			sec[s.Kind] = s
+			if s.Flags&FlagZstd != 0 {
+				maxRaw = max(maxRaw, s.Raw)
+			}
+		}
+	}
+	for _, k := range []Kind{KindVocab, KindCodes} {
+		if sec[k] == nil {
+			return nil, corruptf("section table", "required section %s missing", k)
+		}
+	}
+	h := in.Header
+	if err := checkHeader(&h, sec); err != nil {
+		return nil, err
+	}
+	n := h.Words
+
+	var dz decompressor
+	defer dz.close()
+	raw := func(k Kind) ([]byte, error) {
+		s := sec[k]
+		stored := b[s.Offset : s.Offset+s.Stored]
+		if s.Flags&FlagZstd == 0 {
+			return stored, nil
+		}
+		return dz.decompress(k, stored, s.Raw, maxRaw)
+	}
+
+	a = &Asset{Header: h}
+	r, err := raw(KindVocab)
+	if err != nil {
+		return nil, err
+	}
+	if a.Words, err = decodeVocab(r, n); err != nil {
+		return nil, err
+	}
+	idx, first, second, ok := buildIndex(a.Words)
+	if !ok {
+		return nil, corruptf("section VOCAB", "word %q at ids %d and %d", a.Words[first], first, second)
+	}
+	a.index.Store(idx)
+
+	if r, err = raw(KindCodes); err != nil {
+		return nil, err
+	}
+	if a.Codes, err = hamming.DecodeCodes(r); err != nil {
+		return nil, corruptf("section CODES", "%v", err)
+	}
+
+	if sec[KindLists] != nil {
+		if r, err = raw(KindLists); err != nil {
+			return nil, err
+		}
+		if a.Lists, err = decodeLists(r, n); err != nil {
+			return nil, err
+		}
+		if len(a.Lists) != h.Lists.Count {
+			return nil, corruptf("section LISTS", "%d lists, header says %d", len(a.Lists), h.Lists.Count)
+		}
+		for i, p := range a.Lists {
+			if n > 0 && p.Order[0] != h.Lists.StartWords[i] {
+				return nil, corruptf("section LISTS", "list %d starts at word %d, header says %d", i, p.Order[0], h.Lists.StartWords[i])
+			}
+		}
+	}
+	if sec[KindTEMLists] != nil {
+		if r, err = raw(KindTEMLists); err != nil {
+			return nil, err
+		}
+		if a.TEM, err = decodeTEM(r, n, h.TEM); err != nil {
+			return nil, err
+		}
+	}
+	if sec[KindFloats] != nil {
+		if r, err = raw(KindFloats); err != nil {
+			return nil, err
+		}
+		if a.Floats, err = decodeFloats(r, n, h.Dim); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// internalPanic marks the error Decode and Inspect return after
+// recovering a panic.
+const internalPanic = "internal error (please report)"
+
+func panicError(p any) error { return fmt.Errorf("wva: %w: %s: %v", ErrCorrupt, internalPanic, p) }
+
+// checkHeader checks the header's counts against the section table and
+// the file size, before any section is decoded, so that every later
+// allocation is sized by a checked count.
+func checkHeader(h *Header, sec [KindFloats + 1]*SectionInfo) error {
+	const part = "header"
+	codes := sec[KindCodes]
+	switch {
+	case h.CodeBits != hamming.Bits:
+		return corruptf(part, "codeBits %d, this reader handles %d", h.CodeBits, hamming.Bits)
+	case h.Words < 0 || h.Words > MaxWords:
+		return corruptf(part, "words %d out of [0, %d]", h.Words, MaxWords)
+	case codes.Raw != uint64(h.Words)*hamming.CodeSize:
+		// CODES is stored raw, so this also bounds N by the file size.
+		return corruptf(part, "words %d, CODES section holds %d bytes = %d codes", h.Words, codes.Raw, codes.Raw/hamming.CodeSize)
+	case h.Dim < 0 || h.Dim > MaxDim:
+		return corruptf(part, "dim %d out of [0, %d]", h.Dim, MaxDim)
+	}
+	if (h.Lists != nil) != (sec[KindLists] != nil) {
+		return corruptf(part, "lists description present = %v, LISTS section present = %v", h.Lists != nil, sec[KindLists] != nil)
+	}
+	if h.Lists != nil {
+		want := 0
+		if h.Words > 0 {
+			want = h.Lists.Count
+		}
+		if h.Lists.Count < 1 || h.Lists.Count > MaxLists || len(h.Lists.StartWords) != want {
+			return corruptf(part, "lists count %d with %d start words", h.Lists.Count, len(h.Lists.StartWords))
+		}
+	}
+	if (h.TEM != nil) != (sec[KindTEMLists] != nil) {
+		return corruptf(part, "tem description present = %v, TEMLISTS section present = %v", h.TEM != nil, sec[KindTEMLists] != nil)
+	}
+	if t := h.TEM; t != nil {
+		if err := checkTEMParams("header: tem", h.Words, t.Step, t.MaxSteps, corruptf); err != nil {
+			return err
+		}
+		if t.GammaMax != float64(t.MaxSteps)*t.Step {
+			return corruptf(part, "tem gammaMax %v, maxSteps × step = %v", t.GammaMax, float64(t.MaxSteps)*t.Step)
+		}
+	}
+	if f := sec[KindFloats]; f != nil && (h.Dim == 0 || f.Raw != 4*uint64(h.Words)*uint64(h.Dim)) {
+		return corruptf(part, "dim %d and %d words, FLOATS section holds %d bytes", h.Dim, h.Words, f.Raw)
+	}
+	return nil
+}

@@ -1,0 +1,31 @@
+// Package wva reads and writes WordVeil asset files (.wva): the vocabulary,
+// 256-bit codes, 1-Diffractor lists, TEM neighbour balls and, in research
+// builds, float vectors that the on-device mechanisms use.
+//
+// The byte layout is specified in docs/ASSET_FORMAT.md. In short: an 8-byte
+// magic, a major.minor version, a JSON header with provenance and counts, a
+// table of typed sections, a CRC-32C over everything before the sections,
+// and the sections, each with its own CRC-32C.
+//
+// Guarantees:
+//
+//   - Decode (and Load, Inspect) never panics, whatever the input. A file
+//     that is truncated, altered or malformed gives an error wrapping one of
+//     ErrBadMagic, ErrVersion, ErrChecksum, ErrTruncated or ErrCorrupt, with
+//     the section and the problem named. Any single-byte change to a valid
+//     file is detected.
+//   - Decode validates everything before returning: lengths and counts
+//     against each other and the file size, ids below N, sort orders, each
+//     1-Diffractor list an exact permutation (no duplicated or missing
+//     word), TEM balls symmetric by construction, words unique and valid
+//     UTF-8, floats finite, no trailing bytes. It allocates at most a small
+//     constant multiple of the input size.
+//   - Encode is deterministic and refuses (with ErrInvalid) any Asset that
+//     Decode would refuse; Decode(Encode(a)) equals a.
+//   - TEM lists hold exact balls under the ceil-quantized metric
+//     q·⌈d/q⌉, which remains a metric (see TEMLists), so TEM's guarantee
+//     holds for it; StepsFor refuses γ above the lists' γ_max.
+//
+// A decoded Asset shares no memory with the input and is safe for
+// concurrent reads.
+package wva

@@ -1,0 +1,106 @@
+package wva
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/wordveil/wordveil/hamming"
+)
+
+// Encode writes a as a .wva file. It validates a first (see Validate) and
+// writes nothing if a is invalid. The output is deterministic: the same
+// Asset gives the same bytes (for a given klauspost/compress version; see
+// compress). Encode does not modify a.
+func Encode(w io.Writer, a *Asset) error {
+	b, err := Marshal(a)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("wva: write: %w", err)
+	}
+	return nil
+}
+
+type outSection struct {
+	kind   Kind
+	flags  uint32
+	stored []byte
+	raw    uint64
+}
+
+// Marshal returns a encoded as a .wva file; see Encode.
+func Marshal(a *Asset) ([]byte, error) {
+	h, err := a.derivedHeader()
+	if err != nil {
+		return nil, err
+	}
+	n := len(a.Words)
+	secs := []outSection{
+		{kind: KindVocab, stored: encodeVocab(a.Words)},
+		{kind: KindCodes, stored: hamming.AppendBytes(make([]byte, 0, n*hamming.CodeSize), a.Codes)},
+	}
+	if len(a.Lists) > 0 {
+		secs = append(secs, outSection{kind: KindLists, stored: encodeLists(a.Lists, n)})
+	}
+	if a.TEM != nil {
+		secs = append(secs, outSection{kind: KindTEMLists, stored: encodeTEM(a.TEM)})
+	}
+	if a.Floats != nil {
+		secs = append(secs, outSection{kind: KindFloats, stored: encodeFloats(a.Floats)})
+	}
+	enc, err := encoder()
+	if err != nil {
+		return nil, fmt.Errorf("wva: zstd encoder: %w", err)
+	}
+	for i := range secs {
+		s := &secs[i]
+		s.raw = uint64(len(s.stored))
+		if s.kind.compressible() {
+			if z := compress(enc, s.stored); z != nil {
+				s.stored, s.flags = z, FlagZstd
+			}
+		}
+	}
+
+	hj, err := json.Marshal(h)
+	if err != nil {
+		return nil, fmt.Errorf("wva: header: %w", err)
+	}
+	if len(hj) > MaxHeaderLen {
+		return nil, invalidf("header", "%d bytes of JSON, at most %d", len(hj), MaxHeaderLen)
+	}
+	tableAt := uint64(preambleSize + len(hj))
+	crcAt := tableAt + uint64(len(secs))*entrySize
+	end := crcAt + 4
+	total := end
+	for _, s := range secs {
+		total = alignUp(total) + uint64(len(s.stored))
+	}
+	b := make([]byte, crcAt, total)
+	copy(b, Magic)
+	binary.LittleEndian.PutUint16(b[8:], MajorVersion)
+	binary.LittleEndian.PutUint16(b[10:], MinorVersion)
+	binary.LittleEndian.PutUint32(b[12:], uint32(len(hj)))
+	binary.LittleEndian.PutUint32(b[16:], uint32(len(secs)))
+	copy(b[preambleSize:], hj)
+	for i, s := range secs {
+		off := alignUp(end)
+		e := b[tableAt+uint64(i)*entrySize:]
+		binary.LittleEndian.PutUint32(e[0:], uint32(s.kind))
+		binary.LittleEndian.PutUint32(e[4:], s.flags)
+		binary.LittleEndian.PutUint64(e[8:], off)
+		binary.LittleEndian.PutUint64(e[16:], uint64(len(s.stored)))
+		binary.LittleEndian.PutUint64(e[24:], s.raw)
+		binary.LittleEndian.PutUint32(e[32:], checksum(s.stored))
+		end = off + uint64(len(s.stored))
+	}
+	b = binary.LittleEndian.AppendUint32(b, checksum(b))
+	for _, s := range secs {
+		b = append(b, make([]byte, alignUp(uint64(len(b)))-uint64(len(b)))...)
+		b = append(b, s.stored...)
+	}
+	return b, nil
+}

@@ -1,0 +1,79 @@
+package wva
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+var sentinels = []error{ErrBadMagic, ErrVersion, ErrChecksum, ErrTruncated, ErrCorrupt}
+
+// FuzzDecode feeds arbitrary bytes to Decode, and the same bytes with their
+// checksums recomputed (so mutations reach the section decoders instead of
+// stopping at a CRC). Decode must not panic, must return one of the
+// sentinel errors, and whatever it accepts must be a valid asset that
+// re-encodes and decodes again.
+func FuzzDecode(f *testing.F) {
+	valid := [][]byte{
+		smallFile(f),
+		mustMarshal(f, &Asset{}),
+		mustMarshal(f, tinyAsset(f)),
+		mustMarshal(f, genAsset(f, rand.New(rand.NewPCG(1, 1)), genOpts{n: 1, lists: 1, tem: true, dim: 1})),
+		mustMarshal(f, genAsset(f, rand.New(rand.NewPCG(2, 2)), genOpts{n: 40, lists: 2, tem: true, neighbors: 8})),
+	}
+	for _, b := range valid {
+		f.Add(b)
+		f.Add(b[:len(b)/2])
+		f.Add(append(bytes.Clone(b), 0))
+		for _, i := range []int{9, 30, len(b) / 3, len(b) - 1} {
+			c := bytes.Clone(b)
+			c[i] ^= 0x5a
+			f.Add(c)
+		}
+	}
+	f.Add([]byte{})
+	f.Add([]byte(Magic))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkDecode(t, b)
+		c := bytes.Clone(b)
+		reseal(c)
+		checkDecode(t, c)
+	})
+}
+
+func checkDecode(t *testing.T, b []byte) {
+	a, err := Decode(b)
+	if err != nil {
+		if strings.Contains(err.Error(), internalPanic) {
+			t.Fatalf("Decode panicked: %v", err)
+		}
+		if !isAny(err, sentinels) {
+			t.Fatalf("error wraps no sentinel: %v", err)
+		}
+		return
+	}
+	if _, err := Inspect(b); err != nil {
+		t.Fatalf("Decode accepted what Inspect refuses: %v", err)
+	}
+	if err := a.Validate(); err != nil {
+		t.Fatalf("Decode accepted an invalid asset: %v", err)
+	}
+	again, err := Marshal(a)
+	if err != nil {
+		t.Fatalf("re-encoding a decoded asset: %v", err)
+	}
+	a2, err := Decode(again)
+	if err != nil {
+		t.Fatalf("decoding a re-encoded asset: %v", err)
+	}
+	checkEqual(t, a, a2)
+}
+
+func TestPanicError(t *testing.T) {
+	err := panicError("boom")
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), internalPanic) || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("panicError = %v", err)
+	}
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package wva
+
+const raceEnabled = true

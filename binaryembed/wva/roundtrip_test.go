@@ -1,0 +1,153 @@
+package wva
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		o    genOpts
+	}{
+		{"empty", genOpts{}},
+		{"empty all sections", genOpts{lists: 2, tem: true, dim: 3}},
+		{"one word", genOpts{n: 1}},
+		{"one word all sections", genOpts{n: 1, lists: 1, tem: true, dim: 4}},
+		{"two words", genOpts{n: 2, lists: 3, tem: true, neighbors: 2}},
+		{"small", genOpts{n: 17, lists: 3, tem: true, neighbors: 6, utf8: true}},
+		{"no optional", genOpts{n: 300}},
+		{"lists only", genOpts{n: 300, lists: 5}},
+		{"tem only", genOpts{n: 300, tem: true, neighbors: 20}},
+		{"floats only", genOpts{n: 300, dim: 16}},
+		{"dense tem", genOpts{n: 200, tem: true, neighbors: 300}},
+		{"medium", genOpts{n: 3000, lists: 3, tem: true, neighbors: 20, dim: 8, utf8: true}},
+		{"17-bit ids", genOpts{n: 70000, lists: 1, tem: true, neighbors: 4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if testing.Short() && tc.o.n > 10000 {
+				t.Skip("large")
+			}
+			a := genAsset(t, rand.New(rand.NewPCG(uint64(tc.o.n), 9)), tc.o)
+			b := mustMarshal(t, a)
+			got, err := Decode(b)
+			if err != nil {
+				t.Fatalf("Decode: %v", err)
+			}
+			checkEqual(t, a, got)
+			// Re-encoding the decoded asset reproduces the file byte for byte.
+			if again := mustMarshal(t, got); !bytes.Equal(again, b) {
+				t.Fatalf("re-encoding a decoded asset changed the bytes")
+			}
+		})
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	o := genOpts{n: 500, lists: 3, tem: true, neighbors: 20, dim: 4, utf8: true}
+	b1 := mustMarshal(t, genAsset(t, rand.New(rand.NewPCG(1, 1)), o))
+	b2 := mustMarshal(t, genAsset(t, rand.New(rand.NewPCG(1, 1)), o))
+	if !bytes.Equal(b1, b2) {
+		t.Fatal("two encodings of equal assets differ")
+	}
+	var buf bytes.Buffer
+	if err := Encode(&buf, genAsset(t, rand.New(rand.NewPCG(1, 1)), o)); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), b1) {
+		t.Fatal("Encode and Marshal differ")
+	}
+}
+
+// TestCompressionChoice checks the storage policy: the vocabulary is
+// compressed, codes, lists and TEM lists never are.
+func TestCompressionChoice(t *testing.T) {
+	a := genAsset(t, rand.New(rand.NewPCG(2, 2)), genOpts{n: 2000, lists: 2, tem: true, neighbors: 10})
+	in, err := Inspect(mustMarshal(t, a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range in.Sections {
+		compressed := s.Flags&FlagZstd != 0
+		if compressed != (s.Kind == KindVocab) {
+			t.Errorf("%s: compressed = %v", s.Kind, compressed)
+		}
+		if s.Offset%align != 0 {
+			t.Errorf("%s at unaligned offset %d", s.Kind, s.Offset)
+		}
+	}
+	v, _ := in.Section(KindVocab)
+	if ratio := float64(v.Raw) / float64(v.Stored); ratio < 1.5 {
+		t.Errorf("vocabulary compressed only %.2fx", ratio)
+	}
+	if in.Header.Words != 2000 || in.Header.Lists.Count != 2 || in.Header.TEM == nil {
+		t.Errorf("Inspect header = %+v", in.Header)
+	}
+}
+
+func TestLoad(t *testing.T) {
+	a := genAsset(t, rand.New(rand.NewPCG(3, 3)), genOpts{n: 50, lists: 1, tem: true, neighbors: 5})
+	path := filepath.Join(t.TempDir(), "a.wva")
+	if err := os.WriteFile(path, mustMarshal(t, a), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEqual(t, a, got)
+	if _, err := Load(filepath.Join(t.TempDir(), "missing.wva")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("missing file: %v", err)
+	}
+	if err := os.WriteFile(path, []byte("WVASSET\x00\x02\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path); !errors.Is(err, ErrVersion) {
+		t.Fatalf("bad file: %v", err)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+func TestEncodeWriteError(t *testing.T) {
+	if err := Encode(failWriter{}, &Asset{}); err == nil {
+		t.Fatal("write error not reported")
+	}
+}
+
+func TestLookup(t *testing.T) {
+	a := &Asset{Words: []string{"the", "of", "and", "naïve", "日本"}}
+	for i, w := range a.Words {
+		if id, ok := a.Lookup(w); !ok || id != i {
+			t.Errorf("Lookup(%q) = %d, %v", w, id, ok)
+		}
+	}
+	for _, w := range []string{"", "The", "thee", "naive"} {
+		if _, ok := a.Lookup(w); ok {
+			t.Errorf("Lookup(%q) found", w)
+		}
+	}
+	dup := &Asset{Words: []string{"a", "b", "a"}}
+	if id, ok := dup.Lookup("a"); !ok || id != 0 {
+		t.Errorf("duplicate Lookup = %d, %v; want first id", id, ok)
+	}
+	if (&Asset{}).Len() != 0 || a.Len() != 5 {
+		t.Error("Len")
+	}
+}
+
+func TestVector(t *testing.T) {
+	a := &Asset{Header: Header{Dim: 2}, Words: []string{"x", "y"}, Floats: []float32{1, 2, 3, 4}}
+	if v := a.Vector(1); len(v) != 2 || v[0] != 3 || v[1] != 4 || cap(v) != 2 {
+		t.Errorf("Vector(1) = %v", v)
+	}
+	if (&Asset{Words: []string{"x"}}).Vector(0) != nil {
+		t.Error("Vector without floats")
+	}
+}

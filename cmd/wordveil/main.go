@@ -1,0 +1,69 @@
+// Command wordveil is WordVeil's command-line tool.
+//
+//	wordveil assets build [flags]     build an asset (.wva) from word vectors
+//	wordveil assets inspect FILE      print an asset's header and sections
+//	wordveil neighbours WORD...       exact Hamming neighbours in an asset
+//	wordveil version
+//
+// Exit codes: 0 success, 1 failure, 2 bad usage.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+// version is set at release time with -ldflags "-X main.version=...".
+var version = "dev"
+
+const usage = `wordveil: on-device text privatization, command-line tool
+
+Usage:
+  wordveil assets build [flags]   build an asset (.wva) from word vectors
+  wordveil assets inspect [FILE]  print an asset's header and section table (default: the embedded asset)
+  wordveil neighbours WORD...     exact nearest neighbours of words by Hamming distance of their codes
+  wordveil version                print the version
+
+Run 'wordveil COMMAND -h' for a command's flags.
+`
+
+// errUsage marks errors that are the caller's (exit code 2).
+var errUsage = errors.New("usage")
+
+func main() {
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(os.Stderr, "wordveil:", err)
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "wordveil:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("%w: no command", errUsage)
+	}
+	switch args[0] {
+	case "assets", "asset":
+		return runAssets(args[1:], stdout, stderr)
+	case "neighbours", "neighbors":
+		return neighbours(args[1:], stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, "wordveil", version)
+		return nil
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
+}

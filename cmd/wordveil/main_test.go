@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wordveil/wordveil/assets"
+	"github.com/wordveil/wordveil/binaryembed/wva"
+)
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{}, {"frobnicate"}, {"assets"}, {"assets", "paint"},
+		{"assets", "build"}, {"neighbours"}, {"neighbours", "-k", "0", "cat"},
+		{"assets", "inspect", "a", "b"},
+	} {
+		var out, errb bytes.Buffer
+		if err := run(args, &out, &errb); !errors.Is(err, errUsage) {
+			t.Errorf("wordveil %v: err = %v, want a usage error", args, err)
+		}
+	}
+}
+
+func TestInspectAndNeighbours(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := run([]string{"assets", "inspect"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "50000 words") || !strings.Contains(out.String(), "TEMLISTS") {
+		t.Fatalf("inspect output:\n%s", out.String())
+	}
+	out.Reset()
+	if err := run([]string{"neighbours", "-k", "3", "London", "qqqzzz"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || strings.Count(lines[0], ",") != 2 || !strings.Contains(lines[1], "not in the vocabulary") {
+		t.Fatalf("neighbours output:\n%s", out.String())
+	}
+}
+
+// TestInspectCorrupt: a damaged asset is an error naming the problem.
+func TestInspectCorrupt(t *testing.T) {
+	b := append([]byte(nil), assets.DefaultBytes()...)
+	b[100] ^= 0xff
+	p := filepath.Join(t.TempDir(), "bad.wva")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	err := run([]string{"assets", "inspect", p}, &out, &errb)
+	if err == nil || !errors.Is(err, wva.ErrChecksum) && !errors.Is(err, wva.ErrCorrupt) {
+		t.Fatalf("corrupt asset: err = %v", err)
+	}
+	if err := run([]string{"neighbours", "-asset", p, "cat"}, &out, &errb); err == nil {
+		t.Fatal("neighbours on a corrupt asset succeeded")
+	}
+}
+
+func TestWriteFileAtomic(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.wva")
+	if err := writeFileAtomic(p, []byte("abc")); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(p)
+	if err != nil || st.Mode().Perm() != 0o644 || st.Size() != 3 {
+		t.Fatalf("stat %v, %v", st, err)
+	}
+	if err := writeFileAtomic(filepath.Join(p, "sub", "y"), nil); err == nil {
+		t.Fatal("write under a file succeeded")
+	}
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/wordveil/wordveil/assets"
+	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/hamming"
+)
+
+// loadAsset returns the asset at path, or the embedded default for "".
+func loadAsset(path string) (*wva.Asset, error) {
+	if path == "" {
+		return assets.Default()
+	}
+	a, err := wva.Load(path)
+	if err != nil {
+		return nil, fmt.Errorf("load asset %s: %w", path, err)
+	}
+	return a, nil
+}
+
+// neighbours prints each word's exact nearest neighbours by Hamming distance
+// of the asset's 256-bit codes (ties listed in id order, i.e. by frequency).
+func neighbours(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("wordveil neighbours", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	k := fs.Int("k", 8, "neighbours per word")
+	path := fs.String("asset", "", "asset file (default: the embedded English asset)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 || *k < 1 {
+		return fmt.Errorf("%w: neighbours needs -k ≥ 1 and at least one WORD", errUsage)
+	}
+	a, err := loadAsset(*path)
+	if err != nil {
+		return err
+	}
+	idx, err := hamming.NewIndex(a.Codes)
+	if err != nil {
+		return err
+	}
+	buf := make([]hamming.Neighbor, 0, *k+16)
+	for _, w := range fs.Args() {
+		id, ok := a.Lookup(strings.ToLower(w))
+		if !ok {
+			fmt.Fprintf(stdout, "%-14s (not in the vocabulary)\n", w)
+			continue
+		}
+		res, err := idx.KNN(buf, a.Codes[id], *k+1, hamming.Options{})
+		if err != nil {
+			return err
+		}
+		var parts []string
+		for _, n := range res {
+			if int(n.ID) != id && len(parts) < *k {
+				parts = append(parts, fmt.Sprintf("%s %d", a.Words[n.ID], n.Dist))
+			}
+		}
+		fmt.Fprintf(stdout, "%-14s %s\n", w, strings.Join(parts, ", "))
+	}
+	return nil
+}

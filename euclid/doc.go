@@ -1,0 +1,14 @@
+// Package euclid is exact Euclidean search over float32 word vectors, for the
+// work that runs off the phone: building TEM's neighbour lists into an asset,
+// and the float-embedding mechanisms of the research build (Madlib,
+// Mahalanobis, Vickrey, TrLaplace), whose outputs depend on exact nearest
+// neighbours.
+//
+// Guarantee: results are exact for the float64 distance
+// sqrt(Σ (float64(a_i) − float64(b_i))²) over the stored float32 values.
+// Candidates are found with blocked float32 dot products
+// (‖a−b‖² = ‖a‖² + ‖b‖² − 2a·b) under a safety margin far wider than their
+// rounding error, then every distance that decides membership or order is
+// recomputed directly in float64. That distance is symmetric bit for bit, so
+// lists built from it are consistent in both directions and reproducible.
+package euclid
