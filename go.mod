@@ -3,8 +3,7 @@ module github.com/wordveil/wordveil
 go 1.26.8
 
 require (
-	github.com/bits-and-blooms/bitset v1.29.0 // indirect
-	github.com/klauspost/compress v1.20.3 // indirect
-	golang.org/x/sys v0.49.0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
+	github.com/bits-and-blooms/bitset v1.29.0
+	github.com/klauspost/compress v1.20.3
+	golang.org/x/sys v0.49.0
 )

@@ -1,6 +1,7 @@
 package assets
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
@@ -30,15 +31,40 @@ func TestDefaultLoads(t *testing.T) {
 	}
 }
 
-// BenchmarkLoadDefault measures decode + verify of the embedded asset, and
-// reports the Go heap it keeps (see docs/BENCHMARKS.md).
+// BenchmarkLoadDefault measures decode + verify of the embedded asset and
+// reports the Go heap the decoded asset keeps alive (heap-MB: live heap
+// after a GC with the asset held, minus before), for docs/BENCHMARKS.md.
 func BenchmarkLoadDefault(b *testing.B) {
-	var a *wva.Asset
 	for b.Loop() {
-		var err error
-		if a, err = wva.Decode(DefaultBytes()); err != nil {
+		if _, err := wva.Decode(DefaultBytes()); err != nil {
 			b.Fatal(err)
 		}
 	}
-	_ = a
+	b.ReportMetric(retainedHeapMB(func() any {
+		a, _ := wva.Decode(DefaultBytes())
+		return a
+	}), "heap-MB")
+}
+
+// retainedHeapMB returns the live heap that the value f returns keeps.
+func retainedHeapMB(f func() any) float64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	v := f()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(v)
+	return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / (1 << 20)
+}
+
+// TestLoadBudget guards the asset's footprint (issue #3: ≤ 4 MB on disk,
+// ≤ 12 MB of Go heap after load). Timing is a benchmark, not a test.
+func TestLoadBudget(t *testing.T) {
+	if n := len(DefaultBytes()); n > 4<<20 {
+		t.Errorf("default asset is %d bytes, budget 4 MiB", n)
+	}
+	if mb := retainedHeapMB(func() any { a, _ := wva.Decode(DefaultBytes()); return a }); mb > 12 {
+		t.Errorf("decoded asset keeps %.1f MB of heap, budget 12 MB", mb)
+	}
 }

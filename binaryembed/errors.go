@@ -66,8 +66,10 @@ func (e *ParseError) Error() string {
 		b.WriteString(": ")
 		b.WriteString(e.Msg)
 	}
-	b.WriteString(": ")
-	b.WriteString(e.Err.Error())
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
 	return b.String()
 }
 

@@ -7,12 +7,13 @@ type topK struct {
 	k     int
 	thr   int // admit distances <= thr
 	n     int // admitted codes with distance <= thr
+	top   int // largest distance admitted so far
 	hist  [Bits + 1]int32
 	items []Neighbor
 }
 
 func (t *topK) reset(k int, buf []Neighbor) {
-	t.k, t.thr, t.n = k, Bits, 0
+	t.k, t.thr, t.n, t.top = k, Bits, 0, 0
 	t.hist = [Bits + 1]int32{}
 	t.items = buf[:0]
 }
@@ -22,26 +23,24 @@ func (t *topK) add(id int32, d int) {
 	t.items = append(t.items, Neighbor{ID: id, Dist: int32(d)})
 	t.hist[d]++
 	t.n++
+	t.top = max(t.top, d)
 	// The threshold can only drop once k codes lie strictly below it.
 	if t.n-int(t.hist[t.thr]) >= t.k {
 		t.shrink()
 	}
 }
 
+// shrink lowers thr while the codes strictly below it still number k or
+// more. Walking down from the top costs O(1) amortised per admitted code:
+// each histogram bucket is dropped at most once. Nothing was admitted above
+// top, so the walk can start there.
 func (t *topK) shrink() {
-	c, nt := 0, t.thr
-	for d := 0; d <= t.thr; d++ {
-		c += int(t.hist[d])
-		if c >= t.k {
-			nt = d
-			break
-		}
+	t.thr = min(t.thr, t.top)
+	for t.n-int(t.hist[t.thr]) >= t.k {
+		t.n -= int(t.hist[t.thr])
+		t.hist[t.thr] = 0
+		t.thr--
 	}
-	for d := nt + 1; d <= t.thr; d++ {
-		t.n -= int(t.hist[d])
-		t.hist[d] = 0
-	}
-	t.thr = nt
 	if len(t.items) > 2*t.n+64 {
 		t.compact()
 	}
