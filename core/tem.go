@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"sync"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
@@ -31,6 +30,7 @@ import (
 // Privatize reuses per-goroutine buffers from a sync.Pool, so it does not
 // allocate in steady state.
 type TEM struct {
+	gapW  []float64 // gapW[Δ] = exp(−ε·Δ·step/2), Δ = 0..steps
 	lists *wva.TEMLists
 	eps   float64
 	gamma float64
@@ -41,8 +41,21 @@ type TEM struct {
 
 type temScratch struct {
 	ball []wva.Neighbor
-	ids  []uint32
+	runs []temRun
 }
+
+// temRun is a run of ball members at one quantized distance.
+type temRun struct {
+	start, count int
+	dist         uint32  // in steps
+	r            float64 // Σ over this and farther runs of count·e^(−ε(d − this d)/2)
+}
+
+// maxHalfEpsGamma bounds ε·γ/2: beyond it exp(−ε·d/2) could underflow to 0
+// inside the ball, and a word that should be merely improbable would become
+// impossible, breaking the DP ratio. Such a TEM releases the input with
+// probability 1 − e^(−700) anyway.
+const maxHalfEpsGamma = 700
 
 // NewTEM returns TEM over lists with parameter ε and γ from opts.
 func NewTEM(lists *wva.TEMLists, eps float64, opts TEMOptions) (*TEM, error) {
@@ -60,7 +73,14 @@ func NewTEM(lists *wva.TEMLists, eps float64, opts TEMOptions) (*TEM, error) {
 	if err != nil {
 		return nil, fmt.Errorf("core: TEM with ε=%v: γ=%v needs larger neighbour balls (raise ε or rebuild the lists): %w", eps, gamma, err)
 	}
+	if eps*gamma/2 > maxHalfEpsGamma {
+		return nil, fmt.Errorf("core: TEM: %w: ε·γ/2 = %v exceeds %v (the output would be the input word with probability 1 − e^-700)", ErrInvalidGamma, eps*gamma/2, maxHalfEpsGamma)
+	}
 	t := &TEM{lists: lists, eps: eps, gamma: gamma, steps: steps, step: lists.Step()}
+	t.gapW = make([]float64, steps+1)
+	for d := range t.gapW {
+		t.gapW[d] = math.Exp(-eps / 2 * float64(d) * t.step)
+	}
 	t.pool.New = func() any { return new(temScratch) }
 	return t, nil
 }
@@ -74,40 +94,64 @@ func (t *TEM) Privatize(w int, src rand.Source) (int, error) {
 	sc := t.pool.Get().(*temScratch)
 	defer t.pool.Put(sc)
 	sc.ball = t.lists.BallWithin(w, t.steps, sc.ball[:0])
-	scale := 2 / t.eps
-	best, pick := math.Inf(-1), -1
-	for _, nb := range sc.ball {
-		if s := -float64(nb.Dist)*t.step + Gumbel(src, scale); s > best {
-			best, pick = s, int(nb.ID)
+	ball := sc.ball
+	if len(ball) == 0 || ball[0].Dist != 0 {
+		// Unreachable: w is in its own ball at distance 0. Fail rather than
+		// release anything from a wrong ball.
+		return -1, fmt.Errorf("core: TEM: word %d missing from its own ball", w)
+	}
+	sc.runs = sc.runs[:0]
+	for i := 0; i < len(ball); {
+		j := i + 1
+		for j < len(ball) && ball[j].Dist == ball[i].Dist {
+			j++
+		}
+		sc.runs = append(sc.runs, temRun{start: i, count: j - i, dist: ball[i].Dist})
+		i = j
+	}
+	runs := sc.runs
+	for k := len(runs) - 1; k >= 0; k-- {
+		runs[k].r = float64(runs[k].count)
+		if k+1 < len(runs) {
+			runs[k].r += t.gapW[runs[k+1].dist-runs[k].dist] * runs[k+1].r
 		}
 	}
-	outside := n - len(sc.ball)
-	if outside > 0 {
-		s := -t.gamma + scale*math.Log(float64(outside)) + Gumbel(src, scale)
-		if s > best {
-			return t.outside(sc, n, src), nil
+	// ⊥ against the ball: ball mass R_0 (run 0 is at distance 0), ⊥ mass
+	// (N − |L_w|)·e^(−εγ/2): Pr[⊥] = 1/(1 + e^x), which can be tiny, so it
+	// is decided in log space.
+	if outside := n - len(ball); outside > 0 {
+		x := math.Log(runs[0].r) + t.eps/2*t.gamma - math.Log(float64(outside))
+		if bernoulliLog(src, -softplus(x)) {
+			return outsideBall(ball, n, src), nil
 		}
 	}
-	if pick < 0 {
-		// Unreachable: L_w always holds w. Fail rather than guess.
-		return -1, fmt.Errorf("core: TEM: empty ball for word %d", w)
+	// Pr[run k | no nearer run] = count_k / R_k ≥ 1/|L_w|: never tiny, so a
+	// 64-bit threshold decides it to a relative error below |L_w|·2^-64.
+	pick := runs[len(runs)-1]
+	for _, r := range runs[:len(runs)-1] {
+		if src.Uint64() < BernoulliThreshold(float64(r.count)/r.r) {
+			pick = r
+			break
+		}
 	}
-	return pick, nil
+	return int(ball[pick.start+UniformInt(src, pick.count)].ID), nil
 }
 
-// outside returns a uniform word of W \ L_w by rejection: draw uniformly
-// from W until the word is not in the ball (sorted ids, binary search).
-// Expected draws: N/(N − |L_w|).
-func (t *TEM) outside(sc *temScratch, n int, src rand.Source) int {
-	sc.ids = sc.ids[:0]
-	for _, nb := range sc.ball {
-		sc.ids = append(sc.ids, nb.ID)
-	}
-	slices.Sort(sc.ids)
+// outsideBall returns a uniform word of W \ L_w by rejection: draw from W
+// until the word is not in the ball. Expected draws N/(N − |L_w|), each a
+// scan of the ball (sequential, a few hundred entries at most in practice).
+func outsideBall(ball []wva.Neighbor, n int, src rand.Source) int {
 	for {
-		i := UniformInt(src, n)
-		if _, in := slices.BinarySearch(sc.ids, uint32(i)); !in {
-			return i
+		i := uint32(UniformInt(src, n))
+		in := false
+		for _, nb := range ball {
+			if nb.ID == i {
+				in = true
+				break
+			}
+		}
+		if !in {
+			return int(i)
 		}
 	}
 }
