@@ -42,6 +42,13 @@ func Tokenize(s string) []Token {
 	return AppendTokens(nil, s)
 }
 
+// Next returns the first token of s (s non-empty), so callers can stream
+// tokens without building a slice.
+func Next(s string) Token {
+	n, k := next(s)
+	return Token{Text: s[:n], Kind: k}
+}
+
 // AppendTokens appends the tokens of s to dst (reusing its storage).
 func AppendTokens(dst []Token, s string) []Token {
 	for len(s) > 0 {
