@@ -7,9 +7,8 @@ DEFAULT_ASSET := assets/en-glove100-50k.wva
 
 .PHONY: run help test vet test-race test-full test-purego test-arm64 bench tools assets build
 
-run: build ## the main job on the embedded default asset (today: inspect it and search it; privatizing text arrives with #4/#5)
-	bin/wordveil assets inspect
-	bin/wordveil neighbours privacy keyboard phone message doctor paris happy
+run: build ## the main job: privatize a sample text with each on-device mechanism on the embedded asset
+	bin/wordveil demo
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18

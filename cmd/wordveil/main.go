@@ -2,6 +2,8 @@
 //
 //	wordveil assets build [flags]     build an asset (.wva) from word vectors
 //	wordveil assets inspect FILE      print an asset's header and sections
+//	wordveil privatize [flags] < text  privatize text, streaming
+//	wordveil demo                     a sample text through every mechanism
 //	wordveil neighbours WORD...       exact Hamming neighbours in an asset
 //	wordveil version
 //
@@ -22,6 +24,8 @@ var version = "dev"
 const usage = `wordveil: on-device text privatization, command-line tool
 
 Usage:
+  wordveil privatize [flags]      privatize standard input to standard output (-h for flags)
+  wordveil demo                   privatize a sample text with every on-device mechanism
   wordveil assets build [flags]   build an asset (.wva) from word vectors
   wordveil assets inspect [FILE]  print an asset's header and section table (default: the embedded asset)
   wordveil neighbours WORD...     exact nearest neighbours of words by Hamming distance of their codes
@@ -34,20 +38,26 @@ Run 'wordveil COMMAND -h' for a command's flags.
 var errUsage = errors.New("usage")
 
 func main() {
-	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	switch {
 	case err == nil:
 	case errors.Is(err, flag.ErrHelp):
 	case errors.Is(err, errUsage):
 		fmt.Fprintln(os.Stderr, "wordveil:", err)
 		os.Exit(2)
+	case errors.Is(err, errBudget):
+		fmt.Fprintln(os.Stderr, "wordveil:", err)
+		os.Exit(3)
+	case errors.Is(err, errInterrupted):
+		fmt.Fprintln(os.Stderr, "wordveil:", err)
+		os.Exit(130)
 	default:
 		fmt.Fprintln(os.Stderr, "wordveil:", err)
 		os.Exit(1)
 	}
 }
 
-func run(args []string, stdout, stderr io.Writer) error {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("%w: no command", errUsage)
@@ -55,6 +65,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "assets", "asset":
 		return runAssets(args[1:], stdout, stderr)
+	case "privatize":
+		return privatizeCmd(args[1:], stdin, stdout, stderr)
+	case "demo":
+		return demo(args[1:], stdout, stderr)
 	case "neighbours", "neighbors":
 		return neighbours(args[1:], stdout, stderr)
 	case "version":

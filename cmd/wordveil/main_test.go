@@ -19,7 +19,7 @@ func TestUsageErrors(t *testing.T) {
 		{"assets", "inspect", "a", "b"},
 	} {
 		var out, errb bytes.Buffer
-		if err := run(args, &out, &errb); !errors.Is(err, errUsage) {
+		if err := run(args, nil, &out, &errb); !errors.Is(err, errUsage) {
 			t.Errorf("wordveil %v: err = %v, want a usage error", args, err)
 		}
 	}
@@ -27,14 +27,14 @@ func TestUsageErrors(t *testing.T) {
 
 func TestInspectAndNeighbours(t *testing.T) {
 	var out, errb bytes.Buffer
-	if err := run([]string{"assets", "inspect"}, &out, &errb); err != nil {
+	if err := run([]string{"assets", "inspect"}, nil, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "50000 words") || !strings.Contains(out.String(), "TEMLISTS") {
 		t.Fatalf("inspect output:\n%s", out.String())
 	}
 	out.Reset()
-	if err := run([]string{"neighbours", "-k", "3", "London", "qqqzzz"}, &out, &errb); err != nil {
+	if err := run([]string{"neighbours", "-k", "3", "London", "qqqzzz"}, nil, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -52,11 +52,11 @@ func TestInspectCorrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	err := run([]string{"assets", "inspect", p}, &out, &errb)
+	err := run([]string{"assets", "inspect", p}, nil, &out, &errb)
 	if err == nil || !errors.Is(err, wva.ErrChecksum) && !errors.Is(err, wva.ErrCorrupt) {
 		t.Fatalf("corrupt asset: err = %v", err)
 	}
-	if err := run([]string{"neighbours", "-asset", p, "cat"}, &out, &errb); err == nil {
+	if err := run([]string{"neighbours", "-asset", p, "cat"}, nil, &out, &errb); err == nil {
 		t.Fatal("neighbours on a corrupt asset succeeded")
 	}
 }
