@@ -4,6 +4,8 @@
 //	wordveil assets inspect FILE      print an asset's header and sections
 //	wordveil privatize [flags] < text  privatize text, streaming
 //	wordveil demo                     a sample text through every mechanism
+//	wordveil stats                    plausible deniability per mechanism
+//	wordveil bench                    text throughput per mechanism
 //	wordveil neighbours WORD...       exact Hamming neighbours in an asset
 //	wordveil version
 //
@@ -26,6 +28,8 @@ const usage = `wordveil: on-device text privatization, command-line tool
 Usage:
   wordveil privatize [flags]      privatize standard input to standard output (-h for flags)
   wordveil demo                   privatize a sample text with every on-device mechanism
+  wordveil stats [flags]          plausible deniability and unit-free loss per mechanism
+  wordveil bench [flags]          text throughput per mechanism on this machine
   wordveil assets build [flags]   build an asset (.wva) from word vectors
   wordveil assets inspect [FILE]  print an asset's header and section table (default: the embedded asset)
   wordveil neighbours WORD...     exact nearest neighbours of words by Hamming distance of their codes
@@ -69,6 +73,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return privatizeCmd(args[1:], stdin, stdout, stderr)
 	case "demo":
 		return demo(args[1:], stdout, stderr)
+	case "stats":
+		return statsCmd(args[1:], stdout, stderr)
+	case "bench":
+		return benchCmd(args[1:], stdout, stderr)
 	case "neighbours", "neighbors":
 		return neighbours(args[1:], stdout, stderr)
 	case "version":

@@ -74,3 +74,25 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Fatal("write under a file succeeded")
 	}
 }
+
+func TestStatsAndBench(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := run([]string{"stats", "-words", "20", "-draws", "20"}, nil, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "mean N_w") || strings.Count(out.String(), "\n") < 6 {
+		t.Fatalf("stats output:\n%s", out.String())
+	}
+	out.Reset()
+	if err := run([]string{"bench", "-words", "200", "-time", "1ms"}, nil, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "words/s") {
+		t.Fatalf("bench output:\n%s", out.String())
+	}
+	for _, args := range [][]string{{"stats", "-words", "0"}, {"bench", "x"}, {"stats", "-mechanism", "nope"}} {
+		if err := run(args, nil, &out, &errb); !errors.Is(err, errUsage) {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+}
