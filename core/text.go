@@ -51,6 +51,10 @@ type TextOptions struct {
 	// Ledger, if set, is charged the call's unit-free loss before any text
 	// is returned; a charge over a cap fails the call with no text.
 	Ledger *ledger.Ledger
+	// Memo, if set, answers each word with its permanent response (see
+	// Memo); only words answered for the first time cost privacy. It must
+	// have been opened with MemoKey of this privatizer's mechanism and asset.
+	Memo *Memo
 }
 
 // Accounting is one call's privacy bill.
@@ -62,17 +66,21 @@ type Accounting struct {
 	Words int `json:"words"`
 	// OOV is how many content tokens the OOV policy replaced.
 	OOV int `json:"oov"`
+	// Memoized is how many of Words were answered from the memo: they
+	// repeat an earlier response and cost nothing more.
+	Memoized int `json:"memoized,omitempty"`
 	// Epsilon is the per-word ε, in the mechanism's metric (Metric).
 	Epsilon float64 `json:"epsilon"`
 	Metric  string  `json:"metric"`
-	// TotalEpsilon = Words·Epsilon: the text is TotalEpsilon-bounded in the
-	// sense of metric DP composition over its words (ε·Σ d(w_i, w'_i)).
+	// TotalEpsilon = (Words − Memoized)·Epsilon: the text is
+	// TotalEpsilon-bounded in the sense of metric DP composition over its
+	// freshly privatized words (ε·Σ d(w_i, w'_i)).
 	TotalEpsilon float64 `json:"totalEpsilon"`
 	// PAvg is the mean metric distance between two vocabulary words; the
 	// unit-free loss ε·PAvg per word (papers/brr.txt §5) compares
 	// mechanisms with different metrics. Zero when unknown.
 	PAvg float64 `json:"pAvg"`
-	// UnitFree = Words·Epsilon·PAvg, what a ledger is charged.
+	// UnitFree = TotalEpsilon·PAvg, what a ledger is charged.
 	UnitFree float64 `json:"unitFree"`
 	// Ledger is the ledger's receipt, when one was charged.
 	Ledger *ledger.Receipt `json:"ledger,omitempty"`
@@ -125,6 +133,9 @@ func NewTextPrivatizer(m Mechanism, asset *wva.Asset, opt TextOptions) (*TextPri
 		opt.MaxTextBytes = DefaultMaxTextBytes
 	}
 	p := &TextPrivatizer{m: m, asset: asset, opt: opt, pavg: MeanDistance(m, asset)}
+	if opt.Memo != nil && opt.Memo.key != MemoKey(m, asset) {
+		return nil, fmt.Errorf("core: text privatizer: memo opened for %q, not %q", opt.Memo.key, MemoKey(m, asset))
+	}
 	if opt.Ledger != nil && p.pavg == 0 {
 		return nil, fmt.Errorf("core: text privatizer with %s: %w", m.Metric(), ErrNoUnitLoss)
 	}
@@ -167,6 +178,10 @@ func (p *TextPrivatizer) privatize(text string, src rand.Source, record func(in 
 		}
 	}
 	n := p.asset.Len()
+	var fresh map[int32]int32 // this call's new memo responses
+	if p.opt.Memo != nil {
+		fresh = map[int32]int32{}
+	}
 	for s := text; len(s) > 0; {
 		tk := tokenize.Next(s)
 		s = s[len(tk.Text):]
@@ -180,9 +195,12 @@ func (p *TextPrivatizer) privatize(text string, src rand.Source, record func(in 
 		default:
 			if tk.Kind == tokenize.Word {
 				if id, ok := p.asset.Lookup(tokenize.Key(tk.Text)); ok {
-					out, err := p.m.Privatize(id, src)
+					out, memoized, err := p.respond(id, fresh, src)
 					if err != nil {
 						return nil, fmt.Errorf("core: privatize word %d of the text: %w", acc.Words+acc.OOV, err)
+					}
+					if memoized {
+						acc.Memoized++
 					}
 					emit(tk, tokenize.Apply(tokenize.CaseOf(tk.Text), p.asset.Words[out]), fromMechanism)
 					acc.Words++
@@ -198,8 +216,10 @@ func (p *TextPrivatizer) privatize(text string, src rand.Source, record func(in 
 			}
 		}
 	}
-	acc.TotalEpsilon = float64(acc.Words) * acc.Epsilon
+	acc.TotalEpsilon = float64(acc.Words-acc.Memoized) * acc.Epsilon
 	acc.UnitFree = acc.TotalEpsilon * acc.PAvg
+	// Charge, then record the memo, then release: a failure or crash at any
+	// point can only over-charge, never release text that was not paid for.
 	if p.opt.Ledger != nil {
 		rec, err := p.opt.Ledger.Charge(acc.UnitFree)
 		if err != nil {
@@ -207,7 +227,30 @@ func (p *TextPrivatizer) privatize(text string, src rand.Source, record func(in 
 		}
 		acc.Ledger = &rec
 	}
+	if p.opt.Memo != nil {
+		if err := p.opt.Memo.commit(fresh); err != nil {
+			return nil, err
+		}
+	}
 	return &TextResult{Text: b.String(), Accounting: acc}, nil
+}
+
+// respond privatizes word id, through the memo when there is one: a word
+// answered before (or earlier in this text) gets its recorded response.
+func (p *TextPrivatizer) respond(id int, fresh map[int32]int32, src rand.Source) (out int, memoized bool, err error) {
+	if p.opt.Memo != nil {
+		if y, ok := p.opt.Memo.get(id); ok {
+			return y, true, nil
+		}
+		if y, ok := fresh[int32(id)]; ok {
+			return int(y), true, nil
+		}
+	}
+	out, err = p.m.Privatize(id, src)
+	if err == nil && fresh != nil {
+		fresh[int32(id)] = int32(out)
+	}
+	return out, false, err
 }
 
 // MeanDistance returns P_avg, the mean distance between two distinct

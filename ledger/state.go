@@ -9,8 +9,9 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"path/filepath"
 	"time"
+
+	"github.com/wordveil/wordveil/internal/atomicfile"
 )
 
 // state is the file's content: a JSON body and a CRC-32C trailer line, so a
@@ -97,43 +98,16 @@ func (l *Ledger) read() (*state, error) {
 	return &st, nil
 }
 
-// write replaces the file atomically: temporary file, fsync, rename, fsync
-// of the directory. A crash leaves either the old or the new file.
+// write replaces the file atomically (internal/atomicfile): a crash leaves
+// either the old or the new file.
 func (l *Ledger) write(st *state) error {
 	body, err := json.Marshal(st)
 	if err != nil {
 		return fmt.Errorf("ledger: encode: %w", err)
 	}
 	data := fmt.Appendf(body, "\ncrc32c %08x\n", crc32.Checksum(body, castagnoli))
-	dir := filepath.Dir(l.path)
-	f, err := os.CreateTemp(dir, ".ledger-*")
-	if err != nil {
-		return fmt.Errorf("ledger: write: %w", err)
-	}
-	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		return fmt.Errorf("ledger: write: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("ledger: sync: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("ledger: write: %w", err)
-	}
-	if err := os.Rename(tmp, l.path); err != nil {
-		return fmt.Errorf("ledger: commit: %w", err)
-	}
-	ok = true
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // make the rename durable; not all systems support it
-		d.Close()
+	if err := atomicfile.WriteFile(l.path, data, 0o600); err != nil {
+		return fmt.Errorf("ledger: %w", err)
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/wordveil/wordveil/binaryembed/assetbuild"
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/atomicfile"
 )
 
 func runAssets(args []string, stdout, stderr io.Writer) error {
@@ -96,31 +97,7 @@ func assetsBuild(args []string, stdout, stderr io.Writer) error {
 // writeFileAtomic writes via a temporary file and a rename, so an
 // interrupted build never leaves a truncated asset behind.
 func writeFileAtomic(path string, b []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".wordveil-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.WriteFile(path, b, 0o644)
 }
 
 func assetsInspect(args []string, stdout, stderr io.Writer) error {

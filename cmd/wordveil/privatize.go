@@ -47,6 +47,7 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	asJSON := fs.Bool("json", false, "write one JSON object per line: the text and its privacy accounting")
 	assetPath := fs.String("asset", "", "asset file (default: the embedded English asset)")
 	ledgerDir := fs.String("ledger", "", "charge a privacy budget kept in this directory")
+	memoDir := fs.String("memo", "", "keep a permanent response per word in this directory (docs/TEXT_PRIVACY.md)")
 	capLifetime := fs.Float64("cap", 0, "with -ledger: lifetime cap in unit-free loss ε·P_avg (0 = none)")
 	capPeriod := fs.Float64("cap-period", 0, "with -ledger: cap per -period (0 = none)")
 	period := fs.Duration("period", 24*time.Hour, "with -cap-period: the rolling window")
@@ -76,6 +77,11 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 			return err
 		}
 		opt.Ledger = l
+	}
+	if *memoDir != "" {
+		if opt.Memo, err = core.OpenMemo(*memoDir, core.MemoKey(m, a)); err != nil {
+			return err
+		}
 	}
 	p, err := core.NewTextPrivatizer(m, a, opt)
 	if err != nil {

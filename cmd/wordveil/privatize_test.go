@@ -45,6 +45,19 @@ func TestPrivatizeSeedWarnsAndReproduces(t *testing.T) {
 	}
 }
 
+func TestPrivatizeMemo(t *testing.T) {
+	dir := t.TempDir()
+	var a, b, errb bytes.Buffer
+	in := "privacy matters\n"
+	if err := run([]string{"privatize", "-mechanism", "1dg", "-preset", "strong", "-memo", dir}, strings.NewReader(in), &a, &errb); err != nil {
+		t.Fatal(err)
+	}
+	run([]string{"privatize", "-mechanism", "1dg", "-preset", "strong", "-memo", dir}, strings.NewReader(in), &b, &errb)
+	if a.String() != b.String() {
+		t.Fatalf("memoized responses differ: %q vs %q", a.String(), b.String())
+	}
+}
+
 func TestPrivatizeErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"privatize", "-mechanism", "vickrey"},

@@ -1,0 +1,28 @@
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	for _, s := range []string{"one", "two, longer"} {
+		if err := WriteFile(p, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(p)
+		st, _ := os.Stat(p)
+		if string(b) != s || st.Mode().Perm() != 0o600 {
+			t.Fatalf("got %q %v", b, st.Mode())
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Fatalf("temporary files left: %v", ents)
+	}
+	if err := WriteFile(filepath.Join(p, "under-a-file"), nil, 0o600); err == nil {
+		t.Fatal("write under a file succeeded")
+	}
+}
