@@ -6,6 +6,7 @@
 //	wordveil demo                     a sample text through every mechanism
 //	wordveil stats                    plausible deniability per mechanism
 //	wordveil bench                    text throughput per mechanism
+//	wordveil audit                    exact metric-DP audit on small vocabularies
 //	wordveil neighbours WORD...       exact Hamming neighbours in an asset
 //	wordveil version
 //
@@ -30,6 +31,7 @@ Usage:
   wordveil demo                   privatize a sample text with every on-device mechanism
   wordveil stats [flags]          plausible deniability and unit-free loss per mechanism
   wordveil bench [flags]          text throughput per mechanism on this machine
+  wordveil audit [flags]          exact metric-DP audit of every mechanism on small vocabularies
   wordveil assets build [flags]   build an asset (.wva) from word vectors
   wordveil assets inspect [FILE]  print an asset's header and section table (default: the embedded asset)
   wordveil neighbours WORD...     exact nearest neighbours of words by Hamming distance of their codes
@@ -77,6 +79,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return statsCmd(args[1:], stdout, stderr)
 	case "bench":
 		return benchCmd(args[1:], stdout, stderr)
+	case "audit":
+		return auditCmd(args[1:], stdout, stderr)
 	case "neighbours", "neighbors":
 		return neighbours(args[1:], stdout, stderr)
 	case "version":

@@ -1,0 +1,432 @@
+package audit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/hamming"
+)
+
+// DefaultWords is Run's default number of asset words.
+const DefaultWords = 48
+
+// MaxWords bounds Options.Words: the check is cubic in the vocabulary.
+const MaxWords = 400
+
+// minDense is the smallest dense asset neighbourhood audited (the ⊥-score
+// control needs words whose balls differ in size).
+const minDense = 36
+
+// Options configure Run.
+type Options struct {
+	// Words is K, the number of asset words audited (ids 0..K−1, the most
+	// frequent); zero means DefaultWords. At least 2, at most MaxWords.
+	Words int
+}
+
+// Result is one audited (mechanism, ε, vocabulary) case.
+type Result struct {
+	// Mechanism names the mechanism and its parameters, e.g.
+	// "TEM γ=3" or "control: input exclusion (BRR)".
+	Mechanism string `json:"mechanism"`
+	// Control marks a negative control: a mechanism that must FAIL.
+	Control    bool    `json:"control"`
+	Eps        float64 `json:"eps"`
+	Vocabulary string  `json:"vocabulary"`
+	N          int     `json:"n"`
+	Report     Report  `json:"report"`
+	// OK: a real mechanism passed, or a control was caught.
+	OK bool `json:"ok"`
+	// Status is "PASS"/"FAIL" for a real mechanism, "expected violation:
+	// caught"/"expected violation: NOT CAUGHT" for a control.
+	Status string `json:"status"`
+}
+
+// Table is Run's result.
+type Table struct {
+	Words   int      `json:"words"`
+	Results []Result `json:"results"`
+	// Skipped lists parts not audited because the asset lacks them.
+	Skipped []string `json:"skipped,omitempty"`
+}
+
+// OK reports whether every real mechanism passed and every control was
+// caught.
+func (t Table) OK() bool {
+	for _, r := range t.Results {
+		if !r.OK {
+			return false
+		}
+	}
+	return len(t.Results) > 0
+}
+
+// Failures returns the results that are not OK.
+func (t Table) Failures() []Result {
+	var f []Result
+	for _, r := range t.Results {
+		if !r.OK {
+			f = append(f, r)
+		}
+	}
+	return f
+}
+
+func (t *Table) add(name string, control bool, eps float64, vocab string, P [][]float64, d [][]float64) {
+	r := Result{Mechanism: name, Control: control, Eps: eps, Vocabulary: vocab, N: len(P), Report: Check(P, Matrix(d), eps)}
+	switch {
+	case !control && r.Report.Pass():
+		r.OK, r.Status = true, "PASS"
+	case !control:
+		r.Status = "FAIL"
+	case r.Report.Invalid == "" && r.Report.Excess > Tolerance:
+		r.OK, r.Status = true, "expected violation: caught"
+	default:
+		r.Status = "expected violation: NOT CAUGHT"
+	}
+	t.Results = append(t.Results, r)
+}
+
+// Run audits every on-device mechanism, at several ε and γ, on
+//
+//   - the first K = opts.Words words of asset a, restricted to
+//     themselves: TEM on the stored Euclidean balls, TEMHamming on the
+//     256-bit codes, 1-DG and 1-DT on the first stored list and on all of
+//     them (each list restricted to the K words, in its order);
+//   - a dense neighbourhood of max(K, 36) asset words (the nearest words
+//     of "good" plus words spread over the ids, as in core's tests): TEM
+//     on the stored Euclidean balls, whose sizes vary there;
+//   - synthetic sets: BRR and TEMHamming on short seeded codes (a tight
+//     cluster plus random codes), 1-DG and 1-DT on a seeded random list;
+//
+// and the negative controls, which must be caught. Parts the asset lacks
+// (TEM balls, lists) are listed in Table.Skipped. a may be nil: only the
+// synthetic sets are audited then.
+func Run(a *wva.Asset, opts Options) (Table, error) {
+	k := opts.Words
+	if k == 0 {
+		k = DefaultWords
+	}
+	if k < 2 || k > MaxWords {
+		return Table{}, fmt.Errorf("audit: words = %d outside [2, %d]", k, MaxWords)
+	}
+	t := Table{Words: k}
+	var s, dense *subset
+	if a != nil {
+		k = min(k, a.Len())
+		t.Words = k
+		var err error
+		ids := make([]int, k)
+		for i := range ids {
+			ids[i] = i
+		}
+		if s, err = restrict(a, ids); err != nil {
+			return Table{}, err
+		}
+		if a.TEM != nil {
+			if dense, err = restrict(a, neighbourhood(a, min(max(k, minDense), a.Len()))); err != nil {
+				return Table{}, err
+			}
+		}
+	}
+	vocabA := "asset first " + strconv.Itoa(k)
+
+	// BRR on short synthetic codes.
+	for _, c := range []struct {
+		n, L int
+		eps  float64
+	}{{16, 10, 0.3}, {16, 10, 1.0}, {24, 12, 0.6}} {
+		low, codes := syntheticCodes(c.n, c.L, "brr")
+		m, err := core.NewBRR(mustIndex(codes), c.eps)
+		if err != nil {
+			return Table{}, err
+		}
+		P, err := BRR(low, c.L, m.Epsilon())
+		if err != nil {
+			return Table{}, err
+		}
+		t.add("BRR", false, c.eps, fmt.Sprintf("synthetic %d codes × %d bits", c.n, c.L), P, HammingDistances(codes))
+	}
+
+	// TEMHamming on synthetic short codes and on the asset's codes.
+	type temCase struct{ eps, gamma float64 }
+	temHamming := func(codes []hamming.Code, vocab string, cases []temCase) error {
+		d := HammingDistances(codes)
+		x := mustIndex(codes)
+		for _, c := range cases {
+			m, err := core.NewTEMHamming(x, c.eps, core.TEMOptions{Gamma: c.gamma})
+			if err != nil {
+				return err
+			}
+			g := m.Gamma()
+			t.add("TEMHamming "+gammaName(g, c.gamma), false, c.eps, vocab, TEM(d, g, c.eps), d)
+		}
+		return nil
+	}
+	_, synth := syntheticCodes(20, 10, "temh")
+	if err := temHamming(synth, "synthetic 20 codes × 10 bits", []temCase{{0.5, 3}, {1.5, 2.5}, {1, 0}, {0.8, 5}}); err != nil {
+		return Table{}, err
+	}
+	if s != nil {
+		if err := temHamming(s.codes, vocabA+": 256-bit codes", []temCase{{0.1, 0}, {0.3, 110}, {1, 100}}); err != nil {
+			return Table{}, err
+		}
+	}
+
+	// TEM on the asset's Euclidean balls restricted to the first K words,
+	// and to a dense neighbourhood (where ball sizes vary).
+	if s != nil && s.tem != nil {
+		for _, sub := range []struct {
+			s     *subset
+			vocab string
+		}{{s, vocabA}, {dense, fmt.Sprintf("asset neighbourhood of %q", dense.centre)}} {
+			vocab := fmt.Sprintf("%s: Euclidean balls, %d pairs ≤ γ_max", sub.vocab, sub.s.pairs)
+			for _, c := range []temCase{{6, 0}, {1, 3}, {2, sub.s.gammaMax}, {0.7, 3.6}} {
+				m, err := core.NewTEM(sub.s.tem, c.eps, core.TEMOptions{Gamma: c.gamma})
+				name := ""
+				if c.gamma == 0 && errors.Is(err, wva.ErrGammaMax) {
+					// Theorem 4.2's γ grows with N: audit at the stored maximum.
+					m, err = core.NewTEM(sub.s.tem, c.eps, core.TEMOptions{Gamma: sub.s.gammaMax})
+					name = "TEM γ=" + FormatFloat(sub.s.gammaMax) + " (γ_max < Thm 4.2)"
+				}
+				if err != nil {
+					return Table{}, err
+				}
+				g := m.Gamma()
+				if name == "" {
+					name = "TEM " + gammaName(g, c.gamma)
+				}
+				t.add(name, false, c.eps, vocab, TEM(sub.s.dist, g, c.eps), sub.s.auditD)
+			}
+		}
+	} else if s != nil {
+		t.Skipped = append(t.Skipped, "TEM on Euclidean balls: the asset has no TEM section")
+	}
+
+	// 1-DG and 1-DT on lists.
+	type listSet struct {
+		vocab string
+		lists []wva.Permutation
+		pos   [][]int
+	}
+	var sets []listSet
+	if s != nil && len(s.lists) > 0 {
+		sets = append(sets, listSet{vocabA + ": list 0", s.lists[:1], s.pos[:1]})
+		if len(s.lists) > 1 {
+			sets = append(sets, listSet{fmt.Sprintf("%s: %d lists", vocabA, len(s.lists)), s.lists, s.pos})
+		}
+	} else if s != nil {
+		t.Skipped = append(t.Skipped, "1-DG and 1-DT on asset lists: the asset has no lists")
+	}
+	lp, lpos := syntheticList(30, "list")
+	sets = append(sets, listSet{"synthetic list of 30", []wva.Permutation{lp}, [][]int{lpos}})
+	for _, ls := range sets {
+		var ds [][][]float64
+		for _, p := range ls.pos {
+			ds = append(ds, ListDistances(p))
+		}
+		d := MaxMetric(ds...)
+		for _, eps := range []float64{0.2, 0.9} {
+			if _, err := core.NewDiffractorGeometric(ls.lists, eps); err != nil {
+				return Table{}, err
+			}
+			t.add("1-DG", false, eps, ls.vocab, DiffractorGeometric(ls.pos, eps), d)
+		}
+		for _, c := range []temCase{{0.4, 5}, {1, 3}, {0.5, 0}, {2.5, 0}} {
+			m, err := core.NewDiffractorTEM(ls.lists, c.eps, core.TEMOptions{Gamma: c.gamma})
+			if err != nil {
+				return Table{}, err
+			}
+			g := m.Gamma()
+			t.add("1-DT "+gammaName(g, c.gamma), false, c.eps, ls.vocab, DiffractorTEM(ls.pos, g, c.eps), d)
+		}
+	}
+
+	// Negative controls.
+	low, codes := syntheticCodes(16, 10, "brr")
+	P, err := BRR(low, 10, 0.6)
+	if err != nil {
+		return Table{}, err
+	}
+	t.add("control: input exclusion (BRR)", true, 0.6, "synthetic 16 codes × 10 bits", ExcludeInput(P), HammingDistances(codes))
+	d := HammingDistances(synth)
+	t.add("control: ⊥ score ln(N/|L_w|) (TEMHamming γ=3)", true, 0.5, "synthetic 20 codes × 10 bits", TEMBottomScoreBug(d, 3, 0.5), d)
+	for _, k := range []int{1, 3, 8} {
+		t.add(fmt.Sprintf("control: top-%d list as L_w (TEMHamming γ=4)", k), true, 0.5, "synthetic 20 codes × 10 bits", TEMTopK(d, k, 4, 0.5), d)
+	}
+	if dense != nil {
+		vocab := fmt.Sprintf("asset neighbourhood of %q: Euclidean balls", dense.centre)
+		t.add("control: input exclusion (TEM γ=3)", true, 1, vocab, ExcludeInput(TEM(dense.dist, 3, 1)), dense.auditD)
+		t.add("control: ⊥ score ln(N/|L_w|) (TEM γ=3)", true, 1, vocab, TEMBottomScoreBug(dense.dist, 3, 1), dense.auditD)
+	}
+	return t, nil
+}
+
+func gammaName(g, asked float64) string {
+	if asked == 0 {
+		return "γ=" + FormatFloat(g) + " (Thm 4.2)"
+	}
+	return "γ=" + FormatFloat(g)
+}
+
+func mustIndex(codes []hamming.Code) *hamming.Index {
+	x, err := hamming.NewIndex(codes)
+	if err != nil {
+		panic("audit: hamming index: " + err.Error()) // codes built here are always valid
+	}
+	return x
+}
+
+// neighbourhood is core's test subset scaled to k words: the 2k/3 nearest
+// members of the TEM ball of "good" (or of word 100), then words spread
+// over the id range. It needs a.TEM.
+func neighbourhood(a *wva.Asset, k int) []int {
+	centre, ok := a.Lookup("good")
+	if !ok {
+		centre = min(100, a.Len()-1)
+	}
+	var ids []int
+	for _, nb := range a.TEM.Ball(centre, nil) {
+		if len(ids) == 2*k/3 {
+			break
+		}
+		ids = append(ids, int(nb.ID))
+	}
+	stride := max(1, a.Len()/(k-len(ids)+1))
+	for i := 0; len(ids) < k && i < a.Len(); i++ {
+		id := (37 + i*stride) % a.Len()
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// subset is some words of an asset restricted to themselves: local id i
+// is asset id ids[i].
+type subset struct {
+	centre   string // first word
+	pairs    int    // ordered pairs of distinct words within γ_max
+	codes    []hamming.Code
+	tem      *wva.TEMLists // stored balls restricted to the subset, or nil
+	dist     [][]float64   // quantized Euclidean distances, +Inf beyond γ_max
+	auditD   [][]float64   // dist with +Inf replaced by (MaxSteps+1)·Step
+	gammaMax float64
+	lists    []wva.Permutation // stored lists restricted, same order
+	pos      [][]int
+}
+
+func restrict(a *wva.Asset, ids []int) (*subset, error) {
+	k := len(ids)
+	if len(a.Codes) != a.Len() || len(a.Words) == 0 {
+		return nil, errors.New("audit: asset has no words or a code count different from its word count")
+	}
+	local := make(map[int]int, k)
+	s := &subset{centre: a.Words[ids[0]], codes: make([]hamming.Code, k)}
+	for i, id := range ids {
+		local[id] = i
+		s.codes[i] = a.Codes[id]
+	}
+	if a.TEM != nil {
+		step := a.TEM.Step()
+		s.gammaMax = a.TEM.GammaMax()
+		s.dist, s.auditD = newMatrix(k), newMatrix(k)
+		balls := make([][]wva.Neighbor, k)
+		for i := range k {
+			for j := range k {
+				s.dist[i][j] = math.Inf(1)
+				s.auditD[i][j] = float64(a.TEM.MaxSteps()+1) * step
+			}
+			for _, nb := range a.TEM.Ball(ids[i], nil) {
+				if j, ok := local[int(nb.ID)]; ok {
+					balls[i] = append(balls[i], wva.Neighbor{ID: uint32(j), Dist: nb.Dist})
+					s.dist[i][j] = float64(nb.Dist) * step
+					s.auditD[i][j] = s.dist[i][j]
+					if j != i {
+						s.pairs++
+					}
+				}
+			}
+		}
+		var err error
+		if s.tem, err = wva.NewTEMLists(k, step, a.TEM.MaxSteps(), balls); err != nil {
+			return nil, fmt.Errorf("audit: restricting TEM balls: %w", err)
+		}
+	}
+	for _, l := range a.Lists {
+		order := make([]uint32, 0, k)
+		for _, id := range l.Order {
+			if j, ok := local[int(id)]; ok {
+				order = append(order, uint32(j))
+			}
+		}
+		p, err := wva.NewPermutation(order)
+		if err != nil {
+			return nil, fmt.Errorf("audit: restricting lists: %w", err)
+		}
+		s.lists = append(s.lists, p)
+		pos := make([]int, k)
+		for w, q := range p.Pos {
+			pos[w] = int(q)
+		}
+		s.pos = append(s.pos, pos)
+	}
+	return s, nil
+}
+
+func seed(label string) [32]byte {
+	var s [32]byte
+	copy(s[:], label)
+	return s
+}
+
+// syntheticCodes returns n codes of L bits (in the low bits of word 0, the
+// other 256−L bits zero): a tight cluster around one centre (distances 0,
+// 1, 2, including an exact duplicate), the rest uniformly random. Varied
+// local density is what makes TEM's ball sizes differ between words.
+func syntheticCodes(n, L int, label string) ([]uint64, []hamming.Code) {
+	src := core.NewSeededSourceForEvaluation(seed(label))
+	mask := uint64(1)<<L - 1
+	low := make([]uint64, n)
+	centre := src.Uint64() & mask
+	cluster := []uint64{centre, centre, centre ^ 1, centre ^ 2, centre ^ 3, centre ^ 4}
+	for i := range low {
+		if i < len(cluster) {
+			low[i] = cluster[i]
+		} else {
+			low[i] = src.Uint64() & mask
+		}
+	}
+	codes := make([]hamming.Code, n)
+	for i, c := range low {
+		codes[i][0] = c
+	}
+	return low, codes
+}
+
+// syntheticList is a seeded random permutation of n words.
+func syntheticList(n int, label string) (wva.Permutation, []int) {
+	src := core.NewSeededSourceForEvaluation(seed(label))
+	order := make([]uint32, n)
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	for i := n - 1; i > 0; i-- {
+		j := core.UniformInt(src, i+1)
+		order[i], order[j] = order[j], order[i]
+	}
+	p, err := wva.NewPermutation(order)
+	if err != nil {
+		panic("audit: " + err.Error()) // a shuffled identity is a permutation
+	}
+	pos := make([]int, n)
+	for w, q := range p.Pos {
+		pos[w] = int(q)
+	}
+	return p, pos
+}

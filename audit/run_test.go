@@ -1,0 +1,61 @@
+package audit
+
+import (
+	"testing"
+
+	"github.com/wordveil/wordveil/assets"
+)
+
+func TestRunDefaultAsset(t *testing.T) {
+	a, err := assets.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := Run(a, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	controls := 0
+	for _, r := range tab.Results {
+		t.Logf("%-50s ε=%-4s %-40s %-10s %s", r.Mechanism, FormatFloat(r.Eps), r.Vocabulary, FormatFloat(r.Report.Excess), r.Status)
+		if r.Control {
+			controls++
+		}
+		if !r.OK {
+			t.Errorf("%s on %s: %s (%v)", r.Mechanism, r.Vocabulary, r.Status, r.Report)
+		}
+		// Not vacuous: randomized response and the geometric attain their
+		// bound; the exponential mechanisms reach at least ε·d/2.
+		if !r.Control && r.Report.Tightness < 0.45 {
+			t.Errorf("%s on %s: tightness %v: the case does not exercise the guarantee", r.Mechanism, r.Vocabulary, r.Report.Tightness)
+		}
+	}
+	if controls < 5 || len(tab.Skipped) != 0 || !tab.OK() {
+		t.Errorf("controls=%d skipped=%v ok=%v", controls, tab.Skipped, tab.OK())
+	}
+}
+
+func TestRunSizes(t *testing.T) {
+	a, err := assets.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{2, 3, 7, 100, MaxWords} {
+		tab, err := Run(a, Options{Words: k})
+		if err != nil {
+			t.Fatalf("words=%d: %v", k, err)
+		}
+		for _, r := range tab.Failures() {
+			t.Errorf("words=%d: %s on %s: %s (%v)", k, r.Mechanism, r.Vocabulary, r.Status, r.Report)
+		}
+	}
+	for _, k := range []int{-1, 1, MaxWords + 1} {
+		if _, err := Run(a, Options{Words: k}); err == nil {
+			t.Errorf("words=%d accepted", k)
+		}
+	}
+	tab, err := Run(nil, Options{})
+	if err != nil || !tab.OK() {
+		t.Fatalf("synthetic only: ok=%v err=%v", tab.OK(), err)
+	}
+}
