@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -67,13 +66,12 @@ func OpenMemo(dir, key string) (*Memo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("core: memo: %w", err)
 	}
-	body, ok := bytes.CutSuffix(b, []byte("\n"))
-	i := bytes.LastIndexByte(body, '\n')
-	if !ok || i < 0 || string(body[i+1:]) != fmt.Sprintf("crc32c %08x", crc32.Checksum(body[:i], castagnoliTable)) {
-		return nil, fmt.Errorf("%w: %s: checksum", ErrMemoCorrupt, m.path)
+	body, err := atomicfile.ParseChecked(b)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrMemoCorrupt, m.path, err)
 	}
 	var f memoFile
-	if err := json.Unmarshal(body[:i], &f); err != nil || f.Version != 1 || f.Key != key {
+	if err := json.Unmarshal(body, &f); err != nil || f.Version != 1 || f.Key != key {
 		return nil, fmt.Errorf("%w: %s: bad content or key", ErrMemoCorrupt, m.path)
 	}
 	for _, r := range f.Responses {
@@ -123,8 +121,7 @@ func (m *Memo) commit(fresh map[int32]int32) error {
 	if err != nil {
 		return fmt.Errorf("core: memo: %w", err)
 	}
-	data := fmt.Appendf(body, "\ncrc32c %08x\n", crc32.Checksum(body, castagnoliTable))
-	if err := atomicfile.WriteFile(m.path, data, 0o600); err != nil {
+	if err := atomicfile.WriteChecked(m.path, body, 0o600); err != nil {
 		return fmt.Errorf("core: memo: %w", err)
 	}
 	return nil

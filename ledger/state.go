@@ -1,11 +1,9 @@
 package ledger
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"math"
 	"os"
@@ -14,8 +12,8 @@ import (
 	"github.com/wordveil/wordveil/internal/atomicfile"
 )
 
-// state is the file's content: a JSON body and a CRC-32C trailer line, so a
-// damaged file is detected rather than misread.
+// state is the file's content: a JSON body under a CRC-32C trailer line
+// (atomicfile.WriteChecked), so a damaged file is detected, not misread.
 type state struct {
 	Version  int      `json:"version"`
 	Lifetime float64  `json:"lifetime"`
@@ -29,7 +27,6 @@ type charge struct {
 
 const version = 1
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 func (s *state) inWindow(now time.Time, period time.Duration) float64 {
 	if period <= 0 {
@@ -69,15 +66,9 @@ func (l *Ledger) read() (*state, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ledger: read %s: %w", l.path, err)
 	}
-	// Exactly: body, "\n", "crc32c " + 8 lowercase hex digits, "\n".
-	b, ok := bytes.CutSuffix(b, []byte("\n"))
-	i := bytes.LastIndexByte(b, '\n')
-	if !ok || i < 0 {
-		return nil, fmt.Errorf("%w: %s: no checksum line", ErrCorrupt, l.path)
-	}
-	body, trailer := b[:i], b[i+1:]
-	if want := fmt.Sprintf("crc32c %08x", crc32.Checksum(body, castagnoli)); string(trailer) != want {
-		return nil, fmt.Errorf("%w: %s: checksum mismatch", ErrCorrupt, l.path)
+	body, err := atomicfile.ParseChecked(b)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, l.path, err)
 	}
 	var st state
 	if err := json.Unmarshal(body, &st); err != nil {
@@ -105,8 +96,7 @@ func (l *Ledger) write(st *state) error {
 	if err != nil {
 		return fmt.Errorf("ledger: encode: %w", err)
 	}
-	data := fmt.Appendf(body, "\ncrc32c %08x\n", crc32.Checksum(body, castagnoli))
-	if err := atomicfile.WriteFile(l.path, data, 0o600); err != nil {
+	if err := atomicfile.WriteChecked(l.path, body, 0o600); err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
 	return nil

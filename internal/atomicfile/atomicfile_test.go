@@ -26,3 +26,26 @@ func TestWriteFile(t *testing.T) {
 		t.Fatal("write under a file succeeded")
 	}
 }
+
+func TestChecked(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "c")
+	if err := WriteChecked(p, []byte(`{"a":1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(p)
+	if body, err := ParseChecked(data); err != nil || string(body) != `{"a":1}` {
+		t.Fatalf("round trip: %q %v", body, err)
+	}
+	for i := range data {
+		bad := append([]byte(nil), data...)
+		bad[i] ^= 1
+		if _, err := ParseChecked(bad); err == nil {
+			t.Fatalf("flip at %d not detected", i)
+		}
+	}
+	for n := range data {
+		if _, err := ParseChecked(data[:n]); err == nil {
+			t.Fatalf("truncation to %d not detected", n)
+		}
+	}
+}
