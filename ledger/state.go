@@ -27,7 +27,6 @@ type charge struct {
 
 const version = 1
 
-
 func (s *state) inWindow(now time.Time, period time.Duration) float64 {
 	if period <= 0 {
 		return s.Lifetime
