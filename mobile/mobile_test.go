@@ -1,0 +1,154 @@
+package mobile
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/wordveil/wordveil/assets"
+)
+
+func TestEveryMechanism(t *testing.T) {
+	for _, mech := range []string{"brr", "tem-hamming", "1dg", "1dt"} {
+		cfg := NewConfig()
+		cfg.Mechanism = mech
+		p, err := NewPrivatizer(cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", mech, err)
+		}
+		r, err := p.Privatize("Call Dr. Smith at 555-0100, e-mail smith@example.org")
+		if err != nil {
+			t.Fatalf("%s: %v", mech, err)
+		}
+		if strings.Contains(r.Text, "555") || strings.Contains(r.Text, "@") || r.Words == 0 || r.OOV < 2 || r.UnitFree <= 0 {
+			t.Fatalf("%s: %+v", mech, r)
+		}
+	}
+	cfg := NewConfig()
+	cfg.Mechanism, cfg.Epsilon = "tem", 9
+	if _, err := NewPrivatizer(cfg); err != nil {
+		t.Fatalf("tem at ε = 9: %v", err)
+	}
+}
+
+func TestErrorCodes(t *testing.T) {
+	for _, tc := range []struct {
+		mutate func(*Config)
+		code   string
+	}{
+		{func(c *Config) { c.Epsilon = -1 }, CodeInvalidArgument},
+		{func(c *Config) { c.Mechanism = "vickrey" }, CodeInvalidArgument},
+		{func(c *Config) { c.Preset = "paranoid" }, CodeInvalidArgument},
+		{func(c *Config) { c.OOV = "keep" }, CodeInvalidArgument},
+		{func(c *Config) { c.Mechanism, c.Epsilon = "tem", 2 }, CodeInvalidArgument}, // γ > γ_max
+		{func(c *Config) { c.MaxTextBytes = -5 }, CodeInvalidArgument},
+	} {
+		cfg := NewConfig()
+		tc.mutate(cfg)
+		if _, err := NewPrivatizer(cfg); err == nil || ErrCode(err.Error()) != tc.code {
+			t.Errorf("%+v: err %v, want code %s", *cfg, err, tc.code)
+		}
+	}
+	b := append([]byte(nil), assets.DefaultBytes()...)
+	b[len(b)/2] ^= 0xff
+	if _, err := NewPrivatizerFromAsset(b, nil); err == nil || ErrCode(err.Error()) != CodeCorruptAsset {
+		t.Errorf("corrupt asset: %v", err)
+	}
+	if _, err := NewPrivatizerFromAsset(b[:100], nil); err == nil || ErrCode(err.Error()) != CodeCorruptAsset {
+		t.Errorf("truncated asset: %v", err)
+	}
+	if _, err := NewPrivatizerFromFile("/nonexistent/x.wva", nil); err == nil || ErrCode(err.Error()) != CodeIO {
+		t.Errorf("missing file: %v", err)
+	}
+	p, _ := NewPrivatizer(nil)
+	if _, err := p.Privatize(""); ErrCode(err.Error()) != CodeEmptyText {
+		t.Errorf("empty text: %v", err)
+	}
+	if _, err := p.Deniability(0, 10); ErrCode(err.Error()) != CodeInvalidArgument {
+		t.Errorf("deniability(0): %v", err)
+	}
+}
+
+// TestPanicsBecomeErrors: a nil handle would panic inside; the caller gets
+// WV_INTERNAL instead of a crashed app.
+func TestPanicsBecomeErrors(t *testing.T) {
+	var p *Privatizer
+	_, err := p.Privatize("hello")
+	if err == nil || ErrCode(err.Error()) != CodeInternal {
+		t.Fatalf("nil privatizer: %v", err)
+	}
+}
+
+func TestAssetBytesCopied(t *testing.T) {
+	b := append([]byte(nil), assets.DefaultBytes()...)
+	p, err := NewPrivatizerFromAsset(b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range b {
+		b[i] = 0 // the caller reuses its array
+	}
+	if _, err := p.Privatize("the privatizer still works"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConcurrentAndBudget(t *testing.T) {
+	cfg := NewConfig()
+	cfg.Mechanism = "1dg"
+	cfg.LedgerDir = t.TempDir()
+	p0, _ := NewPrivatizer(cfg)
+	r, _ := p0.Privatize("the cat")
+	perCall := r.UnitFree
+	cfg.CapLifetime = perCall * 100.5 // 100 more calls
+	p, err := NewPrivatizer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	ok, refused := 0, 0
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 25; i++ {
+				r, err := p.Privatize("the cat")
+				mu.Lock()
+				switch {
+				case err == nil && r.Text != "":
+					ok++
+				case err != nil && ErrCode(err.Error()) == CodeBudgetExceeded && r == nil:
+					refused++
+				default:
+					t.Errorf("%v %v", r, err)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if ok != 99 || refused != 101 { // 1 earlier call + 99 = 100 within the cap
+		t.Fatalf("ok %d refused %d", ok, refused)
+	}
+}
+
+func TestLargeText(t *testing.T) {
+	cfg := NewConfig()
+	cfg.Mechanism = "1dt"
+	p, _ := NewPrivatizer(cfg)
+	text := strings.Repeat("privacy matters to everyone ", 40000) // ~1.1 MB
+	r, err := p.Privatize(text)
+	if err != nil || r.Words != 160000 {
+		t.Fatalf("%v, %d words", err, r.Words)
+	}
+}
+
+func TestMemoryControls(t *testing.T) {
+	old := SetMemoryLimit(-1)
+	SetMemoryLimit(old)
+	FreeOSMemory()
+	if Version() == "" {
+		t.Fatal("no version")
+	}
+}
