@@ -99,7 +99,7 @@ func run(out io.Writer, nWords, draws, calDraws int) error {
 
 	fmt.Fprintf(out, "## Named levels\n\nε for each level, found by bisection on log ε until the sample's mean N_w "+
 		"(%d words × %d draws; S_w here counts distinct outputs in %d draws) is within 0.02 of the target. "+
-		"These are the values of `core.Preset`.\n\n", nWords, calDraws, calDraws)
+		"These are the values of `core.PresetEpsilon`.\n\n", nWords, calDraws, calDraws)
 	fmt.Fprintf(out, "| mechanism |")
 	for _, l := range levels {
 		fmt.Fprintf(out, " %s (N_w ≈ %.2f) |", l.Name, l.N)
