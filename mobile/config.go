@@ -3,7 +3,7 @@ package mobile
 import "github.com/wordveil/wordveil/core"
 
 // Config says how to privatize. Create it with NewConfig (which sets the
-// defaults), change fields, pass it to NewPrivatizer; it is copied there.
+// defaults), change fields, pass it to OpenPrivatizer; it is copied there.
 type Config struct {
 	// Mechanism: "brr" (default), "tem-hamming", "1dg", "1dt", or "tem"
 	// (Euclidean lists; needs Epsilon ≥ 8.35 and gives little deniability).

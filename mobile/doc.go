@@ -3,7 +3,7 @@
 // a thin facade over package core:
 //
 //	cfg := mobile.NewConfig()        // defaults: BRR, "balanced", random-word OOV
-//	p, err := mobile.NewPrivatizer(cfg)   // the embedded English asset
+//	p, err := mobile.OpenPrivatizer(cfg)   // the embedded English asset
 //	r, err := p.Privatize("text typed by the user")
 //	upload(r.Text)                   // never the input
 //

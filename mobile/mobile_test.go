@@ -12,7 +12,7 @@ func TestEveryMechanism(t *testing.T) {
 	for _, mech := range []string{"brr", "tem-hamming", "1dg", "1dt"} {
 		cfg := NewConfig()
 		cfg.Mechanism = mech
-		p, err := NewPrivatizer(cfg)
+		p, err := OpenPrivatizer(cfg)
 		if err != nil {
 			t.Fatalf("%s: %v", mech, err)
 		}
@@ -26,7 +26,7 @@ func TestEveryMechanism(t *testing.T) {
 	}
 	cfg := NewConfig()
 	cfg.Mechanism, cfg.Epsilon = "tem", 9
-	if _, err := NewPrivatizer(cfg); err != nil {
+	if _, err := OpenPrivatizer(cfg); err != nil {
 		t.Fatalf("tem at ε = 9: %v", err)
 	}
 }
@@ -45,22 +45,22 @@ func TestErrorCodes(t *testing.T) {
 	} {
 		cfg := NewConfig()
 		tc.mutate(cfg)
-		if _, err := NewPrivatizer(cfg); err == nil || ErrCode(err.Error()) != tc.code {
+		if _, err := OpenPrivatizer(cfg); err == nil || ErrCode(err.Error()) != tc.code {
 			t.Errorf("%+v: err %v, want code %s", *cfg, err, tc.code)
 		}
 	}
 	b := append([]byte(nil), assets.DefaultBytes()...)
 	b[len(b)/2] ^= 0xff
-	if _, err := NewPrivatizerFromAsset(b, nil); err == nil || ErrCode(err.Error()) != CodeCorruptAsset {
+	if _, err := OpenPrivatizerFromAsset(b, nil); err == nil || ErrCode(err.Error()) != CodeCorruptAsset {
 		t.Errorf("corrupt asset: %v", err)
 	}
-	if _, err := NewPrivatizerFromAsset(b[:100], nil); err == nil || ErrCode(err.Error()) != CodeCorruptAsset {
+	if _, err := OpenPrivatizerFromAsset(b[:100], nil); err == nil || ErrCode(err.Error()) != CodeCorruptAsset {
 		t.Errorf("truncated asset: %v", err)
 	}
-	if _, err := NewPrivatizerFromFile("/nonexistent/x.wva", nil); err == nil || ErrCode(err.Error()) != CodeIO {
+	if _, err := OpenPrivatizerFromFile("/nonexistent/x.wva", nil); err == nil || ErrCode(err.Error()) != CodeIO {
 		t.Errorf("missing file: %v", err)
 	}
-	p, _ := NewPrivatizer(nil)
+	p, _ := OpenPrivatizer(nil)
 	if _, err := p.Privatize(""); ErrCode(err.Error()) != CodeEmptyText {
 		t.Errorf("empty text: %v", err)
 	}
@@ -81,7 +81,7 @@ func TestPanicsBecomeErrors(t *testing.T) {
 
 func TestAssetBytesCopied(t *testing.T) {
 	b := append([]byte(nil), assets.DefaultBytes()...)
-	p, err := NewPrivatizerFromAsset(b, nil)
+	p, err := OpenPrivatizerFromAsset(b, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,11 +97,11 @@ func TestConcurrentAndBudget(t *testing.T) {
 	cfg := NewConfig()
 	cfg.Mechanism = "1dg"
 	cfg.LedgerDir = t.TempDir()
-	p0, _ := NewPrivatizer(cfg)
+	p0, _ := OpenPrivatizer(cfg)
 	r, _ := p0.Privatize("the cat")
 	perCall := r.UnitFree
 	cfg.CapLifetime = perCall * 100.5 // 100 more calls
-	p, err := NewPrivatizer(cfg)
+	p, err := OpenPrivatizer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestConcurrentAndBudget(t *testing.T) {
 func TestLargeText(t *testing.T) {
 	cfg := NewConfig()
 	cfg.Mechanism = "1dt"
-	p, _ := NewPrivatizer(cfg)
+	p, _ := OpenPrivatizer(cfg)
 	text := strings.Repeat("privacy matters to everyone ", 40000) // ~1.1 MB
 	r, err := p.Privatize(text)
 	if err != nil || r.Words != 160000 {

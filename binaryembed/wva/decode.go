@@ -26,6 +26,23 @@ func Load(path string) (*Asset, error) {
 // against the bytes that must hold it before anything is allocated for it).
 // The result does not retain b, so b may be a mapped or embedded file.
 func Decode(b []byte) (a *Asset, err error) {
+	return DecodeWith(b, DecodeOptions{})
+}
+
+// DecodeOptions trim what Decode keeps in memory.
+type DecodeOptions struct {
+	// SkipTEM leaves Asset.TEM nil. The TEMLISTS section is still checked
+	// against its CRC (with every other section, before any is decoded);
+	// only its ~3 MB in-memory form is not built. For callers that will
+	// never run TEM over the Euclidean lists, such as a phone keyboard
+	// running BRR or 1-Diffractor.
+	SkipTEM bool
+	// SkipFloats leaves Asset.Floats nil (research builds carry them).
+	SkipFloats bool
+}
+
+// DecodeWith is Decode with options.
+func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 	// Every input is validated before use, so a panic here is a bug (ours
 	// or zstd's); on a phone it would kill the host app, so it becomes an
 	// error. The fuzz test fails on this message, so bugs are not hidden.
@@ -108,7 +125,7 @@ func Decode(b []byte) (a *Asset, err error) {
 			}
 		}
 	}
-	if sec[KindTEMLists] != nil {
+	if sec[KindTEMLists] != nil && !opt.SkipTEM {
 		if r, err = raw(KindTEMLists); err != nil {
 			return nil, err
 		}
@@ -116,7 +133,7 @@ func Decode(b []byte) (a *Asset, err error) {
 			return nil, err
 		}
 	}
-	if sec[KindFloats] != nil {
+	if sec[KindFloats] != nil && !opt.SkipFloats {
 		if r, err = raw(KindFloats); err != nil {
 			return nil, err
 		}
