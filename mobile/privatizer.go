@@ -3,6 +3,7 @@ package mobile
 import (
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -25,7 +26,12 @@ type Privatizer struct {
 // OpenPrivatizer returns a privatizer over the embedded English asset.
 func OpenPrivatizer(cfg *Config) (p *Privatizer, err error) {
 	defer guard(&err)
-	a, err := assets.Default()
+	var a *wva.Asset
+	if needsTEM(cfg) {
+		a, err = assets.Default()
+	} else {
+		a, err = slimDefault()
+	}
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -36,7 +42,7 @@ func OpenPrivatizer(cfg *Config) (p *Privatizer, err error) {
 // (copied; the caller may reuse the array).
 func OpenPrivatizerFromAsset(asset []byte, cfg *Config) (p *Privatizer, err error) {
 	defer guard(&err)
-	a, err := wva.Decode(append([]byte(nil), asset...))
+	a, err := wva.DecodeWith(append([]byte(nil), asset...), decodeOptions(cfg))
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -46,12 +52,34 @@ func OpenPrivatizerFromAsset(asset []byte, cfg *Config) (p *Privatizer, err erro
 // OpenPrivatizerFromFile returns a privatizer over an asset file.
 func OpenPrivatizerFromFile(path string, cfg *Config) (p *Privatizer, err error) {
 	defer guard(&err)
-	a, err := wva.Load(path)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	a, err := wva.DecodeWith(b, decodeOptions(cfg))
 	if err != nil {
 		return nil, wrap(err)
 	}
 	return openPrivatizer(a, cfg)
 }
+
+// Only Euclidean TEM reads the asset's TEM lists (~3 MB decoded); every
+// other mechanism gets an asset decoded without them.
+func needsTEM(cfg *Config) bool { return cfg != nil && cfg.Mechanism == core.NameTEM }
+
+func decodeOptions(cfg *Config) wva.DecodeOptions {
+	return wva.DecodeOptions{SkipTEM: !needsTEM(cfg), SkipFloats: true}
+}
+
+// slimDefault is the embedded asset without its TEM lists, decoded once and
+// shared by every privatizer of the process.
+var slimDefault = sync.OnceValues(func() (*wva.Asset, error) {
+	a, err := wva.DecodeWith(assets.DefaultBytes(), wva.DecodeOptions{SkipTEM: true, SkipFloats: true})
+	// The decoded asset shares no memory with the embedded bytes, which
+	// decoding paged in (3.4 MB): give those pages back to the kernel.
+	releasePages(assets.DefaultBytes())
+	return a, err
+})
 
 func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
 	if cfg == nil {
