@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import mobile.Config;
+import mobile.Deniability;
 import mobile.Mobile;
 import mobile.Privatizer;
 import mobile.Result;
@@ -181,6 +182,30 @@ public final class BindingTest {
                 check(err == null, err);
             }
             check(ok.get() == 8000, "successful calls " + ok.get());
+        });
+
+        test("the samples' keyboard configuration (memo, period cap, OOV, deniability)", () -> {
+            File ledger = Files.createTempDirectory("wordveil-sample-ledger").toFile();
+            File memo = Files.createTempDirectory("wordveil-sample-memo").toFile();
+            Config c = Mobile.newConfig();
+            c.setMechanism("1dg");
+            c.setPreset("strong");
+            c.setOOV("placeholder");
+            c.setLedgerDir(ledger.getAbsolutePath());
+            c.setCapPerPeriod(1e9);
+            c.setPeriodSeconds(86400);
+            c.setCapLifetime(1e12);
+            c.setMemoDir(memo.getAbsolutePath());
+            Privatizer p = Mobile.openPrivatizer(c);
+            Result a = p.privatize("meeting tomorrow at 42 Main Street");
+            Result b = p.privatize("meeting tomorrow at 42 Main Street");
+            check(a.getText().equals(b.getText()), "memo: permanent responses, got " + a.getText() + " / " + b.getText());
+            check(a.getText().contains("\u2022") && !a.getText().contains("42"), "placeholder OOV: " + a.getText());
+            check(b.getMemoized() == b.getWords() && b.getUnitFree() == 0, "memoized repeat costs nothing: " + b.getUnitFree());
+            check(a.getPeriodRemaining() > 0 && a.getLifetimeRemaining() > 0, "remaining budget reported");
+            Deniability d = p.deniability(30, 30);
+            check(d.getMeanN() >= 0 && d.getMeanN() <= 1 && d.getMeanS() >= 1 && d.getMeanS() <= 30, "deniability " + d.getMeanN() + " " + d.getMeanS());
+            check(memo.listFiles().length == 1, "one memo file");
         });
 
         test("budget exhaustion -> WV_BUDGET_EXCEEDED", () -> {
