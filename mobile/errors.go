@@ -41,7 +41,8 @@ func codeOf(err error) string {
 	case errors.Is(err, core.ErrInvalidEpsilon), errors.Is(err, core.ErrInvalidGamma), errors.Is(err, core.ErrInvalidBeta),
 		errors.Is(err, core.ErrUnknownMechanism), errors.Is(err, core.ErrUnknownLevel), errors.Is(err, core.ErrNoPreset),
 		errors.Is(err, core.ErrOOVPolicy), errors.Is(err, core.ErrNoUnitLoss), errors.Is(err, ledger.ErrInvalid),
-		errors.Is(err, wva.ErrGammaMax), errors.Is(err, core.ErrWordOutOfRange), errors.Is(err, core.ErrNoLists):
+		errors.Is(err, wva.ErrGammaMax), errors.Is(err, core.ErrWordOutOfRange), errors.Is(err, core.ErrNoLists),
+		errors.Is(err, core.ErrNoTEMLists):
 		return CodeInvalidArgument
 	case errors.Is(err, core.ErrEmptyText):
 		return CodeEmptyText

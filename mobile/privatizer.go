@@ -11,7 +11,6 @@ import (
 	"github.com/wordveil/wordveil/assets"
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/core"
-	"github.com/wordveil/wordveil/hamming"
 	"github.com/wordveil/wordveil/ledger"
 )
 
@@ -105,9 +104,9 @@ func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
 	if c.MaxTextBytes < 0 || c.MaxTextBytes > 1<<30 {
 		return nil, invalid("MaxTextBytes %d out of range [0, 2^30]", c.MaxTextBytes)
 	}
-	m, err := buildMechanism(a, c.Mechanism, eps)
+	m, err := core.NewMechanism(c.Mechanism, a, eps)
 	if err != nil {
-		return nil, err
+		return nil, wrap(err)
 	}
 	opt := core.TextOptions{OOV: c.OOV, Placeholder: c.Placeholder, PrivatizePunctuation: c.PrivatizePunctuation,
 		MaxTextBytes: int(c.MaxTextBytes)}
@@ -140,38 +139,6 @@ func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
 	// runtime's leisure (keyboard extensions are killed above ~50 MB).
 	debug.FreeOSMemory()
 	return p, nil
-}
-
-func buildMechanism(a *wva.Asset, name string, eps float64) (core.Mechanism, error) {
-	var m core.Mechanism
-	var err error
-	switch name {
-	case core.NameBRR, core.NameTEMHamming:
-		idx, ierr := hamming.NewIndex(a.Codes)
-		if ierr != nil {
-			return nil, wrap(ierr)
-		}
-		if name == core.NameBRR {
-			m, err = core.NewBRR(idx, eps)
-		} else {
-			m, err = core.NewTEMHamming(idx, eps, core.TEMOptions{})
-		}
-	case core.NameTEM:
-		if a.TEM == nil {
-			return nil, invalid("the asset has no TEM lists")
-		}
-		m, err = core.NewTEM(a.TEM, eps, core.TEMOptions{})
-	case core.Name1DG:
-		m, err = core.NewDiffractorGeometric(a.Lists, eps)
-	case core.Name1DT:
-		m, err = core.NewDiffractorTEM(a.Lists, eps, core.TEMOptions{})
-	default:
-		return nil, invalid("unknown mechanism %q (want one of %v)", name, core.MechanismNames())
-	}
-	if err != nil {
-		return nil, wrap(err)
-	}
-	return m, nil
 }
 
 // Result is a privatized text and its privacy accounting.

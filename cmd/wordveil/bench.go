@@ -32,10 +32,6 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	idx, err := hamming.NewIndex(a.Codes)
-	if err != nil {
-		return err
-	}
 	r := rand.New(rand.NewPCG(1, 2))
 	var sb strings.Builder
 	for i := 0; i < *nWords; i++ {
@@ -46,12 +42,8 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	src := core.NewSecureSource()
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "mechanism\tε\twords/s\tms per text\t\n")
-	for _, name := range []string{core.NameBRR, core.NameTEMHamming, core.Name1DG, core.Name1DT} {
-		m, eps, err := mechanismSpec{Name: name, Preset: *preset}.build(a, idx)
-		if err != nil {
-			return err
-		}
-		p, err := core.NewTextPrivatizer(m, a, core.TextOptions{})
+	for _, name := range presetMechanisms {
+		p, eps, err := presetPrivatizer(a, name, *preset)
 		if err != nil {
 			return err
 		}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/wordveil/wordveil/core"
-	"github.com/wordveil/wordveil/hamming"
 )
 
 const demoText = "My doctor in Boston says the new treatment works, so I will call her tomorrow."
@@ -29,21 +28,13 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	idx, err := hamming.NewIndex(a.Codes)
-	if err != nil {
-		return err
-	}
 	src := core.NewSecureSource()
 	fmt.Fprintf(stdout, "Embedded asset %s (%d words), preset %q; fresh randomness each run.\n\n", a.Header.Name, a.Len(), *preset)
 	fmt.Fprintf(stdout, "input:\n  %s\n\n", *text)
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "mechanism\tε\toutput\tε·P_avg")
-	for _, name := range []string{core.NameBRR, core.NameTEMHamming, core.Name1DG, core.Name1DT} {
-		m, eps, err := mechanismSpec{Name: name, Preset: *preset}.build(a, idx)
-		if err != nil {
-			return err
-		}
-		p, err := core.NewTextPrivatizer(m, a, core.TextOptions{})
+	for _, name := range presetMechanisms {
+		p, eps, err := presetPrivatizer(a, name, *preset)
 		if err != nil {
 			return err
 		}

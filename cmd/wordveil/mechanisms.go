@@ -7,7 +7,6 @@ import (
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/core"
-	"github.com/wordveil/wordveil/hamming"
 )
 
 // mechanismSpec is how the CLI names a mechanism and its privacy.
@@ -18,7 +17,7 @@ type mechanismSpec struct {
 }
 
 // build returns the mechanism, its ε, and a description.
-func (s mechanismSpec) build(a *wva.Asset, idx *hamming.Index) (core.Mechanism, float64, error) {
+func (s mechanismSpec) build(a *wva.Asset) (core.Mechanism, float64, error) {
 	eps := s.Epsilon
 	if eps == 0 {
 		var err error
@@ -28,27 +27,27 @@ func (s mechanismSpec) build(a *wva.Asset, idx *hamming.Index) (core.Mechanism, 
 	} else if !(eps > 0) || math.IsInf(eps, 0) {
 		return nil, 0, fmt.Errorf("%w: -epsilon %v: must be a finite number > 0", errUsage, eps)
 	}
-	var m core.Mechanism
-	var err error
-	switch s.Name {
-	case core.NameBRR:
-		m, err = core.NewBRR(idx, eps)
-	case core.NameTEMHamming:
-		m, err = core.NewTEMHamming(idx, eps, core.TEMOptions{})
-	case core.NameTEM:
-		if a.TEM == nil {
-			return nil, 0, errors.New("the asset has no TEM lists")
-		}
-		m, err = core.NewTEM(a.TEM, eps, core.TEMOptions{})
-	case core.Name1DG:
-		m, err = core.NewDiffractorGeometric(a.Lists, eps)
-	case core.Name1DT:
-		m, err = core.NewDiffractorTEM(a.Lists, eps, core.TEMOptions{})
-	default:
-		return nil, 0, fmt.Errorf("%w: unknown mechanism %q (want one of %v)", errUsage, s.Name, core.MechanismNames())
+	m, err := core.NewMechanism(s.Name, a, eps)
+	if errors.Is(err, core.ErrUnknownMechanism) {
+		return nil, 0, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if err != nil {
 		return nil, 0, err
 	}
 	return m, eps, nil
+}
+
+// presetMechanisms are the on-device mechanisms that have presets, in the
+// order the CLI shows them.
+var presetMechanisms = []string{core.NameBRR, core.NameTEMHamming, core.Name1DG, core.Name1DT}
+
+// presetPrivatizer builds the named mechanism at a preset over a, wrapped in
+// a text privatizer with default options, and returns it with its ε.
+func presetPrivatizer(a *wva.Asset, name, preset string) (*core.TextPrivatizer, float64, error) {
+	m, eps, err := mechanismSpec{Name: name, Preset: preset}.build(a)
+	if err != nil {
+		return nil, 0, err
+	}
+	p, err := core.NewTextPrivatizer(m, a, core.TextOptions{})
+	return p, eps, err
 }

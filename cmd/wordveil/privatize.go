@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/wordveil/wordveil/core"
-	"github.com/wordveil/wordveil/hamming"
 	"github.com/wordveil/wordveil/ledger"
 )
 
@@ -62,11 +61,7 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	idx, err := hamming.NewIndex(a.Codes)
-	if err != nil {
-		return err
-	}
-	m, _, err := spec.build(a, idx)
+	m, _, err := spec.build(a)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/wordveil/wordveil/core"
-	"github.com/wordveil/wordveil/hamming"
 )
 
 // statsCmd prints plausible deniability (N_w, S_w; papers/diffractor.txt
@@ -35,13 +34,9 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	idx, err := hamming.NewIndex(a.Codes)
-	if err != nil {
-		return err
-	}
 	names := []string{spec.Name}
 	if spec.Name == "" {
-		names = []string{core.NameBRR, core.NameTEMHamming, core.Name1DG, core.Name1DT}
+		names = presetMechanisms
 	}
 	sample := rand.New(rand.NewPCG(2026, 5)).Perm(a.Len())[:min(*nWords, a.Len())]
 	src := core.NewSeededSourceForEvaluation([32]byte{'s', 't', 'a', 't', 's'})
@@ -50,7 +45,7 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	for _, name := range names {
 		s := spec
 		s.Name = name
-		m, eps, err := s.build(a, idx)
+		m, eps, err := s.build(a)
 		if err != nil {
 			return err
 		}
