@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 )
 
 // Sentinel errors.
@@ -12,6 +13,7 @@ var (
 	ErrDimension = errors.New("euclid: query has the wrong dimension")
 	ErrNotFinite = errors.New("euclid: vector holds NaN or Inf")
 	ErrEmpty     = errors.New("euclid: no vectors")
+	ErrK         = errors.New("euclid: k is out of range [1, Len()]")
 )
 
 // Index holds N vectors of dimension Dim, row-major, and their squared norms.
@@ -19,6 +21,9 @@ type Index struct {
 	Dim   int
 	data  []float32
 	norms []float32 // ‖x‖² in float32, for the candidate filter only
+
+	packOnce sync.Once
+	pk       *packed // the k-NN kernels' copy of the rows, built on first use
 }
 
 // New indexes data (len = rows·dim, row-major). The slice is used in place.
