@@ -1,4 +1,4 @@
-//go:build purego || !amd64 || amd64
+//go:build purego || !amd64
 
 package euclid
 

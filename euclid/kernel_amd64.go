@@ -1,0 +1,63 @@
+//go:build !purego
+
+package euclid
+
+import "golang.org/x/sys/cpu"
+
+// The AVX-512 kernels need only AVX512F (VFMADD231PS and VBROADCASTSS on
+// ZMM); the OS must also save the ZMM state, which x/sys/cpu checks.
+var hasAVX512 = cpu.X86.HasAVX512F
+
+var activeKernel = func() int {
+	if hasAVX512 {
+		return kernelAVX512
+	}
+	return kernelGeneric
+}()
+
+func availableKernels() []int {
+	ks := []int{kernelGeneric}
+	if hasAVX512 {
+		ks = append(ks, kernelAVX512)
+	}
+	return ks
+}
+
+// scores4AVX512 is scores4Generic for groups ≥ 1 whole 64-row groups; the
+// caller checks every bound.
+//
+//go:noescape
+func scores4AVX512(q4 *float32, dim int, packed *float32, groups int, norms *float32, out *float32, stride int)
+
+// scores1AVX512 is scores1Generic for groups ≥ 1 whole 64-row groups.
+//
+//go:noescape
+func scores1AVX512(q *float32, dim int, packed *float32, groups int, norms *float32, out *float32)
+
+func scores4With(k int, q4 []float32, dim int, packed, norms, out []float32, stride int) {
+	groups := len(packed) / (dim * groupRows)
+	if k != kernelAVX512 || groups == 0 {
+		scores4Generic(q4, dim, packed, norms, out, stride)
+		return
+	}
+	// The assembly trusts these bounds.
+	_ = q4[4*dim-1]
+	_ = norms[groups*groupRows-1]
+	_ = out[3*stride+groups*groupRows-1]
+	if stride < groups*groupRows {
+		panic("euclid: scores4: stride too small")
+	}
+	scores4AVX512(&q4[0], dim, &packed[0], groups, &norms[0], &out[0], stride)
+}
+
+func scores1With(k int, q []float32, dim int, packed, norms, out []float32) {
+	groups := len(packed) / (dim * groupRows)
+	if k != kernelAVX512 || groups == 0 {
+		scores1Generic(q, dim, packed, norms, out)
+		return
+	}
+	_ = q[dim-1]
+	_ = norms[groups*groupRows-1]
+	_ = out[groups*groupRows-1]
+	scores1AVX512(&q[0], dim, &packed[0], groups, &norms[0], &out[0])
+}
