@@ -144,6 +144,16 @@ func exponential(src rand.Source) float64 {
 	return b - math.Log1p(-uniformFine(src)*oneMinusInvE)
 }
 
+// Exponential returns an Exp(1) variate whose tail is never cut off (see
+// exponential). Exported for the float-vector mechanisms of package
+// floatmech, which build Gamma radii and Laplace noise from it.
+func Exponential(src rand.Source) float64 { return exponential(src) }
+
+// UniformOpen returns a uniform float64 in (0, 1) with 53 significant bits
+// at every magnitude (see uniformFine), for inverse-CDF samplers whose
+// tails must not be rounded away.
+func UniformOpen(src rand.Source) float64 { return uniformFine(src) }
+
 // maxGeometric bounds Geometric's result (2^52, exactly representable):
 // a value that large has probability e^(−ε·2^52), and every caller clamps
 // to a range below 2^31 anyway.
