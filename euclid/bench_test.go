@@ -80,10 +80,12 @@ func BenchmarkKernel(b *testing.B) {
 	pk := x.packedRows()
 	q4 := randomData(r, 4, dim)
 	out := make([]float32, 4*c)
+	thr := []float32{-1e9, -1e9, -1e9, -1e9}
+	masks := make([]uint64, 4*c/groupRows)
 	for _, k := range availableKernels() {
 		b.Run("kernel="+kernelNames[k], func(b *testing.B) {
 			for b.Loop() {
-				scores4With(k, q4, dim, pk.data, pk.norms, out, c)
+				scores4With(k, q4, dim, pk.data, pk.norms, out, c, thr, masks, c/groupRows)
 			}
 			flops := float64(b.N) * 4 * float64(c) * dim * 2
 			b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOP/s")

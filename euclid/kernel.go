@@ -16,11 +16,23 @@ package euclid
 const groupRows = 64
 
 // scores4Generic is the portable 4-query kernel: for j < 4 and every row r of
-// the groups in packed, out[j*stride+r] = norms[r] + Σ_k q4[j*dim+k]·y_rk.
-func scores4Generic(q4 []float32, dim int, packed, norms, out []float32, stride int) {
+// the groups in packed, out[j*stride+r] = norms[r] + Σ_k q4[j*dim+k]·y_rk,
+// and bit r%64 of masks[j*mstride+r/64] is set iff out[j*stride+r] <= thr[j].
+func scores4Generic(q4 []float32, dim int, packed, norms, out []float32, stride int, thr []float32, masks []uint64, mstride int) {
 	groups := len(packed) / (dim * groupRows)
 	for j := 0; j < 4; j++ {
-		scores1Generic(q4[j*dim:(j+1)*dim], dim, packed[:groups*dim*groupRows], norms, out[j*stride:j*stride+groups*groupRows])
+		o := out[j*stride : j*stride+groups*groupRows]
+		scores1Generic(q4[j*dim:(j+1)*dim], dim, packed[:groups*dim*groupRows], norms, o)
+		t := thr[j]
+		for g := 0; g < groups; g++ {
+			var m uint64
+			for i, s := range o[g*groupRows : (g+1)*groupRows] {
+				if s <= t {
+					m |= 1 << i
+				}
+			}
+			masks[j*mstride+g] = m
+		}
 	}
 }
 

@@ -27,27 +27,29 @@ func availableKernels() []int {
 // caller checks every bound.
 //
 //go:noescape
-func scores4AVX512(q4 *float32, dim int, packed *float32, groups int, norms *float32, out *float32, stride int)
+func scores4AVX512(q4 *float32, dim int, packed *float32, groups int, norms *float32, out *float32, stride int, thr *float32, masks *uint64, mstride int)
 
 // scores1AVX512 is scores1Generic for groups ≥ 1 whole 64-row groups.
 //
 //go:noescape
 func scores1AVX512(q *float32, dim int, packed *float32, groups int, norms *float32, out *float32)
 
-func scores4With(k int, q4 []float32, dim int, packed, norms, out []float32, stride int) {
+func scores4With(k int, q4 []float32, dim int, packed, norms, out []float32, stride int, thr []float32, masks []uint64, mstride int) {
 	groups := len(packed) / (dim * groupRows)
 	if k != kernelAVX512 || groups == 0 {
-		scores4Generic(q4, dim, packed, norms, out, stride)
+		scores4Generic(q4, dim, packed, norms, out, stride, thr, masks, mstride)
 		return
 	}
 	// The assembly trusts these bounds.
 	_ = q4[4*dim-1]
 	_ = norms[groups*groupRows-1]
 	_ = out[3*stride+groups*groupRows-1]
-	if stride < groups*groupRows {
+	_ = thr[3]
+	_ = masks[3*mstride+groups-1]
+	if stride < groups*groupRows || mstride < groups {
 		panic("euclid: scores4: stride too small")
 	}
-	scores4AVX512(&q4[0], dim, &packed[0], groups, &norms[0], &out[0], stride)
+	scores4AVX512(&q4[0], dim, &packed[0], groups, &norms[0], &out[0], stride, &thr[0], &masks[0], mstride)
 }
 
 func scores1With(k int, q []float32, dim int, packed, norms, out []float32) {

@@ -2,12 +2,31 @@
 
 #include "textflag.h"
 
-// func scores4AVX512(q4 *float32, dim int, packed *float32, groups int, norms *float32, out *float32, stride int)
+// func scores4AVX512(q4 *float32, dim int, packed *float32, groups int, norms *float32, out *float32, stride int, thr *float32, masks *uint64, mstride int)
 // Four queries × one 64-row group per pass: 16 ZMM accumulators (Z16-Z31,
 // query j in Z16+4j..Z19+4j), started from the rows' norms; per k, four row
 // vectors (Z4-Z7) and four broadcast query values (Z0-Z3), 16 FMAs. The sum
-// runs over k in order, the same order as scores4Generic.
-TEXT ·scores4AVX512(SB), NOSPLIT, $0-56
+// runs over k in order, the same order as scores4Generic. After a group, each
+// query's scores are compared with its threshold (Z8-Z11) and the 64 bits of
+// "score <= thr" go to masks[j*mstride+g].
+#define MASK(thr, a0, a1, a2, a3, dst) \
+	VCMPPS $2, thr, a0, K1 \
+	VCMPPS $2, thr, a1, K2 \
+	VCMPPS $2, thr, a2, K3 \
+	VCMPPS $2, thr, a3, K4 \
+	KMOVW K1, BX \
+	KMOVW K2, R12 \
+	SHLQ $16, R12 \
+	ORQ R12, BX \
+	KMOVW K3, R12 \
+	SHLQ $32, R12 \
+	ORQ R12, BX \
+	KMOVW K4, R12 \
+	SHLQ $48, R12 \
+	ORQ R12, BX \
+	MOVQ BX, dst
+
+TEXT ·scores4AVX512(SB), NOSPLIT, $0-80
 	MOVQ q4+0(FP), AX
 	MOVQ dim+8(FP), R13
 	MOVQ packed+16(FP), SI
@@ -15,6 +34,14 @@ TEXT ·scores4AVX512(SB), NOSPLIT, $0-56
 	MOVQ norms+32(FP), DX
 	MOVQ out+40(FP), DI
 	MOVQ stride+48(FP), R10
+	MOVQ thr+56(FP), R14
+	VBROADCASTSS 0(R14), Z8
+	VBROADCASTSS 4(R14), Z9
+	VBROADCASTSS 8(R14), Z10
+	VBROADCASTSS 12(R14), Z11
+	MOVQ masks+64(FP), R14
+	MOVQ mstride+72(FP), R15
+	SHLQ $3, R15            // mask stride in bytes
 	MOVQ R13, R8
 	SHLQ $2, R8             // query stride in bytes
 	LEAQ (R8)(R8*2), R9     // 3 × query stride
@@ -89,6 +116,13 @@ k4:
 	VMOVUPS Z29, 64(DI)(R11*1)
 	VMOVUPS Z30, 128(DI)(R11*1)
 	VMOVUPS Z31, 192(DI)(R11*1)
+	MASK(Z8, Z16, Z17, Z18, Z19, (R14))
+	MASK(Z9, Z20, Z21, Z22, Z23, (R14)(R15*1))
+	MASK(Z10, Z24, Z25, Z26, Z27, (R14)(R15*2))
+	LEAQ (R14)(R15*2), AX
+	MASK(Z11, Z28, Z29, Z30, Z31, (AX)(R15*1))
+	MOVQ q4+0(FP), AX
+	ADDQ $8, R14
 	ADDQ $256, DX
 	ADDQ $256, DI
 	DECQ CX

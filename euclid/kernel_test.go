@@ -32,7 +32,11 @@ func TestKernelsAgree(t *testing.T) {
 				tol := filterSlack(qn*(1+1e-6), pk.maxNorm, dim)
 				stride := pk.groups*groupRows + 5
 				want := make([]float32, 4*stride)
-				scores4Generic(q4, dim, pk.data, pk.norms, want, stride)
+				mstride := pk.groups + 1
+				thr := []float32{float32(math.Inf(1)), 0, float32(math.Inf(-1)), 0}
+				scores4Generic(q4, dim, pk.data, pk.norms, want, stride, thr, make([]uint64, 4*mstride), mstride)
+				thr[1] = want[stride+r.IntN(n)] // a score that occurs: ties with the threshold
+				thr[3] = want[3*stride] - 1
 				want1 := make([]float32, stride)
 				scores1Generic(q4[:dim], dim, pk.data, pk.norms, want1)
 				for _, k := range availableKernels() {
@@ -41,7 +45,27 @@ func TestKernelsAgree(t *testing.T) {
 					for i := range got {
 						got[i] = float32(math.NaN())
 					}
-					scores4With(k, q4, dim, pk.data, pk.norms, got, stride)
+					masks := make([]uint64, 4*mstride)
+					for i := range masks {
+						masks[i] = 0xDEADBEEF
+					}
+					scores4With(k, q4, dim, pk.data, pk.norms, got, stride, thr, masks, mstride)
+					for j := 0; j < 4; j++ {
+						for g := 0; g < mstride; g++ {
+							m := masks[j*mstride+g]
+							if g == pk.groups {
+								if m != 0xDEADBEEF {
+									t.Fatalf("%s: mask written past the groups", name)
+								}
+								continue
+							}
+							for i := 0; i < groupRows; i++ {
+								if s := got[j*stride+g*groupRows+i]; (m>>i&1 == 1) != (s <= thr[j]) {
+									t.Fatalf("%s: query %d row %d: mask bit %d, score %v, threshold %v", name, j, g*groupRows+i, m>>i&1, s, thr[j])
+								}
+							}
+						}
+					}
 					for j := 0; j < 4; j++ {
 						for i := 0; i < stride; i++ {
 							g, w := got[j*stride+i], want[j*stride+i]

@@ -86,8 +86,8 @@ func (x *Index) nearestBatch(qs []float32, k int, out []Neighbor, workers, kern 
 				j0, j1 := gi*group, min((gi+1)*group, m)
 				x.searchGroup(w, qs[j0*dim:j1*dim], j1-j0, k, kern)
 				for j := j0; j < j1; j++ {
-					res := w.st[j-j0].finish(x, qs[j*dim:(j+1)*dim], out[j*k:j*k:(j+1)*k])
-					_ = res // written in place: cap(out[j*k:j*k:(j+1)*k]) == k
+					// Appends exactly k results into out[j*k:(j+1)*k] in place.
+					w.st[j-j0].finish(x, qs[j*dim:(j+1)*dim], out[j*k:j*k:(j+1)*k])
 				}
 			}
 		}()
@@ -120,6 +120,8 @@ func nonFinite(v []float32) int {
 type work struct {
 	q      []float32 // −2·query, 4-aligned count of queries
 	scores []float32 // 4 × chunk scores
+	masks  []uint64  // 4 × chunk/64 threshold masks
+	thr    [4]float32
 	st     []searcher
 }
 
@@ -134,6 +136,7 @@ func (x *Index) getWork(nq int) *work {
 	w.q = slices.Grow(w.q[:0], nq4*x.Dim)[:nq4*x.Dim]
 	c := chunkRows(x.Dim)
 	w.scores = slices.Grow(w.scores[:0], 4*c)[:4*c]
+	w.masks = slices.Grow(w.masks[:0], 4*c/groupRows)[:4*c/groupRows]
 	if cap(w.st) < nq {
 		w.st = make([]searcher, nq)
 	}
@@ -188,11 +191,18 @@ func (x *Index) searchGroup(w *work, qs []float32, nq, k int, kern int) {
 			}
 			continue
 		}
+		mc := cg // mask stride
 		for j4 := 0; j4 < nq; j4 += 4 {
-			scores4With(kern, w.q[j4*dim:(j4+4)*dim], dim, data, norms, w.scores, c)
+			for j := range w.thr {
+				w.thr[j] = float32(math.Inf(-1)) // padding or exact-path query: nothing
+				if j4+j < nq && !w.st[j4+j].brute {
+					w.thr[j] = w.st[j4+j].thr
+				}
+			}
+			scores4With(kern, w.q[j4*dim:(j4+4)*dim], dim, data, norms, w.scores, c, w.thr[:], w.masks, mc)
 			for j := j4; j < min(j4+4, nq); j++ {
 				if !w.st[j].brute {
-					w.st[j].scan(w.scores[(j-j4)*c:(j-j4)*c+valid], r0)
+					w.st[j].scanMasks(w.scores[(j-j4)*c:(j-j4)*c+valid], w.masks[(j-j4)*mc:(j-j4+1)*mc], r0)
 				}
 			}
 		}

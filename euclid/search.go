@@ -1,6 +1,9 @@
 package euclid
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // filterSlack is how far above the k-th smallest filter score a row's score
 // may lie and the row still be among the exact k nearest. Proof sketch, with
@@ -67,6 +70,28 @@ func (st *searcher) scan(scores []float32, base int) {
 		if s <= thr {
 			st.add(int32(base+i), s)
 			thr = st.thr
+		}
+	}
+}
+
+// scanMasks is scan given masks whose bit i%64 of masks[i/64] is set for
+// every i with scores[i] <= the threshold when the kernel ran (which is ≥ the
+// current one), so only those rows need looking at.
+func (st *searcher) scanMasks(scores []float32, masks []uint64, base int) {
+	n := len(scores)
+	for g, m := range masks {
+		if g*groupRows+groupRows > n {
+			if g*groupRows >= n {
+				break
+			}
+			m &= 1<<(n-g*groupRows) - 1 // padding rows
+		}
+		for m != 0 {
+			i := g*groupRows + bits.TrailingZeros64(m)
+			m &= m - 1
+			if s := scores[i]; s <= st.thr {
+				st.add(int32(base+i), s)
+			}
 		}
 	}
 }
