@@ -56,13 +56,14 @@ func scores1Generic(q []float32, dim int, packed, norms, out []float32) {
 	}
 }
 
-// Kernel names the filter kernel this process uses ("avx512" or "generic"),
-// for benchmarks and diagnostics.
+// Kernel names the filter kernel this process uses ("avx512", "avx2" or
+// "generic"), for benchmarks and diagnostics.
 func Kernel() string { return kernelNames[activeKernel] }
 
 const (
 	kernelGeneric = iota
 	kernelAVX512
+	kernelAVX2
 )
 
-var kernelNames = [...]string{"generic", "avx512"}
+var kernelNames = [...]string{"generic", "avx512", "avx2"}

@@ -2,6 +2,86 @@
 
 #include "textflag.h"
 
+// AVX2 + FMA kernels, for x86-64 CPUs without AVX-512: YMM registers, 16
+// rows (two YMM) per sub-pass, four sub-passes per 64-row group, so a
+// group's packed rows (dim × 256 bytes) are read from L1 four times.
+
+// SUB4INIT, SUB4STEP and SUB4DONE score rows off/4..off/4+15 of the group at SI for four queries:
+// accumulators Y8-Y15 (query j in Y8+2j, Y9+2j) from the norms at DX, then
+// the k loop (BX: packed rows, R12: query values, R13: end of query 0), then
+// the scores to out and the two 8-bit masks per query to the mask bytes.
+#define SUB4INIT(off) \
+	VMOVUPS off(DX), Y8 \
+	VMOVUPS (off+32)(DX), Y9 \
+	VMOVAPS Y8, Y10 \
+	VMOVAPS Y9, Y11 \
+	VMOVAPS Y8, Y12 \
+	VMOVAPS Y9, Y13 \
+	VMOVAPS Y8, Y14 \
+	VMOVAPS Y9, Y15 \
+	MOVQ SI, BX \
+	MOVQ AX, R12
+
+#define SUB4STEP(off) \
+	VMOVUPS off(BX), Y4 \
+	VMOVUPS (off+32)(BX), Y5 \
+	VBROADCASTSS (R12), Y0 \
+	VBROADCASTSS (R12)(R8*1), Y1 \
+	VBROADCASTSS (R12)(R8*2), Y2 \
+	VBROADCASTSS (R12)(R9*1), Y3 \
+	VFMADD231PS Y4, Y0, Y8 \
+	VFMADD231PS Y5, Y0, Y9 \
+	VFMADD231PS Y4, Y1, Y10 \
+	VFMADD231PS Y5, Y1, Y11 \
+	VFMADD231PS Y4, Y2, Y12 \
+	VFMADD231PS Y5, Y2, Y13 \
+	VFMADD231PS Y4, Y3, Y14 \
+	VFMADD231PS Y5, Y3, Y15 \
+	ADDQ $256, BX \
+	ADDQ $4, R12 \
+	CMPQ R12, R13
+
+#define SUB4DONE(off, moff) \
+	VMOVUPS Y8, off(DI) \
+	VMOVUPS Y9, (off+32)(DI) \
+	VMOVUPS Y10, off(DI)(R10*1) \
+	VMOVUPS Y11, (off+32)(DI)(R10*1) \
+	VMOVUPS Y12, off(DI)(R10*2) \
+	VMOVUPS Y13, (off+32)(DI)(R10*2) \
+	VMOVUPS Y14, off(DI)(R11*1) \
+	VMOVUPS Y15, (off+32)(DI)(R11*1) \
+	MOVQ thr+56(FP), R12 \
+	VBROADCASTSS 0(R12), Y0 \
+	VBROADCASTSS 4(R12), Y1 \
+	VBROADCASTSS 8(R12), Y2 \
+	VBROADCASTSS 12(R12), Y3 \
+	VCMPPS $2, Y0, Y8, Y4 \
+	VMOVMSKPS Y4, R12 \
+	MOVB R12, moff(R14) \
+	VCMPPS $2, Y0, Y9, Y4 \
+	VMOVMSKPS Y4, R12 \
+	MOVB R12, (moff+1)(R14) \
+	VCMPPS $2, Y1, Y10, Y4 \
+	VMOVMSKPS Y4, R12 \
+	MOVB R12, moff(R14)(R15*1) \
+	VCMPPS $2, Y1, Y11, Y4 \
+	VMOVMSKPS Y4, R12 \
+	MOVB R12, (moff+1)(R14)(R15*1) \
+	VCMPPS $2, Y2, Y12, Y4 \
+	VMOVMSKPS Y4, R12 \
+	MOVB R12, moff(R14)(R15*2) \
+	VCMPPS $2, Y2, Y13, Y4 \
+	VMOVMSKPS Y4, R12 \
+	MOVB R12, (moff+1)(R14)(R15*2) \
+	ADDQ R15, R14 \
+	VCMPPS $2, Y3, Y14, Y4 \
+	VMOVMSKPS Y4, R12 \
+	MOVB R12, moff(R14)(R15*2) \
+	VCMPPS $2, Y3, Y15, Y4 \
+	VMOVMSKPS Y4, R12 \
+	MOVB R12, (moff+1)(R14)(R15*2) \
+	SUBQ R15, R14
+
 // func scores4AVX512(q4 *float32, dim int, packed *float32, groups int, norms *float32, out *float32, stride int, thr *float32, masks *uint64, mstride int)
 // Four queries × one 64-row group per pass: 16 ZMM accumulators (Z16-Z31,
 // query j in Z16+4j..Z19+4j), started from the rows' norms; per k, four row
@@ -174,5 +254,123 @@ k1:
 	JNZ group1
 
 done1:
+	VZEROUPPER
+	RET
+
+// func scores4AVX2(q4 *float32, dim int, packed *float32, groups int, norms *float32, out *float32, stride int, thr *float32, masks *uint64, mstride int)
+// The same contract as scores4AVX512.
+TEXT ·scores4AVX2(SB), NOSPLIT, $0-80
+	MOVQ q4+0(FP), AX
+	MOVQ dim+8(FP), R8
+	MOVQ packed+16(FP), SI
+	MOVQ groups+24(FP), CX
+	MOVQ norms+32(FP), DX
+	MOVQ out+40(FP), DI
+	MOVQ stride+48(FP), R10
+	MOVQ masks+64(FP), R14
+	MOVQ mstride+72(FP), R15
+	SHLQ $2, R8             // query stride in bytes
+	LEAQ (R8)(R8*2), R9     // 3 × query stride
+	LEAQ (AX)(R8*1), R13    // end of query 0
+	SHLQ $2, R10            // out stride in bytes
+	LEAQ (R10)(R10*2), R11  // 3 × out stride
+	SHLQ $3, R15            // mask stride in bytes
+	TESTQ CX, CX
+	JZ done4avx2
+
+group4avx2:
+	SUB4INIT(0)
+
+k4avx2_0:
+	SUB4STEP(0)
+	JNE k4avx2_0
+	SUB4DONE(0, 0)
+
+	SUB4INIT(64)
+
+k4avx2_64:
+	SUB4STEP(64)
+	JNE k4avx2_64
+	SUB4DONE(64, 2)
+
+	SUB4INIT(128)
+
+k4avx2_128:
+	SUB4STEP(128)
+	JNE k4avx2_128
+	SUB4DONE(128, 4)
+
+	SUB4INIT(192)
+
+k4avx2_192:
+	SUB4STEP(192)
+	JNE k4avx2_192
+	SUB4DONE(192, 6)
+
+	MOVQ BX, SI             // the next group
+	ADDQ $256, DX
+	ADDQ $256, DI
+	ADDQ $8, R14
+	DECQ CX
+	JNZ group4avx2
+
+done4avx2:
+	VZEROUPPER
+	RET
+
+// func scores1AVX2(q *float32, dim int, packed *float32, groups int, norms *float32, out *float32)
+// One query × one 64-row group per pass: eight YMM accumulators, one
+// broadcast and eight FMAs with memory operands per k.
+TEXT ·scores1AVX2(SB), NOSPLIT, $0-48
+	MOVQ q+0(FP), AX
+	MOVQ dim+8(FP), R13
+	MOVQ packed+16(FP), SI
+	MOVQ groups+24(FP), CX
+	MOVQ norms+32(FP), DX
+	MOVQ out+40(FP), DI
+	TESTQ CX, CX
+	JZ done1avx2
+
+group1avx2:
+	VMOVUPS 0(DX), Y8
+	VMOVUPS 32(DX), Y9
+	VMOVUPS 64(DX), Y10
+	VMOVUPS 96(DX), Y11
+	VMOVUPS 128(DX), Y12
+	VMOVUPS 160(DX), Y13
+	VMOVUPS 192(DX), Y14
+	VMOVUPS 224(DX), Y15
+	MOVQ AX, R12
+	MOVQ R13, BX
+
+k1avx2:
+	VBROADCASTSS (R12), Y0
+	VFMADD231PS 0(SI), Y0, Y8
+	VFMADD231PS 32(SI), Y0, Y9
+	VFMADD231PS 64(SI), Y0, Y10
+	VFMADD231PS 96(SI), Y0, Y11
+	VFMADD231PS 128(SI), Y0, Y12
+	VFMADD231PS 160(SI), Y0, Y13
+	VFMADD231PS 192(SI), Y0, Y14
+	VFMADD231PS 224(SI), Y0, Y15
+	ADDQ $256, SI
+	ADDQ $4, R12
+	DECQ BX
+	JNZ k1avx2
+
+	VMOVUPS Y8, 0(DI)
+	VMOVUPS Y9, 32(DI)
+	VMOVUPS Y10, 64(DI)
+	VMOVUPS Y11, 96(DI)
+	VMOVUPS Y12, 128(DI)
+	VMOVUPS Y13, 160(DI)
+	VMOVUPS Y14, 192(DI)
+	VMOVUPS Y15, 224(DI)
+	ADDQ $256, DX
+	ADDQ $256, DI
+	DECQ CX
+	JNZ group1avx2
+
+done1avx2:
 	VZEROUPPER
 	RET
