@@ -160,7 +160,7 @@ func (x *Index) searchGroup(w *work, qs []float32, nq, k int, kern int) {
 			w.q[j*dim+i] = -2 * v
 			s += float64(v) * float64(v)
 		}
-		qn := math.Sqrt(s) * (1 + 1e-12)
+		qn := math.Sqrt(s) * (1 + float64(dim+2)*0x1p-52) // rounded up
 		st := &w.st[j]
 		st.reset(k)
 		if r := qn + pk.maxNorm; r*r > 1e36 {

@@ -38,7 +38,8 @@ func (x *Index) packedRows() *packed {
 			m = max(m, s)
 			p.norms[i] = x.norms[i]
 		}
-		p.maxNorm = math.Sqrt(m) * (1 + 1e-12)
+		// Rounded up past the float64 sum's relative error (≤ (dim+2)·2^-53).
+		p.maxNorm = math.Sqrt(m) * (1 + float64(dim+2)*0x1p-52)
 		x.pk = p
 	})
 	return x.pk

@@ -49,6 +49,7 @@ type searcher struct {
 	heap  []float32 // max-heap of the k smallest scores seen
 	thr   float32   // keep scores ≤ thr: heap top + slack, rounded up
 	cands []cand
+	exact []Neighbor // finish's scratch
 }
 
 type cand struct {
@@ -157,19 +158,18 @@ func (st *searcher) prune() {
 // finish computes the candidates' exact distances and appends the k nearest,
 // sorted by (Dist, id), to dst.
 func (st *searcher) finish(x *Index, q []float32, dst []Neighbor) []Neighbor {
-	var all []Neighbor
+	all := st.exact[:0]
 	if st.brute {
-		all = make([]Neighbor, x.Len())
-		for i := range all {
-			all[i] = Neighbor{int32(i), Dist(q, x.Row(i))}
+		for i := range x.Len() {
+			all = append(all, Neighbor{int32(i), Dist(q, x.Row(i))})
 		}
 	} else {
 		st.prune()
-		all = make([]Neighbor, len(st.cands))
-		for i, c := range st.cands {
-			all[i] = Neighbor{c.id, Dist(q, x.Row(int(c.id)))}
+		for _, c := range st.cands {
+			all = append(all, Neighbor{c.id, Dist(q, x.Row(int(c.id)))})
 		}
 	}
+	st.exact = all
 	sortNeighbors(all)
 	return append(dst, all[:st.k]...)
 }
