@@ -17,6 +17,11 @@
 // recomputed directly in float64. That distance is symmetric bit for bit, so
 // lists built from it are consistent in both directions and reproducible.
 //
-// The k-NN filter runs on a packed copy of the rows (built on first use) with
-// a kernel chosen once at start-up: plain Go everywhere for now.
+// The k-NN filter runs on a packed copy of the rows (groups of 64 rows stored
+// coordinate-major, built once on first use) with a kernel chosen once at
+// start-up: AVX-512 FMA on ZMM registers where AVX512F is present, AVX2+FMA
+// on other x86-64, plain Go on other architectures and with -tags purego.
+// The kernels score four queries per pass (NearestBatch) and flag the rows
+// under each query's running threshold with bit masks; TestKernelsAgree
+// cross-checks every kernel the CPU can run against the plain-Go one.
 package euclid
