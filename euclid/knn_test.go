@@ -301,3 +301,30 @@ func TestNearestAppendsToDst(t *testing.T) {
 		t.Fatalf("got %v, %v", got, err)
 	}
 }
+
+// TestNearestAllTied: thousands of identical rows (every score equal, every
+// row a candidate) must neither slow the scan to quadratic time nor lose the
+// id tie-break.
+func TestNearestAllTied(t *testing.T) {
+	const n, dim = 20000, 8
+	row := []float32{1, 2, 3, 4, 5, 6, 7, 8}
+	data := make([]float32, 0, n*dim)
+	for range n {
+		data = append(data, row...)
+	}
+	x, _ := New(data, dim)
+	q := []float32{100, 0, 0, 0, 0, 0, 0, -3}
+	for _, k := range []int{1, 10, 1000} {
+		got, err := x.Nearest(q, k, nil)
+		if want := bruteNearest(x, q, k); err != nil || !slices.Equal(got, want) {
+			t.Fatalf("k=%d: %v", k, err)
+		}
+		out := make([]Neighbor, 2*k)
+		if err := x.NearestBatch(append(slices.Clone(q), row...), k, out, 2); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(out[:k], bruteNearest(x, q, k)) || !slices.Equal(out[k:], bruteNearest(x, row, k)) {
+			t.Fatalf("batch k=%d", k)
+		}
+	}
+}

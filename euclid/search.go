@@ -49,6 +49,7 @@ type searcher struct {
 	heap  []float32 // max-heap of the k smallest scores seen
 	thr   float32   // keep scores ≤ thr: heap top + slack, rounded up
 	cands []cand
+	limit int        // prune cands when they grow past this
 	exact []Neighbor // finish's scratch
 }
 
@@ -61,6 +62,7 @@ func (st *searcher) reset(k int) {
 	st.k, st.brute, st.slack = k, false, 0
 	st.heap = st.heap[:0]
 	st.cands = st.cands[:0]
+	st.limit = 4*k + 512
 	st.thr = float32(math.Inf(1))
 }
 
@@ -140,8 +142,11 @@ func (st *searcher) add(id int32, s float32) {
 		thr = math.Nextafter32(thr, float32(math.Inf(1)))
 	}
 	st.thr = thr
-	if len(st.cands) > 4*st.k+512 {
+	if len(st.cands) > st.limit {
 		st.prune()
+		// Amortized: with many near-ties most candidates survive, and
+		// pruning again at once would make the scan quadratic.
+		st.limit = max(st.limit, 2*len(st.cands))
 	}
 }
 
