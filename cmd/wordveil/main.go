@@ -7,6 +7,7 @@
 //	wordveil stats                    plausible deniability per mechanism
 //	wordveil bench                    text throughput per mechanism
 //	wordveil audit                    exact metric-DP audit on small vocabularies
+//	wordveil eval imdb|empirical|report  the evaluation (docs/eval)
 //	wordveil neighbours WORD...       exact Hamming neighbours in an asset
 //	wordveil version
 //
@@ -34,6 +35,7 @@ Usage:
   wordveil audit [flags]          exact metric-DP audit of every mechanism on small vocabularies
   wordveil assets build [flags]   build an asset (.wva) from word vectors
   wordveil assets inspect [FILE]  print an asset's header and section table (default: the embedded asset)
+  wordveil eval imdb|empirical|report  reproduce the papers' privacy-utility comparisons (research; make eval-data)
   wordveil neighbours WORD...     exact nearest neighbours of words by Hamming distance of their codes
   wordveil version                print the version
 
@@ -81,6 +83,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return benchCmd(args[1:], stdout, stderr)
 	case "audit":
 		return auditCmd(args[1:], stdout, stderr)
+	case "eval":
+		return evalCmd(args[1:], stdout, stderr)
 	case "neighbours", "neighbors":
 		return neighbours(args[1:], stdout, stderr)
 	case "version":

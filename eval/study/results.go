@@ -1,0 +1,125 @@
+package study
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sync"
+)
+
+// Record is one line of the results file.
+type Record struct {
+	// Kind is "accuracy" (one training run), "baseline" (trained on the
+	// original TR1), "deniability" (N_w, S_w at one grid point) or
+	// "ratio" (a privacy ratio of the asset).
+	Kind      string `json:"kind"`
+	Mechanism string `json:"mechanism,omitempty"`
+	Family    string `json:"family,omitempty"`
+	// EpsIndex is the grid index; Epsilon the ε in the mechanism's own
+	// units; Matched the Euclidean ε it is compared with (absent for
+	// word-level DP mechanisms).
+	EpsIndex int      `json:"eps_index"`
+	Epsilon  float64  `json:"epsilon,omitempty"`
+	Matched  *float64 `json:"matched,omitempty"`
+	Run      int      `json:"run"`
+
+	Accuracy float64 `json:"accuracy,omitempty"`
+	Draws    int     `json:"draws,omitempty"` // mechanism draws used
+	PoolK    int     `json:"pool_k,omitempty"`
+	NW       float64 `json:"n_w,omitempty"`
+	SW       float64 `json:"s_w,omitempty"`
+	Seconds  float64 `json:"seconds,omitempty"`
+
+	// Ratio fields (Kind "ratio").
+	Metric string  `json:"metric,omitempty"`
+	Avg    float64 `json:"avg,omitempty"`
+	AvgLo  float64 `json:"avg_lo,omitempty"`
+	AvgHi  float64 `json:"avg_hi,omitempty"`
+	Max    float64 `json:"max,omitempty"`
+	Exact  bool    `json:"exact,omitempty"`
+
+	// Fingerprint identifies the configuration the record was made with;
+	// records of another configuration are not reused.
+	Fingerprint string `json:"fingerprint"`
+}
+
+func (r Record) key() string {
+	return fmt.Sprintf("%s/%s/%d/%d/%s", r.Kind, r.Mechanism, r.EpsIndex, r.Run, r.Metric)
+}
+
+// ReadRecords reads a results file; a missing file has no records. A
+// truncated last line (a crash mid-write) is skipped.
+func ReadRecords(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
+	defer f.Close()
+	var out []Record
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		var r Record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			continue
+		}
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read results %s line %d: %w", path, line, err)
+	}
+	return out, nil
+}
+
+// appender appends records to the results file, one line each, synced, so
+// every finished cell survives an interruption.
+type appender struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+func openAppender(path string) (*appender, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open results: %w", err)
+	}
+	// A crash mid-write can leave a last line without its newline; end it
+	// so the next record starts on a line of its own.
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		last := make([]byte, 1)
+		if r, err := os.Open(path); err == nil {
+			_, err = r.ReadAt(last, st.Size()-1)
+			r.Close()
+			if err == nil && last[0] != '\n' {
+				if _, err := f.Write([]byte{'\n'}); err != nil {
+					f.Close()
+					return nil, fmt.Errorf("open results: %w", err)
+				}
+			}
+		}
+	}
+	return &appender{f: f}, nil
+}
+
+func (a *appender) add(r any) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, err := a.f.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("append result: %w", err)
+	}
+	return a.f.Sync()
+}
+
+func (a *appender) close() error { return a.f.Close() }
