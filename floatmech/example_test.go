@@ -3,6 +3,10 @@ package floatmech_test
 import (
 	"fmt"
 	"math"
+	"strings"
+
+	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/hamming"
 
 	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/floatmech"
@@ -57,4 +61,36 @@ func ExampleNewMadlib() {
 	y, err := m.Privatize(0, core.NewSecureSource())
 	fmt.Println(y >= 0 && y < 3, err)
 	// Output: true <nil>
+}
+
+// Text in, private text out with a float-vector mechanism: every
+// mechanism here is a core.Mechanism, so core's text privatizer (layout
+// kept, case restored, out-of-vocabulary tokens replaced) takes it.
+func ExampleMadlib_text() {
+	words := []string{"good", "great", "bad", "awful", "movie", "film"}
+	vecs := []float32{1, 0, 1.1, 0.1, -1, 0, -1.1, -0.1, 0, 1, 0.1, 1.1}
+	a := &wva.Asset{Words: words, Floats: vecs, Codes: make([]hamming.Code, len(words))}
+	a.Header.Dim = 2
+	emb, err := floatmech.FromAsset(a)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m, err := floatmech.NewMadlib(emb, 4)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tp, err := core.NewTextPrivatizer(m, a, core.TextOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := tp.Privatize("Good movie, call 555-0100!", core.NewSecureSource())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Accounting.Words, res.Accounting.OOV, strings.Count(res.Text, ","), strings.Contains(res.Text, "555"))
+	// Output: 2 3 1 false
 }
