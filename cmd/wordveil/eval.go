@@ -91,6 +91,12 @@ func interruptible() (context.Context, func()) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
+// DefaultTrain is the study's TR1 size: the first 1,500 of TR1's 12,500
+// reviews, so that every token of every cell gets a fresh draw with exact
+// nearest-neighbour search and the whole study fits in an hour on two
+// cores (docs/eval/REPORT.md). -train 0 runs the paper's full TR1.
+const DefaultTrain = 1500
+
 func evalIMDB(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("wordveil eval imdb", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -100,8 +106,8 @@ func evalIMDB(args []string, stderr io.Writer) error {
 	mechs := fs.String("mechanisms", strings.Join(study.DefaultMechanisms, ","), "comma-separated mechanisms")
 	grid := fs.String("eps", joinFloats(study.DefaultEuclideanGrid), "comma-separated Euclidean ε grid")
 	runs := fs.Int("runs", 5, "runs per mechanism and ε")
-	pool := fs.Int("pool", 8, "draws per word type and run for the nearest-neighbour mechanisms (0: every token its own draw; see docs/eval/REPORT.md)")
-	train := fs.Int("train", 0, "use only the first N reviews of TR1 (0: all 12,500)")
+	pool := fs.Int("pool", 0, "cap on the draws per word type and run for the nearest-neighbour mechanisms (0: every token its own draw, the default; tem-pool always uses 8; see docs/eval/REPORT.md)")
+	train := fs.Int("train", DefaultTrain, "use the first N reviews of TR1 (0: all 12,500, the paper's size)")
 	workers := fs.Int("workers", 0, "parallel cells (0: all cores)")
 	if err := fs.Parse(args); err != nil {
 		return err

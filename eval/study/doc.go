@@ -8,14 +8,13 @@
 //
 // What it guarantees: every output token is an exact draw from its
 // mechanism (exact nearest-neighbour search, the samplers of core and
-// floatmech, TEM by its exact closed form). Fresh noise is drawn for every
-// token of TR1 except where the caller asks for the sample pool
-// (Config.PoolK): then word types that occur more than K times in TR1 get K
-// fresh draws per run that their occurrences share (each occurrence takes
-// one uniformly): every token's marginal distribution is still exactly the
-// mechanism's, but repeated occurrences of a frequent word are no longer
-// independent. The pool is what makes the nearest-neighbour mechanisms fit
-// the time budget; the report measures its effect on TEM, which runs both
-// ways. Runs are reproducible from Config.Seed; the seeded sources used
-// here are for evaluation only (core.NewSeededSourceForEvaluation).
+// floatmech, TEM by its exact closed form), with fresh noise for every
+// token of TR1. Two exceptions exist only to be measured: "tem-pool" gives
+// each word type TEMPoolK draws per run that its occurrences share (each
+// occurrence takes one uniformly: every token's marginal is still exact,
+// but repeats of a frequent word are no longer independent), and
+// Config.PoolK does the same for the nearest-neighbour mechanisms when a
+// caller asks for it. The report shows what pooling costs. Runs are
+// reproducible from Config.Seed; the seeded sources used here are for
+// evaluation only (core.NewSeededSourceForEvaluation).
 package study

@@ -35,6 +35,11 @@ var DefaultMechanisms = []string{
 	"1dg-1", "1dg-2", "1dt-1", "1dt-2", "trlaplace", "tem-pool",
 }
 
+// TEMPoolK is the sample pool of "tem-pool", the study's check of what
+// pooling does (TEM runs both ways; the other mechanisms draw fresh for
+// every token unless Config.PoolK says otherwise).
+const TEMPoolK = 8
+
 // VickreyT is the Vickrey mechanism's t in the study (k = 2).
 const VickreyT = 0.75
 
@@ -95,8 +100,9 @@ type Spec struct {
 	// Matched is the Euclidean ε each grid point is compared with (P_avg-
 	// or P_max-matched), NaN for "dp".
 	Matched []float64
-	// Pooled mechanisms use Config.PoolK; the others draw fresh noise for
-	// every token.
+	// Pooled mechanisms use Config.PoolK (the nearest-neighbour ones,
+	// whose draws are expensive); the others always draw fresh noise for
+	// every token, except "tem-pool" (TEMPoolK).
 	Pooled bool
 	build  func(env *Env, eps float64) (sampler, error)
 }
@@ -116,7 +122,7 @@ func Specs(env *Env, names []string, grid []float64) ([]Spec, error) {
 		var s Spec
 		switch name {
 		case "tem", "tem-pool":
-			s = Spec{Family: "euclidean", Eps: grid, Matched: grid, Pooled: name == "tem-pool"}
+			s = Spec{Family: "euclidean", Eps: grid, Matched: grid}
 		case "madlib":
 			s = Spec{Family: "euclidean", Eps: grid, Matched: grid, Pooled: true, build: func(env *Env, eps float64) (sampler, error) {
 				return batch(floatmech.NewMadlib(env.Emb, eps))

@@ -28,6 +28,7 @@ type Config struct {
 	Runs        int       // default 5
 	// PoolK caps the draws per word type per run for the pooled
 	// mechanisms (see the package doc); 0 means fresh draws everywhere.
+	// tem-pool always uses TEMPoolK.
 	PoolK      int
 	Seed       uint64
 	Classifier fasttext.Config
@@ -215,7 +216,11 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	close(ch)
 	wg.Wait()
-	bar.Done()
+	if ctx.Err() == nil && firstErr == nil {
+		bar.Done()
+	} else {
+		fmt.Fprintf(cfg.Log, "study: stopped after %d of %d cells\n", finished, len(tasks))
+	}
 	if firstErr != nil {
 		return firstErr
 	}
@@ -273,19 +278,13 @@ func (cfg *Config) runTask(t task, fp string, tem *temCorpora) (Record, error) {
 			if err != nil {
 				return rec, err
 			}
-			k := 0
-			if t.spec.Pooled {
-				k = cfg.PoolK
-			}
 			var n int
-			if tokens, n, err = privatizeCorpus(cfg.Train, s, k, cfg.Env.Asset.Len(), source(cfg.Seed, label)); err != nil {
+			if tokens, n, err = privatizeCorpus(cfg.Train, s, cfg.poolFor(t.spec), cfg.Env.Asset.Len(), source(cfg.Seed, label)); err != nil {
 				return rec, err
 			}
 			rec.Draws = n
 		}
-		if t.spec.Pooled {
-			rec.PoolK = cfg.PoolK
-		}
+		rec.PoolK = cfg.poolFor(t.spec)
 		acc, err := cfg.trainTest(tokens, t.run)
 		if err != nil {
 			return rec, err
@@ -296,6 +295,17 @@ func (cfg *Config) runTask(t task, fp string, tem *temCorpora) (Record, error) {
 	}
 	rec.Seconds = time.Since(start).Seconds()
 	return rec, nil
+}
+
+// poolFor is the sample pool spec runs with (0: fresh draws).
+func (cfg *Config) poolFor(s *Spec) int {
+	switch {
+	case s.Name == "tem-pool":
+		return TEMPoolK
+	case s.Pooled:
+		return cfg.PoolK
+	}
+	return 0
 }
 
 // trainTest trains the classifier on the training labels with tokens and

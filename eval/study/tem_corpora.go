@@ -53,7 +53,7 @@ func (cfg *Config) buildTEMCorpora(ctx context.Context, names []string, grid []f
 	for _, name := range names {
 		k := 0
 		if name == "tem-pool" {
-			k = cfg.PoolK
+			k = TEMPoolK
 		}
 		tc.draws[name] = c.Draws(k)
 		byEps := make([][][]int32, len(grid))
@@ -98,7 +98,7 @@ func (cfg *Config) buildTEMCorpora(ctx context.Context, names []string, grid []f
 						for _, name := range names {
 							k := 0
 							if name == "tem-pool" {
-								k = cfg.PoolK
+								k = TEMPoolK
 							}
 							draws := len(pos)
 							if k > 0 {
