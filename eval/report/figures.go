@@ -6,6 +6,7 @@ import (
 
 	"github.com/wordveil/wordveil/eval/plot"
 	"github.com/wordveil/wordveil/eval/study"
+	"gonum.org/v1/plot/vg"
 )
 
 // Display names of the study's mechanisms.
@@ -127,7 +128,9 @@ func figures(s *Study, emp []study.EmpiricalRecord, dir string) ([]string, error
 	}
 	all := []string{"tem", "madlib", "mahalanobis", "vickrey", "brr-avg", "1dg-1", "1dg-2", "1dt-1", "1dt-2"}
 	if sr := s.collect(all, matched); len(sr) > 0 {
-		if err := add("fig-all", plot.Lines(p("fig-all"), "All metric-DP mechanisms, ε matched by P_avg", "Euclidean ε with the same ε·P_avg", acc, sr, wide)); err != nil {
+		o := wide
+		o.Width = 22 * vg.Centimeter // four decades of ε
+		if err := add("fig-all", plot.Lines(p("fig-all"), "All metric-DP mechanisms, ε matched by P_avg", "Euclidean ε with the same ε·P_avg", acc, sr, o)); err != nil {
 			return nil, err
 		}
 	}
