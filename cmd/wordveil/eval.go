@@ -170,10 +170,20 @@ func evalReport(args []string, stdout, stderr io.Writer) error {
 	results := fs.String("results", "docs/eval/results.jsonl", "results of 'wordveil eval imdb'")
 	empirical := fs.String("empirical", "docs/eval/empirical.jsonl", "results of 'wordveil eval empirical' (skipped if missing)")
 	out := fs.String("out", "docs/eval", "directory for the figures and RESULTS.md")
+	extra := fs.String("extra", "full TR1=docs/eval/results-fulltr1.jsonl,10k vocabulary=docs/eval/results-10k.jsonl,full TR1 pooled=docs/eval/results-fulltr1-pool.jsonl",
+		"comma-separated LABEL=FILE results of other configurations to show beside the study (missing files are skipped)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	files, err := report.Write(*results, *empirical, *out)
+	var extras []report.Extra
+	for _, e := range splitList(*extra) {
+		label, path, ok := strings.Cut(e, "=")
+		if !ok {
+			return fmt.Errorf("%w: -extra %q: want LABEL=FILE", errUsage, e)
+		}
+		extras = append(extras, report.Extra{Label: label, Path: path})
+	}
+	files, err := report.Write(*results, *empirical, *out, extras)
 	if err != nil {
 		return err
 	}

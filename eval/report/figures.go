@@ -106,7 +106,16 @@ func figures(s *Study, emp []study.EmpiricalRecord, dir string) ([]string, error
 
 	o := wide
 	o.Points = []plot.Ref{{Label: "TEM paper: 75%", X: 2, Y: 0.75}, {Label: "Madlib (TEM paper): 52%", X: 2, Y: 0.52}}
-	if sr := s.collect([]string{"tem", "madlib"}, matched); len(sr) > 0 {
+	sr := s.collect([]string{"tem", "madlib"}, matched)
+	for _, x := range s.Extras {
+		for _, m := range []string{"tem", "madlib"} {
+			if e, ok := x.series(m, matched); ok {
+				e.Name += ", " + x.Label
+				sr = append(sr, e)
+			}
+		}
+	}
+	if len(sr) > 0 {
 		if err := add("fig-tem-madlib", plot.Lines(p("fig-tem-madlib"), "TEM vs Madlib (IMDB, 100-d GloVe, N = 50k)", "Euclidean ε", acc, sr, o)); err != nil {
 			return nil, err
 		}

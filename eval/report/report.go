@@ -42,6 +42,14 @@ type Study struct {
 	Order       []string          // mechanisms in the order first seen
 	Ratios      map[string]study.Record
 	CellSeconds float64 // total compute in cells
+	// Extras are other configurations' results shown beside this one.
+	Extras []LabeledStudy
+}
+
+// LabeledStudy is an extra results file with its label.
+type LabeledStudy struct {
+	Label, Path string
+	*Study
 }
 
 // Load reads and aggregates a results file. Records of configurations
@@ -161,12 +169,28 @@ func LoadEmpirical(path string) ([]study.EmpiricalRecord, error) {
 	return out, sc.Err()
 }
 
+// Extra is an additional results file (a run with another configuration,
+// e.g. the paper's full TR1 at one ε) shown beside the main study.
+type Extra struct {
+	Label, Path string
+}
+
 // Write renders every figure and RESULTS.md into dir and returns the files
-// written.
-func Write(results, empirical, dir string) ([]string, error) {
+// written. Extras whose file does not exist are skipped.
+func Write(results, empirical, dir string, extras []Extra) ([]string, error) {
 	s, err := Load(results)
 	if err != nil {
 		return nil, err
+	}
+	for _, e := range extras {
+		if _, err := os.Stat(e.Path); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		x, err := Load(e.Path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Path, err)
+		}
+		s.Extras = append(s.Extras, LabeledStudy{Label: e.Label, Path: e.Path, Study: x})
 	}
 	emp, err := LoadEmpirical(empirical)
 	if err != nil {

@@ -71,7 +71,7 @@ func TestWrite(t *testing.T) {
 		study.EmpiricalRecord{Kind: "algorithm2", Mechanism: "vickrey", Epsilon: 4, Params: map[string]float64{"t": 0.5}, Chosen: true},
 	})
 	out := filepath.Join(dir, "out")
-	files, err := Write(res, emp, out)
+	files, err := Write(res, emp, out, []Extra{{Label: "extra", Path: res}, {Label: "none", Path: filepath.Join(dir, "absent.jsonl")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestWrite(t *testing.T) {
 		}
 	}
 	md, _ := os.ReadFile(filepath.Join(out, "RESULTS.md"))
-	for _, want := range []string{"**87.0%**", "| 5 | 5.000 | 71.0% |", "0.250", "100 (K=8)", "**chosen**"} {
+	for _, want := range []string{"**87.0%**", "| 5 | 5.000 | 71.0% |", "0.250", "100 (K=8)", "**chosen**", "## Additional runs", "| extra | `results.jsonl` | TEM (Euclidean) | 5 | 71.0%"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("RESULTS.md lacks %q:\n%s", want, md)
 		}

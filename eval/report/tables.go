@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"github.com/wordveil/wordveil/eval/study"
@@ -49,6 +50,18 @@ func tables(s *Study, emp []study.EmpiricalRecord) string {
 			}
 			fmt.Fprintf(&b, "| %.4g | %s | %s | %s–%s | %d | %s | %s | %s | %.1f |\n",
 				c.Epsilon, f(c.Matched, 3), pct(c.Mean), pct(c.Lo), pct(c.Hi), c.Runs, f(c.NW, 3), f(c.SW, 1), draws, c.Seconds/float64(max(c.Runs, 1)))
+		}
+		b.WriteString("\n")
+	}
+	if len(s.Extras) > 0 {
+		b.WriteString("## Additional runs\n\nOther configurations, each from its own results file (see REPORT.md for the commands).\n\n| run | file | mechanism | ε | accuracy | 95% CI | runs | N_w | S_w | baseline |\n|---|---|---|---|---|---|---|---|---|---|\n")
+		for _, x := range s.Extras {
+			for _, m := range x.Order {
+				for _, c := range x.Cells[m] {
+					fmt.Fprintf(&b, "| %s | `%s` | %s | %.4g | %s | %s–%s | %d | %s | %s | %s |\n", x.Label, filepath.Base(x.Path), display(m), c.Epsilon,
+						pct(c.Mean), pct(c.Lo), pct(c.Hi), c.Runs, f(c.NW, 3), f(c.SW, 1), pct(x.Baseline.Mean))
+				}
+			}
 		}
 		b.WriteString("\n")
 	}
