@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/eval/afinn"
 	"github.com/wordveil/wordveil/eval/fasttext"
 	"github.com/wordveil/wordveil/eval/imdb"
 	"github.com/wordveil/wordveil/eval/report"
@@ -87,6 +88,33 @@ func (d *evalData) split() (imdb.Split, error) {
 	return imdb.SplitPaper(reviews, d.seed)
 }
 
+// load reads the research asset and the IMDB split, encodes the first
+// trainN reviews of TR1 (0: all of them) and prepares the asset for the
+// study (indexes, privacy ratios).
+func (d *evalData) load(trainN int) (*study.Env, imdb.Split, *study.Corpus, error) {
+	a, err := d.asset()
+	if err != nil {
+		return nil, imdb.Split{}, nil, err
+	}
+	sp, err := d.split()
+	if err != nil {
+		return nil, imdb.Split{}, nil, err
+	}
+	tr := sp.TR1
+	if trainN > 0 && trainN < len(tr) {
+		tr = tr[:trainN]
+	}
+	c, err := study.Encode(tr, a.Lookup, a.Len())
+	if err != nil {
+		return nil, imdb.Split{}, nil, err
+	}
+	env, err := study.NewEnv(a, d.seed)
+	if err != nil {
+		return nil, imdb.Split{}, nil, err
+	}
+	return env, sp, c, nil
+}
+
 func interruptible() (context.Context, func()) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
@@ -117,32 +145,16 @@ func evalIMDB(args []string, stderr io.Writer) error {
 		return fmt.Errorf("%w: -eps: %v", errUsage, err)
 	}
 	start := time.Now()
-	a, err := d.asset()
+	env, sp, trainC, err := d.load(*train)
 	if err != nil {
 		return err
 	}
-	sp, err := d.split()
-	if err != nil {
-		return err
-	}
-	tr := sp.TR1
-	if *train > 0 && *train < len(tr) {
-		tr = tr[:*train]
-	}
-	trainC, err := study.Encode(tr, a.Lookup, a.Len())
-	if err != nil {
-		return err
-	}
-	testC, err := study.Encode(sp.TE1, a.Lookup, a.Len())
-	if err != nil {
-		return err
-	}
-	env, err := study.NewEnv(a, d.seed)
+	testC, err := study.Encode(sp.TE1, env.Asset.Lookup, env.Asset.Len())
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "eval imdb: TR1 %d reviews (%d tokens, %d in the vocabulary, %d word types), TE1 %d reviews; data ready in %.1fs\n",
-		len(tr), len(trainC.Tokens), trainC.InVocab(), len(trainC.Types), len(sp.TE1), time.Since(start).Seconds())
+		len(trainC.Labels), len(trainC.Tokens), trainC.InVocab(), len(trainC.Types), len(sp.TE1), time.Since(start).Seconds())
 	if err := os.MkdirAll(filepath.Dir(*results), 0o755); err != nil {
 		return err
 	}
@@ -245,25 +257,13 @@ func evalEmpirical(args []string, stderr io.Writer) error {
 		return fmt.Errorf("%w: -eps: %v", errUsage, err)
 	}
 	start := time.Now()
-	a, err := d.asset()
+	env, _, trainC, err := d.load(0)
 	if err != nil {
 		return err
 	}
-	sp, err := d.split()
-	if err != nil {
-		return err
-	}
-	val, err := study.LoadValence(d.afinnPath)
+	val, err := afinn.Load(d.afinnPath)
 	if err != nil {
 		return fmt.Errorf("%w (run 'make eval-data')", err)
-	}
-	trainC, err := study.Encode(sp.TR1, a.Lookup, a.Len())
-	if err != nil {
-		return err
-	}
-	env, err := study.NewEnv(a, d.seed)
-	if err != nil {
-		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
 		return err

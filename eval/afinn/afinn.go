@@ -8,15 +8,12 @@
 package afinn
 
 import (
-	"archive/tar"
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"strings"
+
+	"github.com/wordveil/wordveil/eval/internal/npmpack"
 )
 
 // Member is the path of the lexicon inside the npm tarball.
@@ -30,7 +27,7 @@ func Load(path string) (map[string]int, error) {
 		return nil, fmt.Errorf("afinn: %w", err)
 	}
 	defer f.Close()
-	r, err := openMember(bufio.NewReader(f), Member)
+	r, err := npmpack.Open(bufio.NewReader(f), Member)
 	if err != nil {
 		return nil, fmt.Errorf("afinn: %s: %w", path, err)
 	}
@@ -52,33 +49,6 @@ func Load(path string) (map[string]int, error) {
 		out[w] = int(v)
 	}
 	return out, nil
-}
-
-func openMember(br *bufio.Reader, name string) (io.Reader, error) {
-	magic, err := br.Peek(2)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	if len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
-		return br, nil
-	}
-	zr, err := gzip.NewReader(br)
-	if err != nil {
-		return nil, fmt.Errorf("gzip: %w", err)
-	}
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("no %s in the tarball", name)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading tarball: %w", err)
-		}
-		if strings.TrimPrefix(h.Name, "./") == name {
-			return tr, nil
-		}
-	}
 }
 
 // Polarity is the sign of a valence: -1, 0 or +1.

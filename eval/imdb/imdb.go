@@ -17,17 +17,15 @@
 package imdb
 
 import (
-	"archive/tar"
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"strings"
 
+	"github.com/wordveil/wordveil/eval/internal/npmpack"
 	"github.com/wordveil/wordveil/tokenize"
 )
 
@@ -49,7 +47,7 @@ func Load(path string) ([]Review, error) {
 		return nil, fmt.Errorf("imdb: %w", err)
 	}
 	defer f.Close()
-	r, err := openMember(bufio.NewReaderSize(f, 1<<16), Member)
+	r, err := npmpack.Open(bufio.NewReaderSize(f, 1<<16), Member)
 	if err != nil {
 		return nil, fmt.Errorf("imdb: %s: %w", path, err)
 	}
@@ -58,35 +56,6 @@ func Load(path string) ([]Review, error) {
 		return nil, fmt.Errorf("imdb: %s: %w", path, err)
 	}
 	return revs, nil
-}
-
-// openMember returns a reader of the JSON: the member named name of a
-// gzipped tar when br starts with the gzip magic, else br itself.
-func openMember(br *bufio.Reader, name string) (io.Reader, error) {
-	magic, err := br.Peek(2)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	if len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
-		return br, nil
-	}
-	zr, err := gzip.NewReader(br)
-	if err != nil {
-		return nil, fmt.Errorf("gzip: %w", err)
-	}
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("no %s in the tarball", name)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading tarball: %w", err)
-		}
-		if h.Name == name || strings.TrimPrefix(h.Name, "./") == name {
-			return tr, nil
-		}
-	}
 }
 
 type rawReview struct {

@@ -7,8 +7,6 @@
 package report
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -148,26 +146,7 @@ func MeanCI(xs []float64) (mean, lo, hi float64) {
 
 // LoadEmpirical reads the empirical results file; a missing file gives no
 // records.
-func LoadEmpirical(path string) ([]study.EmpiricalRecord, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []study.EmpiricalRecord
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	for sc.Scan() {
-		var r study.EmpiricalRecord
-		if json.Unmarshal(sc.Bytes(), &r) == nil {
-			out = append(out, r)
-		}
-	}
-	return out, sc.Err()
-}
+func LoadEmpirical(path string) ([]study.EmpiricalRecord, error) { return study.ReadEmpirical(path) }
 
 // Extra is an additional results file (a run with another configuration,
 // e.g. the paper's full TR1 at one ε) shown beside the main study.

@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/wordveil/wordveil/core"
-	"github.com/wordveil/wordveil/eval/afinn"
 	"github.com/wordveil/wordveil/eval/privacy"
 	"github.com/wordveil/wordveil/floatmech"
 )
@@ -162,9 +161,6 @@ func priorMass(c *Corpus, u []int) float64 {
 	}
 	return float64(n) / float64(c.InVocab())
 }
-
-// LoadValence loads AFINN-165.
-func LoadValence(path string) (map[string]int, error) { return afinn.Load(path) }
 
 // asMechanism presents a sampler as a core.Mechanism for privacy.Measure.
 // TEM's per-word cumulative weights are cached (the measurement draws

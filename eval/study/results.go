@@ -50,9 +50,18 @@ func (r Record) key() string {
 	return fmt.Sprintf("%s/%s/%d/%d/%s", r.Kind, r.Mechanism, r.EpsIndex, r.Run, r.Metric)
 }
 
-// ReadRecords reads a results file; a missing file has no records. A
-// truncated last line (a crash mid-write) is skipped.
-func ReadRecords(path string) ([]Record, error) {
+// ReadRecords reads a results file of the IMDB study; a missing file has
+// no records.
+func ReadRecords(path string) ([]Record, error) { return readLines[Record](path) }
+
+// ReadEmpirical reads a results file of the empirical study.
+func ReadEmpirical(path string) ([]EmpiricalRecord, error) {
+	return readLines[EmpiricalRecord](path)
+}
+
+// readLines reads a JSON-lines file; a missing file has no lines, and a
+// line that does not parse (a crash mid-write) is skipped.
+func readLines[T any](path string) ([]T, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -61,20 +70,17 @@ func ReadRecords(path string) ([]Record, error) {
 		return nil, fmt.Errorf("read results: %w", err)
 	}
 	defer f.Close()
-	var out []Record
+	var out []T
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	line := 0
 	for sc.Scan() {
-		line++
-		var r Record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			continue
+		var r T
+		if json.Unmarshal(sc.Bytes(), &r) == nil {
+			out = append(out, r)
 		}
-		out = append(out, r)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read results %s line %d: %w", path, line, err)
+		return nil, fmt.Errorf("read results %s: %w", path, err)
 	}
 	return out, nil
 }

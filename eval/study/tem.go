@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/euclid"
 	"github.com/wordveil/wordveil/floatmech"
 )
 
@@ -35,19 +36,10 @@ func newTEM(emb *floatmech.Embedding, eps float64) (*temEuclid, error) {
 
 // distances fills d with the exact (float64) Euclidean distance from w to
 // every word.
-func distances(emb interface {
-	Vector(int) []float32
-	Len() int
-}, w int, d []float64) {
+func distances(emb *floatmech.Embedding, w int, d []float64) {
 	x := emb.Vector(w)
 	for y := range d {
-		v := emb.Vector(y)[:len(x)]
-		var s float64
-		for i, a := range x {
-			t := float64(a) - float64(v[i])
-			s += t * t
-		}
-		d[y] = math.Sqrt(s)
+		d[y] = euclid.Dist(x, emb.Vector(y))
 	}
 }
 
