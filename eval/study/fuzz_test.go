@@ -25,4 +25,3 @@ func FuzzReadRecords(f *testing.F) {
 		}
 	})
 }
-
