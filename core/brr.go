@@ -34,10 +34,10 @@ type BRR struct {
 // NewBRR returns BRR over the codes of index with per-bit ε.
 func NewBRR(index *hamming.Index, eps float64) (*BRR, error) {
 	if err := checkEpsilon(eps); err != nil {
-		return nil, fmt.Errorf("core: BRR: %w", err)
+		return nil, fmt.Errorf("BRR: %w", err)
 	}
 	if index == nil || index.Len() == 0 {
-		return nil, fmt.Errorf("core: BRR: %w", ErrEmptyVocabulary)
+		return nil, fmt.Errorf("BRR: %w", ErrEmptyVocabulary)
 	}
 	q := 1 / (1 + math.Exp(eps))
 	return &BRR{
@@ -54,7 +54,7 @@ func NewBRR(index *hamming.Index, eps float64) (*BRR, error) {
 
 // Privatize returns BRR's output for word w.
 func (b *BRR) Privatize(w int, src rand.Source) (int, error) {
-	if err := checkCall("core: BRR", w, b.index.Len(), src); err != nil {
+	if err := checkCall("BRR", w, b.index.Len(), src); err != nil {
 		return -1, err
 	}
 	q := b.index.Codes()[w]
@@ -63,7 +63,7 @@ func (b *BRR) Privatize(w int, src rand.Source) (int, error) {
 	}
 	nb, err := b.index.Nearest(q, hamming.Options{Ties: b.ties, Rand: src, ExpectedRadius: b.radius})
 	if err != nil {
-		return -1, fmt.Errorf("core: BRR: nearest word: %w", err)
+		return -1, fmt.Errorf("BRR: nearest word: %w", err)
 	}
 	return int(nb.ID), nil
 }

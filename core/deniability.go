@@ -44,7 +44,7 @@ func EstimateDeniability(m Mechanism, words []int, draws int, src rand.Source) (
 		for k := range outs {
 			y, err := m.Privatize(w, src)
 			if err != nil {
-				return Deniability{}, fmt.Errorf("core: deniability: word %d: %w", w, err)
+				return Deniability{}, fmt.Errorf("deniability: word %d: %w", w, err)
 			}
 			outs[k] = y
 			if y == w {

@@ -29,9 +29,9 @@ type DiffractorGeometric struct {
 // read-only) with parameter ε per list position.
 func NewDiffractorGeometric(lists []wva.Permutation, eps float64) (*DiffractorGeometric, error) {
 	if err := checkEpsilon(eps); err != nil {
-		return nil, fmt.Errorf("core: 1-DG: %w", err)
+		return nil, fmt.Errorf("1-DG: %w", err)
 	}
-	n, err := checkLists("core: 1-DG", lists)
+	n, err := checkLists("1-DG", lists)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func NewDiffractorGeometric(lists []wva.Permutation, eps float64) (*DiffractorGe
 
 // Privatize returns 1-DG's output for word w.
 func (m *DiffractorGeometric) Privatize(w int, src rand.Source) (int, error) {
-	if err := checkCall("core: 1-DG", w, m.n, src); err != nil {
+	if err := checkCall("1-DG", w, m.n, src); err != nil {
 		return -1, err
 	}
 	l := &m.lists[UniformInt(src, len(m.lists))]
@@ -71,23 +71,24 @@ type DiffractorTEM struct {
 	eps   float64
 	gamma float64
 	r     int // ⌊γ⌋ capped at N−1: |p'−p| ≤ γ ⟺ |p'−p| ≤ r
+	opts  TEMOptions
 }
 
 // NewDiffractorTEM returns 1-DT over lists (not copied; treat as read-only).
 func NewDiffractorTEM(lists []wva.Permutation, eps float64, opts TEMOptions) (*DiffractorTEM, error) {
 	if err := checkEpsilon(eps); err != nil {
-		return nil, fmt.Errorf("core: 1-DT: %w", err)
+		return nil, fmt.Errorf("1-DT: %w", err)
 	}
-	n, err := checkLists("core: 1-DT", lists)
+	n, err := checkLists("1-DT", lists)
 	if err != nil {
 		return nil, err
 	}
 	gamma, err := opts.gammaFor(eps, n)
 	if err != nil {
-		return nil, fmt.Errorf("core: 1-DT: %w", err)
+		return nil, fmt.Errorf("1-DT: %w", err)
 	}
 	return &DiffractorTEM{
-		lists: lists, n: n, eps: eps, gamma: gamma,
+		lists: lists, n: n, eps: eps, gamma: gamma, opts: opts,
 		r: int(math.Min(math.Floor(gamma), float64(n-1))),
 	}, nil
 }
@@ -102,7 +103,7 @@ func NewDiffractorTEM(lists []wva.Permutation, eps float64, opts TEMOptions) (*D
 // acceptance probability is at least 1/(1+e^(−ε/2)) > 1/2 unless γ is
 // below 1/ε or so, which only a given γ can make it.
 func (m *DiffractorTEM) Privatize(w int, src rand.Source) (int, error) {
-	if err := checkCall("core: 1-DT", w, m.n, src); err != nil {
+	if err := checkCall("1-DT", w, m.n, src); err != nil {
 		return -1, err
 	}
 	l := &m.lists[UniformInt(src, len(m.lists))]

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
@@ -159,4 +160,60 @@ func TestTheoremGamma(t *testing.T) {
 			t.Errorf("TheoremGamma(%v, %v, %d) = %v, %v; want %v", c.eps, c.beta, c.n, got, err, c.want)
 		}
 	}
+}
+
+// TestErrorPrefixesOnce: every error message names each part of its
+// context once ("1-DG: epsilon must be ...", never "core: 1-DG: core: ...").
+func TestErrorPrefixesOnce(t *testing.T) {
+	a := defaultAsset(t)
+	var errs []error
+	for _, mk := range constructors(t) {
+		_, err := mk(-1, TEMOptions{})
+		errs = append(errs, err)
+		if _, err = mk(1, TEMOptions{Gamma: -1}); err != nil { // the TEM variants
+			errs = append(errs, err)
+		}
+	}
+	for _, name := range MechanismNames() {
+		_, err := NewMechanism(name, a, math.NaN(), MechanismOptions{})
+		errs = append(errs, err)
+		_, err = NewMechanism(name, a, 1e5, MechanismOptions{})
+		errs = append(errs, err)
+	}
+	_, err := NewMechanism("nope", a, 1, MechanismOptions{})
+	errs = append(errs, err)
+	dg, _ := NewDiffractorGeometric(a.Lists, 0.5)
+	_, err = dg.Privatize(-1, NewSecureSource())
+	errs = append(errs, err)
+	_, err = NewTextPrivatizer(dg, a, TextOptions{OOV: "keep"})
+	errs = append(errs, err)
+	_, err = NewTextPrivatizer(dg, a, TextOptions{MaxTextBytes: -1})
+	errs = append(errs, err)
+	for _, err := range errs {
+		if err == nil {
+			t.Fatal("expected an error")
+		}
+		if dup := repeatedPrefix(err.Error()); dup != "" {
+			t.Errorf("%q repeats %q", err, dup)
+		}
+	}
+	if repeatedPrefix("core: BRR: core: epsilon must be finite") == "" {
+		t.Fatal("negative control: the check misses a repeated prefix")
+	}
+}
+
+// repeatedPrefix returns a "word:" context segment that occurs twice in
+// msg, or "".
+func repeatedPrefix(msg string) string {
+	seen := map[string]bool{}
+	for _, part := range strings.Split(msg, ": ") {
+		if strings.ContainsAny(part, " ()") || part == "" {
+			continue // prose, not a context label
+		}
+		if seen[part] {
+			return part
+		}
+		seen[part] = true
+	}
+	return ""
 }

@@ -15,20 +15,20 @@ import (
 // Use a source from NewSecureSource unless the lists must be reproducible.
 func BuildLists(codes []hamming.Code, count int, src rand.Source) ([]wva.Permutation, error) {
 	if len(codes) == 0 {
-		return nil, fmt.Errorf("core: BuildLists: %w", ErrEmptyVocabulary)
+		return nil, fmt.Errorf("BuildLists: %w", ErrEmptyVocabulary)
 	}
 	if count < 1 || count > wva.MaxLists {
-		return nil, fmt.Errorf("core: BuildLists: %w: count %d not in [1, %d]", ErrNoLists, count, wva.MaxLists)
+		return nil, fmt.Errorf("BuildLists: %w: count %d not in [1, %d]", ErrNoLists, count, wva.MaxLists)
 	}
 	if src == nil {
-		return nil, fmt.Errorf("core: BuildLists: %w", ErrNilSource)
+		return nil, fmt.Errorf("BuildLists: %w", ErrNilSource)
 	}
 	lists := make([]wva.Permutation, count)
 	for k := range lists {
 		start := UniformInt(src, len(codes))
 		chain, err := hamming.Chain(codes, start, src, nil)
 		if err != nil {
-			return nil, fmt.Errorf("core: BuildLists: list %d: %w", k, err)
+			return nil, fmt.Errorf("BuildLists: list %d: %w", k, err)
 		}
 		order := make([]uint32, len(chain))
 		for i, id := range chain {
@@ -37,7 +37,7 @@ func BuildLists(codes []hamming.Code, count int, src rand.Source) ([]wva.Permuta
 		// NewPermutation re-checks that the chain is an exact permutation:
 		// a duplicated or missing word would break the list metric.
 		if lists[k], err = wva.NewPermutation(order); err != nil {
-			return nil, fmt.Errorf("core: BuildLists: list %d: %w", k, err)
+			return nil, fmt.Errorf("BuildLists: list %d: %w", k, err)
 		}
 	}
 	return lists, nil

@@ -27,21 +27,21 @@ type Mechanism interface {
 // context.
 var (
 	// ErrInvalidEpsilon: ε is not a finite number > 0.
-	ErrInvalidEpsilon = errors.New("core: epsilon must be finite and > 0")
+	ErrInvalidEpsilon = errors.New("epsilon must be finite and > 0")
 	// ErrInvalidGamma: a given γ is not a finite number ≥ 0.
-	ErrInvalidGamma = errors.New("core: gamma must be finite and >= 0")
+	ErrInvalidGamma = errors.New("gamma must be finite and >= 0")
 	// ErrInvalidBeta: β is not in (0, 1).
-	ErrInvalidBeta = errors.New("core: beta must be in (0, 1)")
+	ErrInvalidBeta = errors.New("beta must be in (0, 1)")
 	// ErrWordOutOfRange: the input id is not in [0, N).
-	ErrWordOutOfRange = errors.New("core: word id out of range")
+	ErrWordOutOfRange = errors.New("word id out of range")
 	// ErrEmptyVocabulary: the mechanism would have no word to release.
-	ErrEmptyVocabulary = errors.New("core: empty vocabulary")
+	ErrEmptyVocabulary = errors.New("empty vocabulary")
 	// ErrNoLists: 1-Diffractor needs at least one list.
-	ErrNoLists = errors.New("core: no 1-Diffractor lists")
+	ErrNoLists = errors.New("no 1-Diffractor lists")
 	// ErrListMismatch: the lists do not all cover the same vocabulary.
-	ErrListMismatch = errors.New("core: lists have different lengths")
+	ErrListMismatch = errors.New("lists have different lengths")
 	// ErrNilSource: Privatize was called without a random source.
-	ErrNilSource = errors.New("core: nil random source")
+	ErrNilSource = errors.New("nil random source")
 )
 
 // DefaultBeta is the β of Theorem 4.2 used when TEMOptions.Beta is zero.

@@ -27,9 +27,9 @@ const (
 // ErrNoPreset says a mechanism cannot reach a level (TEM on the asset's
 // Euclidean lists releases the input almost always at every ε it serves).
 var (
-	ErrUnknownMechanism = errors.New("core: unknown mechanism")
-	ErrUnknownLevel     = errors.New("core: unknown privacy level")
-	ErrNoPreset         = errors.New("core: no preset for this mechanism")
+	ErrUnknownMechanism = errors.New("unknown mechanism")
+	ErrUnknownLevel     = errors.New("unknown privacy level")
+	ErrNoPreset         = errors.New("no preset for this mechanism")
 )
 
 // LevelTargets maps each level to the mean N_w it was calibrated to.

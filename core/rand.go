@@ -31,7 +31,7 @@ func NewSeededSourceForEvaluation(seed [32]byte) *rand.ChaCha8 {
 // (Lemire's multiply-and-reject method). It panics if n <= 0.
 func UniformInt(src rand.Source, n int) int {
 	if n <= 0 {
-		panic("core: UniformInt: n must be positive")
+		panic("UniformInt: n must be positive")
 	}
 	un := uint64(n)
 	hi, lo := bits.Mul64(src.Uint64(), un)

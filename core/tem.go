@@ -36,6 +36,7 @@ type TEM struct {
 	gamma float64
 	steps uint32 // largest k with k·Step ≤ γ: L_w is the ball prefix with Dist ≤ steps
 	step  float64
+	opts  TEMOptions
 	pool  sync.Pool // *temScratch
 }
 
@@ -60,23 +61,23 @@ const maxHalfEpsGamma = 700
 // NewTEM returns TEM over lists with parameter ε and γ from opts.
 func NewTEM(lists *wva.TEMLists, eps float64, opts TEMOptions) (*TEM, error) {
 	if err := checkEpsilon(eps); err != nil {
-		return nil, fmt.Errorf("core: TEM: %w", err)
+		return nil, fmt.Errorf("TEM: %w", err)
 	}
 	if lists == nil || lists.Len() == 0 {
-		return nil, fmt.Errorf("core: TEM: %w", ErrEmptyVocabulary)
+		return nil, fmt.Errorf("TEM: %w", ErrEmptyVocabulary)
 	}
 	gamma, err := opts.gammaFor(eps, lists.Len())
 	if err != nil {
-		return nil, fmt.Errorf("core: TEM: %w", err)
+		return nil, fmt.Errorf("TEM: %w", err)
 	}
 	steps, err := lists.StepsFor(gamma)
 	if err != nil {
-		return nil, fmt.Errorf("core: TEM with ε=%v: γ=%v needs larger neighbour balls (raise ε or rebuild the lists): %w", eps, gamma, err)
+		return nil, fmt.Errorf("TEM with ε=%v: γ=%v needs larger neighbour balls (raise ε or rebuild the lists): %w", eps, gamma, err)
 	}
 	if eps*gamma/2 > maxHalfEpsGamma {
-		return nil, fmt.Errorf("core: TEM: %w: ε·γ/2 = %v exceeds %v (the output would be the input word with probability 1 − e^-700)", ErrInvalidGamma, eps*gamma/2, maxHalfEpsGamma)
+		return nil, fmt.Errorf("TEM: %w: ε·γ/2 = %v exceeds %v (the output would be the input word with probability 1 − e^-700)", ErrInvalidGamma, eps*gamma/2, maxHalfEpsGamma)
 	}
-	t := &TEM{lists: lists, eps: eps, gamma: gamma, steps: steps, step: lists.Step()}
+	t := &TEM{lists: lists, eps: eps, gamma: gamma, steps: steps, step: lists.Step(), opts: opts}
 	t.gapW = make([]float64, steps+1)
 	for d := range t.gapW {
 		t.gapW[d] = math.Exp(-eps / 2 * float64(d) * t.step)
@@ -88,7 +89,7 @@ func NewTEM(lists *wva.TEMLists, eps float64, opts TEMOptions) (*TEM, error) {
 // Privatize returns TEM's output for word w.
 func (t *TEM) Privatize(w int, src rand.Source) (int, error) {
 	n := t.lists.Len()
-	if err := checkCall("core: TEM", w, n, src); err != nil {
+	if err := checkCall("TEM", w, n, src); err != nil {
 		return -1, err
 	}
 	sc := t.pool.Get().(*temScratch)
@@ -98,7 +99,7 @@ func (t *TEM) Privatize(w int, src rand.Source) (int, error) {
 	if len(ball) == 0 || ball[0].Dist != 0 {
 		// Unreachable: w is in its own ball at distance 0. Fail rather than
 		// release anything from a wrong ball.
-		return -1, fmt.Errorf("core: TEM: word %d missing from its own ball", w)
+		return -1, fmt.Errorf("TEM: word %d missing from its own ball", w)
 	}
 	sc.runs = sc.runs[:0]
 	for i := 0; i < len(ball); {

@@ -29,7 +29,8 @@ type TEMHamming struct {
 	index *hamming.Index
 	eps   float64
 	gamma float64
-	r     int       // ⌊γ⌋ capped at 256: d ≤ γ ⟺ d ≤ r for integer d
+	r     int // ⌊γ⌋ capped at 256: d ≤ γ ⟺ d ≤ r for integer d
+	opts  TEMOptions
 	pool  sync.Pool // *temHammingScratch
 }
 
@@ -44,20 +45,21 @@ type temHammingScratch struct {
 // (in bits) from opts.
 func NewTEMHamming(index *hamming.Index, eps float64, opts TEMOptions) (*TEMHamming, error) {
 	if err := checkEpsilon(eps); err != nil {
-		return nil, fmt.Errorf("core: TEM (Hamming): %w", err)
+		return nil, fmt.Errorf("TEM (Hamming): %w", err)
 	}
 	if index == nil || index.Len() == 0 {
-		return nil, fmt.Errorf("core: TEM (Hamming): %w", ErrEmptyVocabulary)
+		return nil, fmt.Errorf("TEM (Hamming): %w", ErrEmptyVocabulary)
 	}
 	gamma, err := opts.gammaFor(eps, index.Len())
 	if err != nil {
-		return nil, fmt.Errorf("core: TEM (Hamming): %w", err)
+		return nil, fmt.Errorf("TEM (Hamming): %w", err)
 	}
 	t := &TEMHamming{
 		index: index,
 		eps:   eps,
 		gamma: gamma,
 		r:     int(math.Min(math.Floor(gamma), hamming.Bits)),
+		opts:  opts,
 	}
 	t.pool.New = func() any { return new(temHammingScratch) }
 	return t, nil
@@ -73,7 +75,7 @@ func NewTEMHamming(index *hamming.Index, eps float64, opts TEMOptions) (*TEMHamm
 // then a uniform word of the bucket.
 func (t *TEMHamming) Privatize(w int, src rand.Source) (int, error) {
 	n := t.index.Len()
-	if err := checkCall("core: TEM (Hamming)", w, n, src); err != nil {
+	if err := checkCall("TEM (Hamming)", w, n, src); err != nil {
 		return -1, err
 	}
 	sc := t.pool.Get().(*temHammingScratch)
@@ -82,7 +84,7 @@ func (t *TEMHamming) Privatize(w int, src rand.Source) (int, error) {
 	nbrs, err := t.index.Range(sc.nbrs[:0], codes[w], t.r, hamming.Options{ExpectedRadius: max(t.r, 1)})
 	sc.nbrs = nbrs
 	if err != nil {
-		return -1, fmt.Errorf("core: TEM (Hamming): range search: %w", err)
+		return -1, fmt.Errorf("TEM (Hamming): range search: %w", err)
 	}
 	sc.count = [hamming.Bits + 1]int{}
 	for _, nb := range nbrs {
@@ -91,7 +93,7 @@ func (t *TEMHamming) Privatize(w int, src rand.Source) (int, error) {
 	if sc.count[0] == 0 {
 		// Unreachable: w is at distance 0 from itself. Fail rather than
 		// release anything from a wrong ball.
-		return -1, fmt.Errorf("core: TEM (Hamming): word %d missing from its own ball", w)
+		return -1, fmt.Errorf("TEM (Hamming): word %d missing from its own ball", w)
 	}
 	// lnR[d] = ln Σ_{j ≥ d} count[j]·e^(−ε(j−d)/2) over non-empty buckets,
 	// built from the farthest bucket inward.
@@ -141,7 +143,7 @@ func (t *TEMHamming) Privatize(w int, src rand.Source) (int, error) {
 			j--
 		}
 	}
-	return -1, fmt.Errorf("core: TEM (Hamming): bucket %d miscounted", bucket)
+	return -1, fmt.Errorf("TEM (Hamming): bucket %d miscounted", bucket)
 }
 
 // Epsilon returns the per-bit ε.

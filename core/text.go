@@ -1,14 +1,18 @@
 package core
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/hamming"
 	"github.com/wordveil/wordveil/ledger"
+	"github.com/wordveil/wordveil/memo"
 	"github.com/wordveil/wordveil/tokenize"
 )
 
@@ -26,8 +30,12 @@ const (
 // given: a bullet, which is punctuation, never a word.
 const DefaultPlaceholder = "•"
 
-// DefaultMaxTextBytes bounds one call's input (16 MiB).
-const DefaultMaxTextBytes = 16 << 20
+// DefaultMaxTextBytes bounds one call's input (16 MiB); MaxTextBytesLimit
+// bounds what TextOptions.MaxTextBytes may raise it to.
+const (
+	DefaultMaxTextBytes = 16 << 20
+	MaxTextBytesLimit   = 1 << 30
+)
 
 // privatizedPunct is what punctuation becomes with PrivatizePunctuation: a
 // uniform choice, independent of the input character.
@@ -35,61 +43,73 @@ var privatizedPunct = []string{".", ",", ";", ":", "!", "?", "-", "'", "\"", "("
 
 // Text errors.
 var (
-	ErrEmptyText    = errors.New("core: empty text")
-	ErrTextTooLarge = errors.New("core: text too large")
-	ErrOOVPolicy    = errors.New("core: unknown out-of-vocabulary policy")
-	ErrNoUnitLoss   = errors.New("core: the mechanism has no unit-free loss on this device (P_avg unknown), so it cannot be charged to a ledger")
+	ErrEmptyText    = errors.New("empty text")
+	ErrTextTooLarge = errors.New("text too large")
+	ErrOOVPolicy    = errors.New("unknown out-of-vocabulary policy")
+	ErrNoUnitLoss   = errors.New("the mechanism's unit-free loss is unknown on this device (P_avg unknown), so it cannot be charged to a ledger")
+	ErrInvalidSize  = errors.New("size limit out of range")
+	ErrMemoMismatch = errors.New("the memo was opened for another mechanism, ε or asset")
 )
 
 // TextOptions configure a TextPrivatizer. The zero value is the safe
-// default: random-word OOV policy, punctuation kept, no ledger.
+// default: random-word OOV policy, punctuation kept, no ledger, no memo.
 type TextOptions struct {
 	OOV                  string // OOVRandomWord (default when empty) or OOVPlaceholder
 	Placeholder          string // for OOVPlaceholder; DefaultPlaceholder when empty
 	PrivatizePunctuation bool   // replace each punctuation character by a uniform one
-	MaxTextBytes         int    // 0 means DefaultMaxTextBytes
+	MaxTextBytes         int    // 0 means DefaultMaxTextBytes; at most MaxTextBytesLimit
 	// Ledger, if set, is charged the call's unit-free loss before any text
 	// is returned; a charge over a cap fails the call with no text.
 	Ledger *ledger.Ledger
-	// Memo, if set, answers each word with its permanent response (see
-	// Memo); only words answered for the first time cost privacy. It must
-	// have been opened with MemoKey of this privatizer's mechanism and asset.
-	Memo *Memo
+	// Memo, if set, answers each word with its permanent response (package
+	// memo); only words answered for the first time cost privacy. It must
+	// have been opened with MemoIdentity of this privatizer's mechanism and
+	// asset. With a Ledger too, the memo file is bound to the ledger
+	// (ledger.Bind), so a memo deleted or replaced under a live ledger
+	// fails closed instead of drawing new responses for old words.
+	Memo *memo.Memo
 }
 
-// Accounting is one call's privacy bill.
+// Accounting is one text's privacy bill.
 type Accounting struct {
+	// Mechanism names the mechanism (NameBRR, ...) when it is known.
+	Mechanism string
 	// Words is how many words went through the mechanism. Tokens replaced
 	// by the OOV policy (out-of-vocabulary words, numbers, e-mail
 	// addresses, URLs, emoji) cost nothing: their replacement does not
 	// depend on them.
-	Words int `json:"words"`
+	Words int
 	// OOV is how many content tokens the OOV policy replaced.
-	OOV int `json:"oov"`
+	OOV int
 	// Memoized is how many of Words were answered from the memo: they
 	// repeat an earlier response and cost nothing more.
-	Memoized int `json:"memoized,omitempty"`
+	Memoized int
 	// Epsilon is the per-word ε, in the mechanism's metric (Metric).
-	Epsilon float64 `json:"epsilon"`
-	Metric  string  `json:"metric"`
+	Epsilon float64
+	Metric  string
 	// TotalEpsilon = (Words − Memoized)·Epsilon: the text is
 	// TotalEpsilon-bounded in the sense of metric DP composition over its
 	// freshly privatized words (ε·Σ d(w_i, w'_i)).
-	TotalEpsilon float64 `json:"totalEpsilon"`
+	TotalEpsilon float64
 	// PAvg is the mean metric distance between two vocabulary words; the
-	// unit-free loss ε·PAvg per word (papers/brr.txt §5) compares
-	// mechanisms with different metrics. Zero when unknown.
-	PAvg float64 `json:"pAvg"`
-	// UnitFree = TotalEpsilon·PAvg, what a ledger is charged.
-	UnitFree float64 `json:"unitFree"`
-	// Ledger is the ledger's receipt, when one was charged.
-	Ledger *ledger.Receipt `json:"ledger,omitempty"`
+	// unit-free loss ε·PAvg per word compares mechanisms with different
+	// metrics. NaN when unknown on this device (see LossUnknown): never
+	// 0, which would read as "no loss".
+	PAvg float64
+	// UnitFree = TotalEpsilon·PAvg, what a ledger is charged; NaN when
+	// PAvg is unknown.
+	UnitFree float64
+	// LossUnknown says why PAvg and UnitFree are unknown ("" when known).
+	LossUnknown string
+	// Ledger is the ledger's receipt, when one was charged. A block of
+	// texts (PrivatizeBlock) shares one charge and one receipt.
+	Ledger *ledger.Receipt
 }
 
 // TextResult is a privatized text and its bill.
 type TextResult struct {
-	Text       string     `json:"text"`
-	Accounting Accounting `json:"accounting"`
+	Text       string
+	Accounting Accounting
 }
 
 // TextPrivatizer privatizes whole texts word by word, keeping the layout.
@@ -101,23 +121,29 @@ type TextResult struct {
 // by the mechanism, everything else by the OOV policy. Nothing passes
 // through.
 //
+// Time and memory are linear in the text: one tokenizing pass that looks
+// words up and draws the layout and OOV replacements, the mechanism's
+// draws (a constant per word), and one assembling pass.
+//
 // A TextPrivatizer is safe for concurrent use with one random source per
 // goroutine.
 type TextPrivatizer struct {
-	m     Mechanism
-	asset *wva.Asset
-	opt   TextOptions
-	pavg  float64
+	m       Mechanism
+	asset   *wva.Asset
+	opt     TextOptions
+	pavg    float64
+	known   bool
+	unknown string
 }
 
 // NewTextPrivatizer returns a privatizer applying m to the words of asset
 // (m must have been built over the same asset).
 func NewTextPrivatizer(m Mechanism, asset *wva.Asset, opt TextOptions) (*TextPrivatizer, error) {
 	if m == nil || asset == nil {
-		return nil, fmt.Errorf("core: text privatizer: %w", ErrEmptyVocabulary)
+		return nil, fmt.Errorf("text privatizer: %w", ErrEmptyVocabulary)
 	}
 	if m.Len() != asset.Len() {
-		return nil, fmt.Errorf("core: text privatizer: mechanism over %d words, asset has %d", m.Len(), asset.Len())
+		return nil, fmt.Errorf("text privatizer: %w: mechanism over %d words, asset has %d", ErrEmptyVocabulary, m.Len(), asset.Len())
 	}
 	switch opt.OOV {
 	case "":
@@ -129,15 +155,31 @@ func NewTextPrivatizer(m Mechanism, asset *wva.Asset, opt TextOptions) (*TextPri
 	if opt.Placeholder == "" {
 		opt.Placeholder = DefaultPlaceholder
 	}
-	if opt.MaxTextBytes <= 0 {
+	switch {
+	case opt.MaxTextBytes == 0:
 		opt.MaxTextBytes = DefaultMaxTextBytes
+	case opt.MaxTextBytes < 0 || opt.MaxTextBytes > MaxTextBytesLimit:
+		return nil, fmt.Errorf("%w: MaxTextBytes %d not in [0, %d]", ErrInvalidSize, opt.MaxTextBytes, MaxTextBytesLimit)
 	}
-	p := &TextPrivatizer{m: m, asset: asset, opt: opt, pavg: MeanDistance(m, asset)}
-	if opt.Memo != nil && opt.Memo.key != MemoKey(m, asset) {
-		return nil, fmt.Errorf("core: text privatizer: memo opened for %q, not %q", opt.Memo.key, MemoKey(m, asset))
+	p := &TextPrivatizer{m: m, asset: asset, opt: opt}
+	p.pavg, p.known = meanDistance(m)
+	if !p.known {
+		p.pavg = math.NaN()
+		p.unknown = fmt.Sprintf("P_avg of the %s metric is not known on this device", m.Metric())
 	}
-	if opt.Ledger != nil && p.pavg == 0 {
-		return nil, fmt.Errorf("core: text privatizer with %s: %w", m.Metric(), ErrNoUnitLoss)
+	if opt.Ledger != nil && !p.known {
+		return nil, fmt.Errorf("text privatizer with %s: %w", m.Metric(), ErrNoUnitLoss)
+	}
+	if opt.Memo != nil {
+		want := MemoIdentity(m, asset)
+		if opt.Memo.Identity() != want {
+			return nil, fmt.Errorf("text privatizer: %w", ErrMemoMismatch)
+		}
+		if id := opt.Memo.FileID(); opt.Ledger != nil && id != "" {
+			if err := opt.Ledger.Bind(memoBinding(want), id); err != nil {
+				return nil, fmt.Errorf("text privatizer: %w", err)
+			}
+		}
 	}
 	return p, nil
 }
@@ -146,7 +188,27 @@ func NewTextPrivatizer(m Mechanism, asset *wva.Asset, opt TextOptions) (*TextPri
 // the call is charged first; if the charge fails (for example
 // ledger.ErrBudgetExceeded) it returns the error and no text.
 func (p *TextPrivatizer) Privatize(text string, src rand.Source) (*TextResult, error) {
-	return p.privatize(text, src, nil)
+	res, err := p.block(context.Background(), []string{text}, src, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &res[0], nil
+}
+
+// PrivatizeBlock privatizes several texts (for example the lines of a
+// stream that are already at hand) under ONE ledger charge and one memo
+// transaction: results[i] is texts[i]'s, each with its own accounting, all
+// sharing the block's receipt. Nothing is returned unless the whole block
+// is paid for.
+//
+// prepare, if not nil, sees the results before anything is charged or
+// recorded (their Accounting.Ledger is still nil): a caller that must not
+// fail after paying, such as one encoding the results, does its fallible
+// work there; an error from prepare cancels the block with nothing charged.
+// ctx is checked between words, so a long text can be cancelled; then
+// ctx.Err() is returned and nothing is charged or released.
+func (p *TextPrivatizer) PrivatizeBlock(ctx context.Context, texts []string, src rand.Source, prepare func([]TextResult) error) ([]TextResult, error) {
+	return p.block(ctx, texts, src, prepare, nil)
 }
 
 // tokenSource says what produced an output token (for tests).
@@ -159,116 +221,221 @@ const (
 	fromPunct
 )
 
-func (p *TextPrivatizer) privatize(text string, src rand.Source, record func(in tokenize.Token, out string, how tokenSource)) (*TextResult, error) {
-	switch {
-	case text == "":
-		return nil, ErrEmptyText
-	case len(text) > p.opt.MaxTextBytes:
-		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTextTooLarge, len(text), p.opt.MaxTextBytes)
-	case src == nil:
+// cancelEvery is how many words or tokens pass between context checks.
+const cancelEvery = 256
+
+// recordFunc sees every output token with its input (for tests).
+type recordFunc func(in tokenize.Token, out string, how tokenSource)
+
+// block privatizes texts in three passes: (1) tokenize each text and look
+// its words up; (2) get every word occurrence's response — drawn fresh for
+// each, or through the memo; (3) assemble the outputs, drawing OOV and
+// punctuation replacements (independent of the input), let prepare see
+// them, and pay. Nothing is returned before the charge is durable, and
+// with a memo the new responses are recorded only after it.
+func (p *TextPrivatizer) block(ctx context.Context, texts []string, src rand.Source, prepare func([]TextResult) error, record recordFunc) ([]TextResult, error) {
+	if p == nil || p.m == nil {
+		return nil, fmt.Errorf("text privatizer: %w", ErrEmptyVocabulary)
+	}
+	if src == nil {
 		return nil, ErrNilSource
 	}
-	var b strings.Builder
-	b.Grow(len(text) + len(text)/4)
-	acc := Accounting{Epsilon: p.m.Epsilon(), Metric: p.m.Metric(), PAvg: p.pavg}
-	emit := func(in tokenize.Token, out string, how tokenSource) {
-		b.WriteString(out)
-		if record != nil {
-			record(in, out, how)
-		}
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	n := p.asset.Len()
-	var fresh map[int32]int32 // this call's new memo responses
-	if p.opt.Memo != nil {
-		fresh = map[int32]int32{}
+	if len(texts) == 0 {
+		return nil, ErrEmptyText
 	}
-	for s := text; len(s) > 0; {
-		tk := tokenize.Next(s)
-		s = s[len(tk.Text):]
+	total := 0
+	for _, t := range texts {
 		switch {
-		case tk.Kind == tokenize.Space:
-			emit(tk, tk.Text, fromLayout)
-		case tk.Kind == tokenize.Punct && !p.opt.PrivatizePunctuation:
-			emit(tk, tk.Text, fromLayout)
-		case tk.Kind == tokenize.Punct:
-			emit(tk, privatizedPunct[UniformInt(src, len(privatizedPunct))], fromPunct)
-		default:
+		case t == "":
+			return nil, ErrEmptyText
+		case len(t) > p.opt.MaxTextBytes:
+			return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTextTooLarge, len(t), p.opt.MaxTextBytes)
+		}
+		total += len(t)
+	}
+	if total > p.opt.MaxTextBytes {
+		return nil, fmt.Errorf("%w: block of %d bytes, limit %d", ErrTextTooLarge, total, p.opt.MaxTextBytes)
+	}
+
+	// Pass 1: word ids in order of appearance.
+	var ids []int32
+	var sc tokenize.Scanner
+	for _, t := range texts {
+		sc.Reset(t)
+		for k := 0; ; k++ {
+			if k%cancelEvery == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			tk, ok := sc.Next()
+			if !ok {
+				break
+			}
 			if tk.Kind == tokenize.Word {
 				if id, ok := p.asset.Lookup(tokenize.Key(tk.Text)); ok {
-					out, memoized, err := p.respond(id, fresh, src)
-					if err != nil {
-						return nil, fmt.Errorf("core: privatize word %d of the text: %w", acc.Words+acc.OOV, err)
-					}
-					if memoized {
-						acc.Memoized++
-					}
-					emit(tk, tokenize.Apply(tokenize.CaseOf(tk.Text), p.asset.Words[out]), fromMechanism)
-					acc.Words++
-					continue
+					ids = append(ids, int32(id))
 				}
 			}
-			acc.OOV++
-			if p.opt.OOV == OOVPlaceholder {
-				emit(tk, p.opt.Placeholder, fromOOV)
-			} else {
-				w := p.asset.Words[UniformInt(src, n)]
-				emit(tk, tokenize.Apply(tokenize.CaseOf(tk.Text), w), fromOOV)
+		}
+	}
+
+	var out []TextResult
+	var receipt *ledger.Receipt
+	// finish runs once the responses are drawn (inside the memo's
+	// transaction when there is one): passes 3 and the payment.
+	finish := func(resp []int32, memoized []bool) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		out = p.assemble(texts, resp, memoized, src, record)
+		if prepare != nil {
+			if err := prepare(out); err != nil {
+				return err
 			}
 		}
-	}
-	acc.TotalEpsilon = float64(acc.Words-acc.Memoized) * acc.Epsilon
-	acc.UnitFree = acc.TotalEpsilon * acc.PAvg
-	// Charge, then record the memo, then release: a failure or crash at any
-	// point can only over-charge, never release text that was not paid for.
-	if p.opt.Ledger != nil {
-		rec, err := p.opt.Ledger.Charge(acc.UnitFree)
+		if p.opt.Ledger == nil {
+			return nil
+		}
+		fresh := 0
+		for _, m := range memoized {
+			if !m {
+				fresh++
+			}
+		}
+		rec, err := p.opt.Ledger.Charge(float64(fresh) * p.m.Epsilon() * p.pavg)
 		if err != nil {
-			return nil, fmt.Errorf("core: privatize: %w", err)
+			return err
 		}
-		acc.Ledger = &rec
+		receipt = &rec
+		return nil
 	}
-	if p.opt.Memo != nil {
-		if err := p.opt.Memo.commit(fresh); err != nil {
-			return nil, err
-		}
+	if err := p.respond(ctx, ids, src, finish); err != nil {
+		return nil, err
 	}
-	return &TextResult{Text: b.String(), Accounting: acc}, nil
+	for i := range out {
+		out[i].Accounting.Ledger = receipt
+	}
+	return out, nil
 }
 
-// respond privatizes word id, through the memo when there is one: a word
-// answered before (or earlier in this text) gets its recorded response.
-func (p *TextPrivatizer) respond(id int, fresh map[int32]int32, src rand.Source) (out int, memoized bool, err error) {
+// respond draws the response to every word occurrence of ids and hands
+// them to finish. Without a memo each occurrence is privatized afresh
+// (fresh noise per word). With a memo, package memo looks up, draws and
+// records atomically across goroutines and processes, calling finish
+// before it records anything.
+func (p *TextPrivatizer) respond(ctx context.Context, ids []int32, src rand.Source, finish func(resp []int32, memoized []bool) error) error {
+	draws := 0
+	draw := func(w int32) (int32, error) {
+		if draws++; draws%cancelEvery == 0 && ctx.Err() != nil {
+			return -1, ctx.Err()
+		}
+		y, err := p.m.Privatize(int(w), src)
+		if err != nil {
+			return -1, fmt.Errorf("privatize word: %w", err)
+		}
+		return int32(y), nil
+	}
 	if p.opt.Memo != nil {
-		if y, ok := p.opt.Memo.get(id); ok {
-			return y, true, nil
-		}
-		if y, ok := fresh[int32(id)]; ok {
-			return int(y), true, nil
+		_, _, err := p.opt.Memo.Resolve(ids, draw, finish)
+		return err
+	}
+	resp := make([]int32, len(ids))
+	for i, w := range ids {
+		var err error
+		if resp[i], err = draw(w); err != nil {
+			return err
 		}
 	}
-	out, err = p.m.Privatize(id, src)
-	if err == nil && fresh != nil {
-		fresh[int32(id)] = int32(out)
-	}
-	return out, false, err
+	return finish(resp, make([]bool, len(ids)))
 }
 
-// MeanDistance returns P_avg, the mean distance between two distinct
-// vocabulary words in m's metric, or 0 where it cannot be had on the
-// device. Hamming: exact from per-bit counts. One list: exactly (N+1)/3.
-// Several lists (metric max_i d_πi): estimated from 200,000 fixed pairs
-// (standard error about 0.1%). Euclidean TEM lists: 0 (the float vectors
-// are not on the device).
-func MeanDistance(m Mechanism, a *wva.Asset) float64 {
-	switch mm := m.(type) {
-	case *BRR, *TEMHamming:
-		return hammingMean(a)
-	case *DiffractorGeometric:
-		return listsMean(mm.lists)
-	case *DiffractorTEM:
-		return listsMean(mm.lists)
+// assemble writes each text's output: layout kept, vocabulary words
+// replaced by their responses in order, everything else by the OOV policy.
+func (p *TextPrivatizer) assemble(texts []string, resp []int32, memoized []bool, src rand.Source, record recordFunc) []TextResult {
+	out := make([]TextResult, len(texts))
+	next := 0
+	n := p.asset.Len()
+	var sc tokenize.Scanner
+	for i, t := range texts {
+		var b strings.Builder
+		b.Grow(len(t) + len(t)/4)
+		emit := func(in tokenize.Token, s string, how tokenSource) {
+			b.WriteString(s)
+			if record != nil {
+				record(in, s, how)
+			}
+		}
+		acc := p.accounting()
+		sc.Reset(t)
+		for {
+			tk, ok := sc.Next()
+			if !ok {
+				break
+			}
+			switch {
+			case tk.Kind == tokenize.Space:
+				emit(tk, tk.Text, fromLayout)
+			case tk.Kind == tokenize.Punct && !p.opt.PrivatizePunctuation:
+				emit(tk, tk.Text, fromLayout)
+			case tk.Kind == tokenize.Punct:
+				emit(tk, privatizedPunct[UniformInt(src, len(privatizedPunct))], fromPunct)
+			default:
+				if tk.Kind == tokenize.Word {
+					// The same lookup as pass 1, so the k-th vocabulary
+					// word here is ids[k].
+					if _, ok := p.asset.Lookup(tokenize.Key(tk.Text)); ok {
+						emit(tk, tokenize.Apply(tokenize.CaseOf(tk.Text), p.asset.Words[resp[next]]), fromMechanism)
+						acc.Words++
+						if memoized[next] {
+							acc.Memoized++
+						}
+						next++
+						continue
+					}
+				}
+				acc.OOV++
+				if p.opt.OOV == OOVPlaceholder {
+					emit(tk, p.opt.Placeholder, fromOOV)
+				} else {
+					emit(tk, tokenize.Apply(tokenize.CaseOf(tk.Text), p.asset.Words[UniformInt(src, n)]), fromOOV)
+				}
+			}
+		}
+		acc.TotalEpsilon = float64(acc.Words-acc.Memoized) * acc.Epsilon
+		acc.UnitFree = acc.TotalEpsilon * acc.PAvg // NaN when P_avg is unknown
+		out[i] = TextResult{Text: b.String(), Accounting: acc}
 	}
-	return 0
+	return out
+}
+
+// accounting returns a bill with the privatizer's constants filled in.
+func (p *TextPrivatizer) accounting() Accounting {
+	acc := Accounting{Epsilon: p.m.Epsilon(), Metric: p.m.Metric(), PAvg: p.pavg, LossUnknown: p.unknown}
+	if f, ok := p.m.(Facts); ok {
+		acc.Mechanism = f.Name()
+	}
+	return acc
+}
+
+// MemoIdentity is what a memo's responses for m over a are valid for: the
+// mechanism's name, every parameter, and the asset's SHA-256.
+func MemoIdentity(m Mechanism, a *wva.Asset) memo.Identity {
+	id := memo.Identity{Asset: a.SHA256}
+	if f, ok := m.(Facts); ok {
+		id.Mechanism, id.Params = f.Name(), f.Params()
+	} else {
+		id.Mechanism, id.Params = "unnamed", fmt.Sprintf("epsilon=%s metric=%s", formatFloat(m.Epsilon()), m.Metric())
+	}
+	return id
+}
+
+// memoBinding names a memo identity in the ledger's bindings: a hash, so
+// that the ledger file does not say which mechanism the memo serves.
+func memoBinding(id memo.Identity) string {
+	h := sha256.Sum256([]byte(fmt.Sprintf("%q %q %x", id.Mechanism, id.Params, id.Asset)))
+	return "memo " + hex.EncodeToString(h[:16])
 }
 
 func listsMean(lists []wva.Permutation) float64 {
@@ -305,5 +472,3 @@ func absInt(x int) int {
 	}
 	return x
 }
-
-func hammingMean(a *wva.Asset) float64 { return hamming.MeanDistance(a.Codes) }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -45,7 +46,7 @@ func checkPrivatized(t *testing.T, p *TextPrivatizer, text string, src rand.Sour
 	t.Helper()
 	var outs []string
 	var oovTokens []string
-	res, err := p.privatize(text, src, func(in tokenize.Token, out string, how tokenSource) {
+	results, err := p.block(context.Background(), []string{text}, src, nil, func(in tokenize.Token, out string, how tokenSource) {
 		outs = append(outs, out)
 		inVocab := func(w string) bool { _, ok := p.asset.Lookup(tokenize.Key(w)); return ok }
 		switch how {
@@ -77,6 +78,7 @@ func checkPrivatized(t *testing.T, p *TextPrivatizer, text string, src rand.Sour
 		}
 		t.Fatal(err)
 	}
+	res := results[0]
 	if got := strings.Join(outs, ""); got != res.Text {
 		t.Fatalf("output %q is not the concatenation of its tokens %q", res.Text, got)
 	}
@@ -219,7 +221,7 @@ func TestTextErrors(t *testing.T) {
 func TestBudgetExhaustion(t *testing.T) {
 	a := defaultAsset(t)
 	dg, _ := NewDiffractorGeometric(a.Lists, 0.01)
-	pavg := MeanDistance(dg, a)
+	pavg, _ := MeanDistance(dg)
 	perWord := 0.01 * pavg
 	l, _ := ledger.Open(t.TempDir(), ledger.Caps{Lifetime: 20 * perWord * 1.0000001, PerPeriod: 1e9, Period: time.Hour})
 	p, err := NewTextPrivatizer(dg, a, TextOptions{Ledger: l})
@@ -282,7 +284,7 @@ func BenchmarkText(b *testing.B) {
 			opt.Ledger = l
 		}
 		for _, nm := range fullAssetMechanisms(b) {
-			if withLedger && MeanDistance(nm.m, a) == 0 {
+			if _, known := MeanDistance(nm.m); withLedger && !known {
 				continue
 			}
 			p, err := NewTextPrivatizer(nm.m, a, opt)

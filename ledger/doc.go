@@ -5,18 +5,58 @@
 //
 //   - A charge that would exceed a cap fails with ErrBudgetExceeded and
 //     records nothing; the caller must then release nothing (WordVeil's
-//     text privatizer charges before it returns any text).
-//   - Crash-safe: the state file is replaced atomically (write a temporary
-//     file, fsync, rename, fsync the directory), so after a crash at any
-//     point the ledger holds the last committed state, never a torn one.
-//   - Fails closed: a ledger file that is unreadable or fails its checksum
-//     is an error (ErrCorrupt), never a silent reset to a fresh budget,
-//     which would hand out the budget again.
+//     text privatizer charges before it returns any text). Caps are
+//     compared with the exact sum of the charges, not a rounded one.
+//   - A charge is durable before Charge returns: one fixed-size, checksummed
+//     record is appended to the ledger file and fsync'd. Its cost does not
+//     grow with the history: totals are kept in memory and only records
+//     appended since the last call are read; the log is compacted into a
+//     snapshot once it holds more than twice the live state plus 1024
+//     records.
+//   - Crash-safe: a snapshot replaces the file atomically (temporary file,
+//     fsync, rename, fsync the directory), and a crash during an append can
+//     only tear the last record. A torn last record is dropped when the
+//     ledger is next read: its Charge had not returned (the record was not
+//     yet fsync'd), so nothing was released for it. Every acknowledged
+//     charge survives a crash.
+//   - Fails closed: a damaged record anywhere but a torn end, a bad
+//     checksum, an unknown version, a negative or non-finite amount or
+//     total, charge times going backwards, or a ledger file deleted from
+//     under an open ledger or from beside its marker file is an error
+//     (ErrCorrupt), never a silent reset to a fresh budget, which would
+//     hand out the budget again.
+//   - A clock set backwards hands no budget back: ledger time never runs
+//     earlier than the latest recorded charge, so nothing leaves the window
+//     until the clock catches up.
+//   - Bindings: Bind ties a name (e.g. the privatizer's memo) to an id for
+//     the life of the ledger; a different id later fails with
+//     ErrBindingMismatch.
 //   - Safe for concurrent use by goroutines, and on Unix by processes
-//     sharing the directory (an app and its keyboard extension): each charge
-//     re-reads the file under an exclusive flock(2).
+//     sharing the directory (an app and its keyboard extension): every call
+//     holds an exclusive flock(2) and first reads what other processes
+//     appended, noticing a compaction by the file's identity.
+//   - A version 1 ledger (wordveil-ledger.json, rewritten whole on every
+//     charge) is carried over on Open, or refused if it is corrupt.
+//
+// What it does not guarantee:
+//
+//   - Deleting the ledger's directory resets everything: the spent budget,
+//     the bindings, and so the memo's tie to the ledger. A ledger cannot
+//     defend against the device's owner; it keeps a privatizing app honest.
+//     Deleting only the ledger file is detected (the directory keeps a
+//     marker, wordveil-ledger.json) and fails closed.
+//   - The rolling window trusts the wall clock going forward.
+//   - Ledgers opened with different periods on one directory share one
+//     history; the file keeps charges for the widest period any of them
+//     used (it never narrows). A period wider than any used before counts
+//     only the charges still kept.
+//   - Without flock(2) (non-Unix systems) only one process may use a
+//     directory.
+//   - A truncation of the file by something other than a crash, by less
+//     than one record, is indistinguishable from a torn append and loses
+//     that record.
 //
 // The ledger is unit-agnostic: WordVeil charges the unit-free privacy-loss
-// estimate ε·P_avg of each privatized word (papers/brr.txt §5), so that one
-// budget covers every mechanism.
+// estimate of each privatized word, so that one budget covers every
+// mechanism.
 package ledger

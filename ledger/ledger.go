@@ -5,76 +5,83 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 )
 
 // FileName is the ledger's file inside its directory.
-const FileName = "wordveil-ledger.json"
+const FileName = "wordveil-ledger.log"
+
+// lockName is shared with version 1, so an old build still running and a
+// new one exclude each other while the file is migrated.
+const lockName = legacyName + ".lock"
 
 // Sentinel errors.
 var (
-	ErrBudgetExceeded = errors.New("ledger: privacy budget exceeded")
-	ErrCorrupt        = errors.New("ledger: ledger file is corrupt")
-	ErrInvalid        = errors.New("ledger: invalid argument")
+	ErrBudgetExceeded  = errors.New("ledger: privacy budget exceeded")
+	ErrCorrupt         = errors.New("ledger: ledger file is corrupt")
+	ErrInvalid         = errors.New("ledger: invalid argument")
+	ErrBindingMismatch = errors.New("ledger: bound to a different id")
 )
 
-// Caps limit spending. A zero cap means no cap of that kind.
-type Caps struct {
-	PerPeriod float64       // at most this much within any Period-long window
-	Period    time.Duration // the rolling window, e.g. 24h
-	Lifetime  float64       // at most this much ever
-}
+// compactSlack is how many records beyond twice the live state the log may
+// hold before it is compacted into a snapshot.
+const compactSlack = 1024
 
-func (c Caps) validate() error {
-	bad := func(x float64) bool { return x < 0 || math.IsNaN(x) || math.IsInf(x, 0) }
-	switch {
-	case bad(c.PerPeriod) || bad(c.Lifetime):
-		return fmt.Errorf("%w: caps must be finite and ≥ 0 (got per period %v, lifetime %v)", ErrInvalid, c.PerPeriod, c.Lifetime)
-	case c.PerPeriod > 0 && c.Period <= 0:
-		return fmt.Errorf("%w: a per-period cap needs a positive period", ErrInvalid)
-	}
-	return nil
-}
-
-// Ledger is a budget stored in a directory.
+// Ledger is a budget stored in a directory. Its methods may be called from
+// many goroutines, and on Unix from many processes sharing the directory.
 type Ledger struct {
 	mu   sync.Mutex
-	path string
+	dir  string
 	caps Caps
 	now  func() time.Time
+
+	// The cache: the state as of the first off bytes of the file whose
+	// identity is fi. nil st means "read the whole file again".
+	st  *state
+	fi  os.FileInfo
+	off int64
+
+	loads     int // whole-file reads, counted for tests
+	slack     int // compactSlack; tests lower it to compact often
+	compactAt int // after a failed compaction, do not retry before this many records
 }
 
 // Open opens (creating if needed) the ledger in dir with caps. It reads the
-// file once, so a corrupt ledger is reported at once.
+// whole file once, so a corrupt ledger is reported at once. Ledgers opened
+// on one directory with different caps share one history; each enforces its
+// own caps.
 func Open(dir string, caps Caps) (*Ledger, error) {
 	if err := caps.validate(); err != nil {
 		return nil, err
 	}
+	if dir == "" {
+		return nil, fmt.Errorf("%w: empty directory name", ErrInvalid)
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("ledger: open %s: %w", dir, err)
 	}
-	l := &Ledger{path: filepath.Join(dir, FileName), caps: caps, now: time.Now}
-	err := l.locked(func() error {
-		_, err := l.read()
-		return err
-	})
-	if err != nil {
+	l := &Ledger{dir: dir, caps: caps, now: time.Now, slack: compactSlack}
+	if err := l.open(); err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
+// Caps returns the caps the ledger was opened with.
+func (l *Ledger) Caps() Caps {
+	if l == nil {
+		return Caps{}
+	}
+	return l.caps
+}
+
 // Spent reports the amount spent within the current period and over the
-// lifetime.
+// lifetime. Without a period, the period's amount is the lifetime's.
 func (l *Ledger) Spent() (period, lifetime float64, err error) {
-	err = l.locked(func() error {
-		st, err := l.read()
-		if err != nil {
-			return err
-		}
-		period, lifetime = st.inWindow(l.now(), l.caps.Period), st.Lifetime
+	err = l.locked(func(f *os.File) error {
+		st, _ := l.advance()
+		period, lifetime = l.periodSpent(st, 0), st.life.float()
 		return nil
 	})
 	return period, lifetime, err
@@ -85,64 +92,97 @@ type Receipt struct {
 	Amount            float64
 	PeriodSpent       float64 // within the period, this charge included
 	LifetimeSpent     float64
-	PeriodRemaining   float64 // +Inf without a per-period cap
-	LifetimeRemaining float64 // +Inf without a lifetime cap
-	At                time.Time
+	PeriodRemaining   float64   // +Inf without a per-period cap
+	LifetimeRemaining float64   // +Inf without a lifetime cap
+	At                time.Time // the ledger time the charge is recorded at (see advance)
 }
 
 // Charge records amount (≥ 0, finite) if it fits under both caps, and
 // returns what is spent and left. If it does not fit, it records nothing and
 // returns an error wrapping ErrBudgetExceeded that says which cap and by how
-// much.
+// much. The comparison with the caps is exact. An amount that would take
+// the lifetime total past the largest float64 is ErrInvalid.
 func (l *Ledger) Charge(amount float64) (Receipt, error) {
 	if amount < 0 || math.IsNaN(amount) || math.IsInf(amount, 0) {
 		return Receipt{}, fmt.Errorf("%w: charge %v", ErrInvalid, amount)
 	}
+	amount += 0 // −0 becomes +0, the canonical zero
 	var rec Receipt
-	err := l.locked(func() error {
-		st, err := l.read()
-		if err != nil {
-			return err
+	err := l.locked(func(f *os.File) error {
+		st, at := l.advance()
+		if st.life.exceedsInt(amount, maxTotal) {
+			return fmt.Errorf("%w: charge %v would take the lifetime total past the largest float64", ErrInvalid, amount)
 		}
-		now := l.now()
-		st.prune(now, l.caps.Period)
-		inPeriod := st.inWindow(now, l.caps.Period)
-		if c := l.caps.Lifetime; c > 0 && st.Lifetime+amount > c {
-			return fmt.Errorf("%w: lifetime cap %g, spent %g, this call needs %g", ErrBudgetExceeded, c, st.Lifetime, amount)
+		if c := l.caps.Lifetime; c > 0 && st.life.exceeds(amount, c) {
+			return fmt.Errorf("%w: lifetime cap %g, spent %g, this call needs %g", ErrBudgetExceeded, c, st.life.float(), amount)
 		}
-		if c := l.caps.PerPeriod; c > 0 && inPeriod+amount > c {
+		if c := l.caps.PerPeriod; c > 0 && st.win.periodSum.exceeds(amount, c) {
 			return fmt.Errorf("%w: cap %g per %v, spent %g in the last %v, this call needs %g",
-				ErrBudgetExceeded, c, l.caps.Period, inPeriod, l.caps.Period, amount)
+				ErrBudgetExceeded, c, l.caps.Period, st.win.periodSum.float(), l.caps.Period, amount)
 		}
-		st.Lifetime += amount
-		if l.caps.Period > 0 {
-			st.Charges = append(st.Charges, charge{At: now.UnixNano(), Amount: amount})
-		}
-		if err := l.write(st); err != nil {
+		if err := l.append(f, chargeSlot(st.nonce, l.off, charge{at: at, amount: amount})); err != nil {
 			return err
 		}
-		rec = Receipt{Amount: amount, PeriodSpent: inPeriod + amount, LifetimeSpent: st.Lifetime, At: now,
-			PeriodRemaining: remaining(l.caps.PerPeriod, inPeriod+amount), LifetimeRemaining: remaining(l.caps.Lifetime, st.Lifetime)}
+		st.apply(charge{at: at, amount: amount})
+		st.records++
+		life, inPeriod := st.life.float(), l.periodSpent(st, 0)
+		rec = Receipt{Amount: amount, PeriodSpent: inPeriod, LifetimeSpent: life, At: time.Unix(0, at),
+			PeriodRemaining: remaining(l.caps.PerPeriod, inPeriod), LifetimeRemaining: remaining(l.caps.Lifetime, life)}
+		l.maybeCompact()
 		return nil
 	})
 	return rec, err
 }
 
-func remaining(c, spent float64) float64 {
-	if c == 0 {
-		return math.Inf(1)
+// Bind ties name to id in the ledger: the first Bind for a name records id
+// durably; a later Bind for that name (from any process, after any reopen)
+// succeeds only with the same id, and otherwise fails with an error
+// wrapping ErrBindingMismatch. A binding is never removed; it lasts as long
+// as the ledger's directory. name is 1 to 64 bytes, id 1 to 255.
+func (l *Ledger) Bind(name, id string) error {
+	if err := validBinding(name, id); err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	return max(0, c-spent)
+	return l.locked(func(f *os.File) error {
+		st := l.st
+		if old, ok := st.bindings[name]; ok {
+			if old != id {
+				return fmt.Errorf("%w: %q", ErrBindingMismatch, name)
+			}
+			return nil
+		}
+		if err := l.append(f, bindSlots(st.nonce, l.off, name, id)); err != nil {
+			return err
+		}
+		st.bindings[name] = id
+		st.records++
+		l.maybeCompact()
+		return nil
+	})
 }
 
-// locked runs f holding the in-process mutex and the cross-process lock.
-func (l *Ledger) locked(f func() error) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	unlock, err := lockFile(l.path + ".lock")
-	if err != nil {
-		return fmt.Errorf("ledger: lock %s: %w", l.path, err)
+// advance moves the cached state's windows to ledger time, which it returns
+// with the state.
+//
+// Ledger time is the wall clock, but never earlier than the latest charge
+// recorded in the file, and charges are stamped with it. If the clock goes
+// backwards, ledger time stands still until the clock catches up: charges
+// stay in order in the file, none leaves the window while the clock is
+// behind, and nothing that counted before the clock moved stops counting,
+// so no budget is handed back. (A clock set forward does expire charges
+// early: a rolling window has to trust the clock.)
+func (l *Ledger) advance() (*state, int64) {
+	st := l.st
+	t := max(st.clock, l.now().UnixNano())
+	st.win.advance(t, max(st.retention, int64(l.caps.Period)))
+	return st, t
+}
+
+// periodSpent is what st holds within the period plus extra; the lifetime
+// total without a period.
+func (l *Ledger) periodSpent(st *state, extra float64) float64 {
+	if l.caps.Period <= 0 {
+		return st.life.plus(extra)
 	}
-	defer unlock()
-	return f()
+	return st.win.periodSum.plus(extra)
 }

@@ -11,7 +11,8 @@ type Config struct {
 	// Preset: "strong", "balanced" (default) or "light"
 	// (docs/PRIVACY_LEVELS.md). Ignored when Epsilon > 0.
 	Preset string
-	// Epsilon, if > 0, is ε in the mechanism's metric, instead of Preset.
+	// Epsilon, if > 0, is ε in the mechanism's metric, instead of Preset
+	// (0: the preset; negative, NaN or infinite: WV_INVALID_ARGUMENT).
 	Epsilon float64
 	// OOV: "random-word" (default) or "placeholder".
 	OOV string
@@ -20,22 +21,33 @@ type Config struct {
 	Placeholder string
 	// PrivatizePunctuation replaces each punctuation mark by a random one.
 	PrivatizePunctuation bool
-	// MaxTextBytes bounds one call's text (0: 16 MiB).
+	// MaxTextBytes bounds one call's text, at most 2^30 (0: 16 MiB).
 	MaxTextBytes int64
 	// LedgerDir, if set, is an app-private directory for the privacy budget;
 	// each call is charged its unit-free loss (ε·P_avg per word) first.
 	LedgerDir string
-	// CapLifetime and CapPerPeriod cap the ledger (0: no cap);
-	// PeriodSeconds is CapPerPeriod's rolling window (0: 86400).
+	// CapLifetime and CapPerPeriod cap the ledger (finite, ≥ 0; 0: no
+	// cap); a cap without LedgerDir is refused, not ignored.
+	// PeriodSeconds is CapPerPeriod's rolling window, at most 100 years
+	// (0: 86400).
 	CapLifetime   float64
 	CapPerPeriod  float64
 	PeriodSeconds int64
 	// MemoDir, if set, is an app-private directory for permanent responses
 	// (each word keeps its first response; see docs/TEXT_PRIVACY.md).
 	MemoDir string
+	// AllowSaturatedEpsilon accepts such an ε (experiments only).
+	AllowSaturatedEpsilon bool
+	// MemoSecret (at least 32 bytes) seals the memo file: without it the
+	// file reveals only its number of entries. Keep it in the platform's
+	// key store (Android Keystore, iOS Keychain), never beside the memo.
+	// Required with MemoDir.
+	MemoSecret []byte
 }
 
-// NewConfig returns the default configuration.
-func NewConfig() *Config {
+// NewConfig returns the default configuration (nil should it ever panic;
+// OpenPrivatizer takes nil as the defaults).
+func NewConfig() (c *Config) {
+	defer guardValue(&c, nil)
 	return &Config{Mechanism: core.NameBRR, Preset: core.LevelBalanced, OOV: core.OOVRandomWord}
 }

@@ -11,13 +11,26 @@
 //
 //   - Only types gomobile binds cross this API: string, []byte, bool,
 //     int64, float64 and pointers to the structs here.
-//   - No panic crosses it: every exported function and method recovers
-//     and returns an error instead (a Go panic would abort the host app).
-//   - Errors start with a stable, machine-readable code followed by ": "
-//     (ErrCode lists them), so apps can branch on the code; the rest of
-//     the message is for people and may change.
+//   - No panic crosses it: every exported function and method starts by
+//     deferring a recover, and returns a WV_INTERNAL error, or the zero
+//     value its doc comment names, instead (a Go panic would abort the
+//     host app). This holds on nil and zero-value handles too, which
+//     gobind lets Java and Swift make (new Privatizer()): their methods
+//     return WV_INVALID_ARGUMENT or their documented zero value.
+//   - Errors start with a stable, machine-readable code followed by ": ",
+//     exactly once (ErrCode lists the codes), so apps can branch on the
+//     code; the rest of the message is for people and may change. An
+//     error no layer below documents is WV_INTERNAL, never guessed as
+//     WV_IO.
+//   - Every numeric Config field is range-checked before use, overflow-
+//     safe; a value out of range, or a cap without a LedgerDir, is
+//     refused with WV_INVALID_ARGUMENT, never ignored or wrapped around.
 //   - []byte arguments are copied before they are kept.
 //   - Randomness is always a CSPRNG keyed from the OS (core.NewSecureSource);
 //     there is no way to pass a seed.
 //   - A Privatizer is safe for concurrent use from any number of threads.
+//
+// It does not guarantee that the binding survives a crash outside Go (a
+// JNI or Objective-C misuse), nor that a call is cheap: Privatize's time
+// is linear in the text, which Config.MaxTextBytes bounds.
 package mobile

@@ -3,31 +3,39 @@ package mobile
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/ledger"
+	"github.com/wordveil/wordveil/memo"
 )
 
 // Error codes: every error this package returns starts with one of these
 // followed by ": ".
 const (
-	CodeInvalidArgument = "WV_INVALID_ARGUMENT" // a bad parameter (ε, preset, mechanism, policy, size)
+	CodeInvalidArgument = "WV_INVALID_ARGUMENT" // a bad parameter (ε, preset, mechanism, policy, size), or an unopened handle
 	CodeEmptyText       = "WV_EMPTY_TEXT"       // Privatize("")
 	CodeTextTooLarge    = "WV_TEXT_TOO_LARGE"   // over Config.MaxTextBytes
 	CodeCorruptAsset    = "WV_CORRUPT_ASSET"    // asset bytes or file failed verification
 	CodeBudgetExceeded  = "WV_BUDGET_EXCEEDED"  // the ledger refused the charge; no text was produced
 	CodeCorruptState    = "WV_CORRUPT_STATE"    // the ledger or memo file is damaged (fails closed)
 	CodeIO              = "WV_IO"               // a file could not be read or written
-	CodeInternal        = "WV_INTERNAL"         // a bug: a recovered panic
+	CodeInternal        = "WV_INTERNAL"         // a bug: a recovered panic or an error no layer below documents
 )
 
+// codes lists every code, for ErrCode.
+var codes = []string{CodeInvalidArgument, CodeEmptyText, CodeTextTooLarge, CodeCorruptAsset,
+	CodeBudgetExceeded, CodeCorruptState, CodeIO, CodeInternal}
+
 // ErrCode returns the code at the start of an error message from this
-// package ("" if there is none).
-func ErrCode(message string) string {
-	for _, c := range []string{CodeInvalidArgument, CodeEmptyText, CodeTextTooLarge, CodeCorruptAsset,
-		CodeBudgetExceeded, CodeCorruptState, CodeIO, CodeInternal} {
+// package ("" if there is none, and "" should it ever panic).
+func ErrCode(message string) (code string) {
+	defer guardValue(&code, "")
+	for _, c := range codes {
 		if len(message) > len(c) && message[:len(c)] == c && message[len(c)] == ':' {
 			return c
 		}
@@ -35,46 +43,138 @@ func ErrCode(message string) string {
 	return ""
 }
 
-// codeOf classifies an error from the layers below.
-func codeOf(err error) string {
-	switch {
-	case errors.Is(err, core.ErrInvalidEpsilon), errors.Is(err, core.ErrInvalidGamma), errors.Is(err, core.ErrInvalidBeta),
-		errors.Is(err, core.ErrUnknownMechanism), errors.Is(err, core.ErrUnknownLevel), errors.Is(err, core.ErrNoPreset),
-		errors.Is(err, core.ErrOOVPolicy), errors.Is(err, core.ErrNoUnitLoss), errors.Is(err, ledger.ErrInvalid),
-		errors.Is(err, wva.ErrGammaMax), errors.Is(err, core.ErrWordOutOfRange), errors.Is(err, core.ErrNoLists),
-		errors.Is(err, core.ErrNoTEMLists):
-		return CodeInvalidArgument
-	case errors.Is(err, core.ErrEmptyText):
-		return CodeEmptyText
-	case errors.Is(err, core.ErrTextTooLarge):
-		return CodeTextTooLarge
-	case errors.Is(err, wva.ErrBadMagic), errors.Is(err, wva.ErrVersion), errors.Is(err, wva.ErrChecksum),
-		errors.Is(err, wva.ErrTruncated), errors.Is(err, wva.ErrCorrupt):
-		return CodeCorruptAsset
-	case errors.Is(err, ledger.ErrBudgetExceeded):
-		return CodeBudgetExceeded
-	case errors.Is(err, ledger.ErrCorrupt), errors.Is(err, core.ErrMemoCorrupt):
-		return CodeCorruptState
-	}
-	return CodeIO
+// codeTable is the one place where the sentinel errors of the layers below
+// get their code. codeOf tries the rows in order (errors.Is), so an error
+// that wraps two sentinels gets the first row's code. Every exported Err*
+// variable of core, ledger and binaryembed/wva must have a row
+// (TestCodeTableCoversSentinels parses their sources to check).
+var codeTable = []struct {
+	sentinel error
+	code     string
+}{
+	{ledger.ErrBudgetExceeded, CodeBudgetExceeded},
+	{ledger.ErrCorrupt, CodeCorruptState},
+	{ledger.ErrBindingMismatch, CodeCorruptState}, // the memo was deleted or replaced under its ledger
+	{memo.ErrCorrupt, CodeCorruptState},
+	{memo.ErrWrongSecret, CodeCorruptState},
+	{core.ErrMemoMismatch, CodeInvalidArgument},
+	{memo.ErrFull, CodeCorruptState},
+	{memo.ErrSecret, CodeInvalidArgument},
+	{memo.ErrInvalid, CodeInvalidArgument},
+	{core.ErrEpsilonSaturated, CodeInvalidArgument},
+	{core.ErrInvalidSize, CodeInvalidArgument},
+	{wva.ErrNotRegular, CodeInvalidArgument},
+	{wva.ErrFileTooLarge, CodeInvalidArgument},
+	{core.ErrEmptyText, CodeEmptyText},
+	{core.ErrTextTooLarge, CodeTextTooLarge},
+
+	{core.ErrInvalidEpsilon, CodeInvalidArgument},
+	{core.ErrInvalidGamma, CodeInvalidArgument},
+	{core.ErrInvalidBeta, CodeInvalidArgument},
+	{core.ErrUnknownMechanism, CodeInvalidArgument},
+	{core.ErrUnknownLevel, CodeInvalidArgument},
+	{core.ErrNoPreset, CodeInvalidArgument},
+	{core.ErrOOVPolicy, CodeInvalidArgument},
+	{core.ErrNoUnitLoss, CodeInvalidArgument},
+	{core.ErrWordOutOfRange, CodeInvalidArgument},
+	{core.ErrNoLists, CodeInvalidArgument},    // the mechanism needs lists this asset lacks
+	{core.ErrNoTEMLists, CodeInvalidArgument}, // likewise, for Euclidean TEM
+	{ledger.ErrInvalid, CodeInvalidArgument},
+	{wva.ErrGammaMax, CodeInvalidArgument}, // ε too small for the asset's TEM lists
+
+	{wva.ErrBadMagic, CodeCorruptAsset},
+	{wva.ErrVersion, CodeCorruptAsset},
+	{wva.ErrChecksum, CodeCorruptAsset},
+	{wva.ErrTruncated, CodeCorruptAsset},
+	{wva.ErrCorrupt, CodeCorruptAsset},
+	{wva.ErrInvalid, CodeCorruptAsset},
+	{core.ErrEmptyVocabulary, CodeCorruptAsset},
+	{core.ErrListMismatch, CodeCorruptAsset},
+
+	// The facade always passes a source: reaching this is a bug.
+	{core.ErrNilSource, CodeInternal},
+
+	// Filesystem failures (also matched by type in codeOf).
+	{fs.ErrNotExist, CodeIO},
+	{fs.ErrPermission, CodeIO},
+	{fs.ErrExist, CodeIO},
 }
 
-// wrap prefixes err with its code.
+// codeOf classifies an error from the layers below: a row of codeTable, a
+// filesystem or system-call error (WV_IO), or else WV_INTERNAL, so that an
+// error nobody classified is reported as the bug it is rather than as I/O.
+func codeOf(err error) string {
+	for _, row := range codeTable {
+		if errors.Is(err, row.sentinel) {
+			return row.code
+		}
+	}
+	var pathErr *fs.PathError
+	var linkErr *os.LinkError
+	var sysErr *os.SyscallError
+	var errno syscall.Errno
+	if errors.As(err, &pathErr) || errors.As(err, &linkErr) || errors.As(err, &sysErr) || errors.As(err, &errno) {
+		return CodeIO
+	}
+	return CodeInternal
+}
+
+// codedError is an error of this package: its message is code + ": " +
+// the message of err, and errors.Is/As see err.
+type codedError struct {
+	code string
+	err  error
+}
+
+func (e *codedError) Error() string { return e.code + ": " + e.err.Error() }
+func (e *codedError) Unwrap() error { return e.err }
+
+// wrap prefixes err with its code, once: an error that already carries a
+// code is returned as it is.
 func wrap(err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("%s: %w", codeOf(err), err)
+	var ce *codedError
+	if errors.As(err, &ce) {
+		return err
+	}
+	return &codedError{code: codeOf(err), err: err}
 }
 
+// invalid returns a WV_INVALID_ARGUMENT error.
 func invalid(format string, a ...any) error {
-	return fmt.Errorf("%s: %s", CodeInvalidArgument, fmt.Sprintf(format, a...))
+	return &codedError{code: CodeInvalidArgument, err: fmt.Errorf(format, a...)}
 }
 
-// guard turns a panic into a WV_INTERNAL error in *err. Every exported
-// function defers it.
+// errNotOpened is returned by the methods of a nil or zero-value
+// Privatizer (gobind lets Java and Swift make one with a no-argument
+// constructor).
+var errNotOpened = &codedError{code: CodeInvalidArgument,
+	err: errors.New("privatizer not opened: use OpenPrivatizer, OpenPrivatizerFromAsset or OpenPrivatizerFromFile")}
+
+// The guards below are deferred first thing by every exported function and
+// method (TestEveryExportedBodyStartsWithGuard checks it): a Go panic that
+// reached gobind's glue would abort the host app. Each calls recover
+// itself, as recover only stops a panic when called directly by the
+// deferred function.
+
+// guard turns a panic into a WV_INTERNAL error in *err.
 func guard(err *error) {
 	if r := recover(); r != nil {
-		*err = fmt.Errorf("%s: recovered panic: %v\n%s", CodeInternal, r, debug.Stack())
+		*err = &codedError{code: CodeInternal, err: fmt.Errorf("recovered panic: %v\n%s", r, debug.Stack())}
 	}
+}
+
+// guardValue sets *v to zero on a panic, for exported functions and
+// methods without an error result; their doc comments name the zero value.
+func guardValue[T any](v *T, zero T) {
+	if r := recover(); r != nil {
+		*v = zero
+	}
+}
+
+// guardNone stops a panic in an exported function without results.
+func guardNone() {
+	_ = recover()
 }

@@ -1,6 +1,8 @@
 package mobile
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -26,8 +28,33 @@ func TestEveryMechanism(t *testing.T) {
 	}
 	cfg := NewConfig()
 	cfg.Mechanism, cfg.Epsilon = "tem", 9
-	if _, err := OpenPrivatizer(cfg); err != nil {
+	p, err := OpenPrivatizer(cfg)
+	if err != nil {
 		t.Fatalf("tem at ε = 9: %v", err)
+	}
+	// P_avg is unknown for TEM's Euclidean lists: the loss reads as
+	// unknown, never as 0.
+	r, err := p.Privatize("the cat sat")
+	if err != nil || r.LossKnown || r.LossUnknown == "" || !math.IsNaN(r.UnitFree) || !math.IsNaN(r.PAvg) {
+		t.Fatalf("tem accounting: %+v, %v", r, err)
+	}
+	cfg = NewConfig()
+	cfg.Epsilon = 50 // BRR saturates near 10 per bit
+	if _, err := OpenPrivatizer(cfg); ErrCode(fmt.Sprint(err)) != CodeInvalidArgument {
+		t.Fatalf("saturated ε: %v", err)
+	}
+	cfg.AllowSaturatedEpsilon = true
+	if _, err := OpenPrivatizer(cfg); err != nil {
+		t.Fatalf("allowed saturated ε: %v", err)
+	}
+	cfg = NewConfig()
+	cfg.MemoDir = t.TempDir()
+	if _, err := OpenPrivatizer(cfg); ErrCode(fmt.Sprint(err)) != CodeInvalidArgument {
+		t.Fatalf("memo without a secret: %v", err)
+	}
+	cfg.MemoSecret = make([]byte, 32)
+	if _, err := OpenPrivatizer(cfg); err != nil {
+		t.Fatalf("memo with a secret: %v", err)
 	}
 }
 
@@ -66,16 +93,6 @@ func TestErrorCodes(t *testing.T) {
 	}
 	if _, err := p.Deniability(0, 10); ErrCode(err.Error()) != CodeInvalidArgument {
 		t.Errorf("deniability(0): %v", err)
-	}
-}
-
-// TestPanicsBecomeErrors: a nil handle would panic inside; the caller gets
-// WV_INTERNAL instead of a crashed app.
-func TestPanicsBecomeErrors(t *testing.T) {
-	var p *Privatizer
-	_, err := p.Privatize("hello")
-	if err == nil || ErrCode(err.Error()) != CodeInternal {
-		t.Fatalf("nil privatizer: %v", err)
 	}
 }
 

@@ -3,18 +3,20 @@ package mobile
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"runtime/debug"
 	"sync"
-	"time"
 
 	"github.com/wordveil/wordveil/assets"
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/ledger"
+	"github.com/wordveil/wordveil/memo"
 )
 
-// Privatizer privatizes texts. Safe for concurrent use.
+// Privatizer privatizes texts. Safe for concurrent use. Only the Open…
+// functions make a usable one: the methods of a nil or zero-value
+// Privatizer (gobind's no-argument constructor) return WV_INVALID_ARGUMENT
+// or their documented zero value.
 type Privatizer struct {
 	asset *wva.Asset
 	mech  core.Mechanism
@@ -22,7 +24,8 @@ type Privatizer struct {
 	srcs  sync.Pool // *rand.ChaCha8, each keyed from crypto/rand
 }
 
-// OpenPrivatizer returns a privatizer over the embedded English asset.
+// OpenPrivatizer returns a privatizer over the embedded English asset
+// (cfg nil: NewConfig's defaults).
 func OpenPrivatizer(cfg *Config) (p *Privatizer, err error) {
 	defer guard(&err)
 	var a *wva.Asset
@@ -51,7 +54,7 @@ func OpenPrivatizerFromAsset(asset []byte, cfg *Config) (p *Privatizer, err erro
 // OpenPrivatizerFromFile returns a privatizer over an asset file.
 func OpenPrivatizerFromFile(path string, cfg *Config) (p *Privatizer, err error) {
 	defer guard(&err)
-	b, err := os.ReadFile(path)
+	b, err := wva.ReadFile(path) // size-checked before reading; devices and pipes refused
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -91,30 +94,23 @@ func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
 	if c.Preset == "" {
 		c.Preset = core.LevelBalanced
 	}
-	eps := c.Epsilon
-	if eps < 0 || math.IsNaN(eps) || math.IsInf(eps, 0) {
-		return nil, invalid("epsilon %v: must be a finite number > 0, or 0 to use the preset", eps)
+	period, err := validate(&c)
+	if err != nil {
+		return nil, err
 	}
+	eps := c.Epsilon
 	if eps == 0 {
-		var err error
 		if eps, err = core.PresetEpsilon(c.Mechanism, c.Preset); err != nil {
 			return nil, wrap(err)
 		}
 	}
-	if c.MaxTextBytes < 0 || c.MaxTextBytes > 1<<30 {
-		return nil, invalid("MaxTextBytes %d out of range [0, 2^30]", c.MaxTextBytes)
-	}
-	m, err := core.NewMechanism(c.Mechanism, a, eps)
+	m, err := core.NewMechanism(c.Mechanism, a, eps, core.MechanismOptions{AllowSaturated: c.AllowSaturatedEpsilon})
 	if err != nil {
 		return nil, wrap(err)
 	}
 	opt := core.TextOptions{OOV: c.OOV, Placeholder: c.Placeholder, PrivatizePunctuation: c.PrivatizePunctuation,
 		MaxTextBytes: int(c.MaxTextBytes)}
 	if c.LedgerDir != "" {
-		period := time.Duration(c.PeriodSeconds) * time.Second
-		if c.PeriodSeconds == 0 {
-			period = 24 * time.Hour
-		}
 		l, err := ledger.Open(c.LedgerDir, ledger.Caps{Lifetime: c.CapLifetime, PerPeriod: c.CapPerPeriod, Period: period})
 		if err != nil {
 			return nil, wrap(err)
@@ -122,11 +118,11 @@ func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
 		opt.Ledger = l
 	}
 	if c.MemoDir != "" {
-		memo, err := core.OpenMemo(c.MemoDir, core.MemoKey(m, a))
+		mm, err := memo.Open(c.MemoDir, core.MemoIdentity(m, a), c.MemoSecret)
 		if err != nil {
 			return nil, wrap(err)
 		}
-		opt.Memo = memo
+		opt.Memo = mm
 	}
 	t, err := core.NewTextPrivatizer(m, a, opt)
 	if err != nil {
@@ -150,8 +146,13 @@ type Result struct {
 	Epsilon      float64 // per-word ε, in Metric
 	Metric       string
 	TotalEpsilon float64 // (Words − Memoized)·Epsilon
-	PAvg         float64 // mean vocabulary distance in Metric (0 if unknown)
-	UnitFree     float64 // TotalEpsilon·PAvg: what the ledger is charged
+	// PAvg is the mean vocabulary distance in Metric and UnitFree =
+	// TotalEpsilon·PAvg, what the ledger is charged. Both are NaN when
+	// P_avg is unknown on the device (LossKnown false, LossUnknown says
+	// why): never 0, which would read as "no loss".
+	PAvg, UnitFree float64
+	LossKnown      bool
+	LossUnknown    string
 	// With a ledger: spent in the current period and lifetime after this
 	// call, and what is left (−1: no cap).
 	PeriodSpent, LifetimeSpent, PeriodRemaining, LifetimeRemaining float64
@@ -159,9 +160,13 @@ type Result struct {
 
 // Privatize privatizes text. With a ledger, the call is charged first and
 // fails with WV_BUDGET_EXCEEDED (and no text) when a cap would be exceeded.
+// On a nil or zero-value Privatizer: WV_INVALID_ARGUMENT.
 func (p *Privatizer) Privatize(text string) (r *Result, err error) {
 	defer guard(&err)
-	src := p.srcs.Get().(*rand.ChaCha8)
+	src, err := p.source()
+	if err != nil {
+		return nil, err
+	}
 	defer p.srcs.Put(src)
 	res, err := p.text.Privatize(text, src)
 	if err != nil {
@@ -170,6 +175,7 @@ func (p *Privatizer) Privatize(text string) (r *Result, err error) {
 	acc := res.Accounting
 	r = &Result{Text: res.Text, Words: int64(acc.Words), OOV: int64(acc.OOV), Memoized: int64(acc.Memoized),
 		Epsilon: acc.Epsilon, Metric: acc.Metric, TotalEpsilon: acc.TotalEpsilon, PAvg: acc.PAvg, UnitFree: acc.UnitFree,
+		LossKnown: acc.LossUnknown == "", LossUnknown: acc.LossUnknown,
 		PeriodRemaining: -1, LifetimeRemaining: -1}
 	if l := acc.Ledger; l != nil {
 		r.PeriodSpent, r.LifetimeSpent = l.PeriodSpent, l.LifetimeSpent
@@ -192,13 +198,20 @@ type Deniability struct {
 }
 
 // Deniability measures this privatizer's mechanism (1 ≤ words ≤ 10,000,
-// 1 ≤ draws ≤ 10,000).
+// 1 ≤ draws ≤ 10,000, words·draws ≤ 1,000,000: the work is words·draws
+// privatizations). Out of range, or on a nil or zero-value Privatizer:
+// WV_INVALID_ARGUMENT.
 func (p *Privatizer) Deniability(words, draws int64) (d *Deniability, err error) {
 	defer guard(&err)
-	if words < 1 || words > 10000 || draws < 1 || draws > 10000 {
-		return nil, invalid("words %d and draws %d must be in [1, 10000]", words, draws)
+	if words < 1 || words > maxDeniabilityWords || draws < 1 || draws > maxDeniabilityDraws ||
+		words*draws > maxDeniabilityWork { // both ≤ 10^4 here: the product cannot overflow
+		return nil, invalid("words %d and draws %d must be in [1, %d] with words·draws ≤ %d",
+			words, draws, maxDeniabilityWords, maxDeniabilityWork)
 	}
-	src := p.srcs.Get().(*rand.ChaCha8)
+	src, err := p.source()
+	if err != nil {
+		return nil, err
+	}
 	defer p.srcs.Put(src)
 	n := p.asset.Len()
 	sample := make([]int, min(int(words), n))
@@ -212,26 +225,85 @@ func (p *Privatizer) Deniability(words, draws int64) (d *Deniability, err error)
 	return &Deniability{MeanN: est.MeanN, MeanS: est.MeanS, Words: int64(len(sample)), Draws: draws}, nil
 }
 
+// Bounds of Deniability's arguments.
+const (
+	maxDeniabilityWords = 10000
+	maxDeniabilityDraws = 10000
+	maxDeniabilityWork  = 1000000
+)
+
+// opened reports whether p was made by an Open… function.
+func (p *Privatizer) opened() bool {
+	return p != nil && p.asset != nil && p.mech != nil && p.text != nil && p.srcs.New != nil
+}
+
+// source takes a random source from p's pool (put it back when done).
+func (p *Privatizer) source() (*rand.ChaCha8, error) {
+	if !p.opened() {
+		return nil, errNotOpened
+	}
+	src, ok := p.srcs.Get().(*rand.ChaCha8)
+	if !ok || src == nil {
+		return nil, errNotOpened
+	}
+	return src, nil
+}
+
 // Epsilon returns the privatizer's per-word ε; Metric names its metric.
-func (p *Privatizer) Epsilon() float64 { return p.mech.Epsilon() }
+// 0 on a nil or zero-value Privatizer.
+func (p *Privatizer) Epsilon() (eps float64) {
+	defer guardValue(&eps, 0)
+	if !p.opened() {
+		return 0
+	}
+	return p.mech.Epsilon()
+}
 
-// Metric names the metric ε applies to.
-func (p *Privatizer) Metric() string { return p.mech.Metric() }
+// Metric names the metric ε applies to. "" on a nil or zero-value
+// Privatizer.
+func (p *Privatizer) Metric() (metric string) {
+	defer guardValue(&metric, "")
+	if !p.opened() {
+		return ""
+	}
+	return p.mech.Metric()
+}
 
-// VocabularySize returns the number of words of the asset.
-func (p *Privatizer) VocabularySize() int64 { return int64(p.asset.Len()) }
+// VocabularySize returns the number of words of the asset. 0 on a nil or
+// zero-value Privatizer.
+func (p *Privatizer) VocabularySize() (n int64) {
+	defer guardValue(&n, 0)
+	if !p.opened() {
+		return 0
+	}
+	return int64(p.asset.Len())
+}
 
 // SetMemoryLimit sets the Go runtime's soft memory limit in bytes (see
 // runtime/debug.SetMemoryLimit; a keyboard extension may want ~30 MB) and
-// returns the previous one. A negative value only reads it.
-func SetMemoryLimit(bytes int64) int64 { return debug.SetMemoryLimit(bytes) }
+// returns the previous one. A value ≤ 0 only reads it: 0, the zero value,
+// would make the runtime collect garbage without pause. Returns -1 should
+// the runtime ever panic.
+func SetMemoryLimit(bytes int64) (previous int64) {
+	defer guardValue(&previous, -1)
+	if bytes <= 0 {
+		bytes = -1
+	}
+	return debug.SetMemoryLimit(bytes)
+}
 
 // FreeOSMemory returns as much memory to the OS as the Go runtime can, for
 // example when the app moves to the background.
-func FreeOSMemory() { debug.FreeOSMemory() }
+func FreeOSMemory() {
+	defer guardNone()
+	debug.FreeOSMemory()
+}
 
-// Version returns the SDK version.
-func Version() string { return version }
+// Version returns the SDK version ("" should it ever panic).
+func Version() (v string) {
+	defer guardValue(&v, "")
+	return version
+}
 
 // version is set at release time with -ldflags "-X .../mobile.version=...".
 var version = "dev"

@@ -68,19 +68,27 @@ func TestCase(t *testing.T) {
 	}
 }
 
-// FuzzTokenize: lossless on any input; every token non-empty; layout tokens
-// are whitespace or exactly one punctuation/symbol rune.
+// FuzzTokenize: lossless on any input; every byte in exactly one non-empty
+// token, in order; layout tokens are whitespace or exactly one
+// punctuation/symbol rune; a reused Scanner gives Tokenize's tokens; both
+// agree with the old tokenizer (the oracle) and stay within the work bound.
 func FuzzTokenize(f *testing.F) {
-	for _, s := range []string{"Hello, world!", "a@b.c d", "x\xff\xfe y", "1,2,3", "https://a.b/c?d", "   ", "é́", "a'b'-c"} {
+	for _, s := range []string{"Hello, world!", "a@b.c d", "x\xff\xfe y", "1,2,3", "https://a.b/c?d", "   ", "é́", "a'b'-c",
+		"a.a.a.a.", "a@a@a@", "@a@", "(x@y).", "HTTP://A", "wWw.x", "mailto:", "İttp://", "1.1.1.", "x'x'x'", "--", "🙂🙂🙂", "\x00\x00"} {
 		f.Add(s)
 	}
+	var sc Scanner
 	f.Fuzz(func(t *testing.T, s string) {
 		ts := Tokenize(s)
-		var b strings.Builder
+		pos := 0
 		for _, tk := range ts {
 			if tk.Text == "" {
 				t.Fatalf("empty token in %q", s)
 			}
+			if !strings.HasPrefix(s[pos:], tk.Text) {
+				t.Fatalf("token %q at byte %d of %q is not the next slice of the input", tk.Text, pos, s)
+			}
+			pos += len(tk.Text)
 			switch tk.Kind {
 			case Punct:
 				if utf8.RuneCountInString(tk.Text) != 1 || !utf8.ValidString(tk.Text) {
@@ -91,10 +99,30 @@ func FuzzTokenize(f *testing.F) {
 					t.Fatalf("space token %q holds non-space", tk.Text)
 				}
 			}
-			b.WriteString(tk.Text)
 		}
-		if b.String() != s {
-			t.Fatalf("not lossless: %q -> %q", s, b.String())
+		if pos != len(s) {
+			t.Fatalf("not lossless: tokens of %q cover %d of %d bytes", s, pos, len(s))
+		}
+		sc.Reset(s)
+		for i := 0; ; i++ {
+			tk, ok := sc.Next()
+			if !ok {
+				if i != len(ts) {
+					t.Fatalf("Scanner gave %d tokens of %q, Tokenize %d", i, s, len(ts))
+				}
+				break
+			}
+			if i >= len(ts) || tk != ts[i] {
+				t.Fatalf("Scanner token %d of %q is %v, Tokenize disagrees", i, s, tk)
+			}
+		}
+		if sc.work > maxWorkPerByte*len(s) {
+			t.Fatalf("examined %d bytes for %d of %q", sc.work, len(s), s)
+		}
+		if len(s) <= 4<<10 {
+			if want := oracleTokenize(s); !sameTokens(ts, want) {
+				t.Fatalf("Tokenize(%q) = %q, old tokenizer %q", s, ts, want)
+			}
 		}
 	})
 }

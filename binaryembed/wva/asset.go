@@ -31,6 +31,11 @@ type Asset struct {
 	// Floats holds the float vectors row-major, len == len(Words)·Header.Dim,
 	// for research builds; nil when absent.
 	Floats []float32
+	// SHA256 is the hash of the file Decode read (zero for an Asset built
+	// in memory): what a memo of responses is bound to, so responses drawn
+	// over one asset are never reused over another, even one with the same
+	// name and size.
+	SHA256 [32]byte
 
 	index atomic.Pointer[wordIndex]
 }

@@ -1,17 +1,18 @@
 package wva
 
 import (
+	"crypto/sha256"
 	"fmt"
-	"os"
 
 	"github.com/wordveil/wordveil/hamming"
 )
 
-// Load reads and decodes the asset file at path; see Decode.
+// Load reads the asset file at path with ReadFile (so at most MaxFileSize
+// bytes, and never from a device or pipe) and decodes it; see Decode.
 func Load(path string) (*Asset, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("wva: load: %w", err)
+		return nil, err // ReadFile's errors name the path
 	}
 	a, err := Decode(b)
 	if err != nil {
@@ -88,7 +89,7 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 		return dz.decompress(k, stored, s.Raw, maxRaw)
 	}
 
-	a = &Asset{Header: h}
+	a = &Asset{Header: h, SHA256: sha256.Sum256(b)}
 	r, err := raw(KindVocab)
 	if err != nil {
 		return nil, err

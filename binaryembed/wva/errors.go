@@ -5,9 +5,10 @@ import (
 	"fmt"
 )
 
-// Sentinel errors. Every error returned by Decode, Load and Inspect wraps
+// Sentinel errors. Every error returned by Decode and Inspect wraps
 // exactly one of the first five, with context naming the part of the file
-// and the problem; test with errors.Is.
+// and the problem; test with errors.Is. Load and ReadFile can also return
+// ErrNotRegular, ErrFileTooLarge (readfile.go) or a file-system error.
 var (
 	// ErrBadMagic: the input does not start with the WordVeil asset magic.
 	ErrBadMagic = errors.New("not a WordVeil asset (bad magic)")

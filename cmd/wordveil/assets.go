@@ -58,7 +58,7 @@ func assetsBuild(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&def.Workers, "workers", 0, "parallel workers (0 = all cores)")
 	quiet := fs.Bool("q", false, "no progress output")
 	codesOut := fs.String("codes-out", "", "also write the raw codes (32 bytes each, little-endian) to this file, for benchmarks")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *out == "" || fs.NArg() > 0 {
@@ -104,7 +104,7 @@ func assetsInspect(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("wordveil assets inspect", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the header as JSON only")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 1 {

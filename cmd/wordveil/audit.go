@@ -33,7 +33,7 @@ Flags:
 	words := fs.Int("words", audit.DefaultWords, fmt.Sprintf("audit the first `K` words of the asset (2..%d; the check is cubic in K)", audit.MaxWords))
 	path := fs.String("asset", "", "asset file (default: the embedded English asset)")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {

@@ -22,7 +22,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	nWords := fs.Int("words", 10000, "words in the generated text")
 	preset := fs.String("preset", core.LevelBalanced, "privacy level for every mechanism")
 	minTime := fs.Duration("time", time.Second, "minimum measuring time per mechanism")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 || *nWords < 1 {

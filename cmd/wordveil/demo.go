@@ -20,7 +20,7 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	preset := fs.String("preset", core.LevelBalanced, "privacy level: strong, balanced or light")
 	text := fs.String("text", demoText, "the text to privatize")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	t0 := time.Now()

@@ -137,7 +137,7 @@ func evalIMDB(args []string, stderr io.Writer) error {
 	pool := fs.Int("pool", 0, "cap on the draws per word type and run for the nearest-neighbour mechanisms (0: every token its own draw, the default; tem-pool always uses 8; see docs/eval/REPORT.md)")
 	train := fs.Int("train", DefaultTrain, "use the first N reviews of TR1 (0: all 12,500, the paper's size)")
 	workers := fs.Int("workers", 0, "parallel cells (0: all cores)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	g, err := parseFloats(*grid)
@@ -184,7 +184,7 @@ func evalReport(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "docs/eval", "directory for the figures and RESULTS.md")
 	extra := fs.String("extra", "full TR1=docs/eval/results-fulltr1.jsonl,10k vocabulary=docs/eval/results-10k.jsonl,full TR1 pooled=docs/eval/results-fulltr1-pool.jsonl",
 		"comma-separated LABEL=FILE results of other configurations to show beside the study (missing files are skipped)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	var extras []report.Extra
@@ -249,7 +249,7 @@ func evalEmpirical(args []string, stderr io.Writer) error {
 	words := fs.Int("words", 200, "universe: the most frequent TR1 words with an AFINN valence")
 	draws := fs.Int("draws", 100, "draws per word")
 	maxLoss := fs.Float64("max-loss", 0.5, "Algorithm 2's utility-loss cap C for Vickrey (0: skip)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	g, err := parseFloats(*grid)

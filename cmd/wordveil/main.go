@@ -11,7 +11,8 @@
 //	wordveil neighbours WORD...       exact Hamming neighbours in an asset
 //	wordveil version
 //
-// Exit codes: 0 success, 1 failure, 2 bad usage.
+// Exit codes: 0 success, 1 failure, 2 bad usage (printed once), 3 privacy
+// budget exhausted (privatize), 130 interrupted.
 package main
 
 import (
@@ -40,29 +41,66 @@ Usage:
   wordveil version                print the version
 
 Run 'wordveil COMMAND -h' for a command's flags.
+Exit codes: 0 success, 1 failure, 2 bad usage, 3 privacy budget exhausted, 130 interrupted.
 `
 
 // errUsage marks errors that are the caller's (exit code 2).
 var errUsage = errors.New("usage")
 
-func main() {
-	err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+// errUsageShown is a usage error the flag package has already printed
+// (with the command's usage): main exits 2 without printing it again.
+var errUsageShown = fmt.Errorf("%w (see above)", errUsage)
+
+// parseFlags parses args into fs, turning its errors into ours: -h is
+// flag.ErrHelp (exit 0), anything else errUsageShown (exit 2).
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
 	switch {
 	case err == nil:
+		return nil
 	case errors.Is(err, flag.ErrHelp):
-	case errors.Is(err, errUsage):
-		fmt.Fprintln(os.Stderr, "wordveil:", err)
-		os.Exit(2)
-	case errors.Is(err, errBudget):
-		fmt.Fprintln(os.Stderr, "wordveil:", err)
-		os.Exit(3)
-	case errors.Is(err, errInterrupted):
-		fmt.Fprintln(os.Stderr, "wordveil:", err)
-		os.Exit(130)
-	default:
-		fmt.Fprintln(os.Stderr, "wordveil:", err)
-		os.Exit(1)
+		return flag.ErrHelp
 	}
+	return errUsageShown
+}
+
+// setFlags returns the names of the flags args set explicitly.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
+func main() {
+	err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if msg := errorMessage(err); msg != "" {
+		fmt.Fprintln(os.Stderr, "wordveil:", msg)
+	}
+	os.Exit(exitCode(err))
+}
+
+// exitCode maps run's error to the documented exit code.
+func exitCode(err error) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	case errors.Is(err, errBudget):
+		return 3
+	case errors.Is(err, errInterrupted):
+		return 130
+	}
+	return 1
+}
+
+// errorMessage is what main prints for err: nothing for success, -h, or a
+// usage error the flag package already printed.
+func errorMessage(err error) string {
+	if err == nil || errors.Is(err, flag.ErrHelp) || errors.Is(err, errUsageShown) {
+		return ""
+	}
+	return err.Error()
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {

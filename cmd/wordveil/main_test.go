@@ -96,3 +96,40 @@ func TestStatsAndBench(t *testing.T) {
 		}
 	}
 }
+
+// TestExitCodes: the exit code of every kind of failure, as the help
+// documents it, and usage errors printed exactly once.
+func TestExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		in   string
+		code int
+	}{
+		{[]string{"privatize"}, "the cat\n", 0},
+		{[]string{"privatize", "-h"}, "", 0},
+		{[]string{"privatize", "-epsilon", "0"}, "x\n", 2},
+		{[]string{"privatize", "-epsilon", "1e308"}, "x\n", 2},
+		{[]string{"privatize", "-cap", "1"}, "x\n", 2},
+		{[]string{"privatize", "-nope"}, "x\n", 2},
+		{[]string{"frobnicate"}, "", 2},
+		{[]string{"stats", "-words", "1000000"}, "", 2},
+		{[]string{"privatize", "-ledger", t.TempDir(), "-cap", "1"}, "the cat\n", 3},
+		{[]string{"privatize", "-asset", "/dev/zero"}, "x\n", 1},
+		{[]string{"privatize", "-asset", t.TempDir()}, "x\n", 1},
+	} {
+		var out, errb bytes.Buffer
+		err := run(tc.args, strings.NewReader(tc.in), &out, &errb)
+		if got := exitCode(err); got != tc.code {
+			t.Errorf("wordveil %v: exit %d (%v), want %d", tc.args, got, err, tc.code)
+		}
+		if tc.code == 2 {
+			// Printed once: either the flag package printed it (and main
+			// prints nothing) or main prints it (and it is not already on
+			// stderr).
+			msg := errorMessage(err)
+			if msg == "" && errb.Len() == 0 || msg != "" && strings.Contains(errb.String(), msg) {
+				t.Errorf("wordveil %v: stderr %q, main prints %q", tc.args, errb.String(), msg)
+			}
+		}
+	}
+}

@@ -16,8 +16,10 @@ type mechanismSpec struct {
 	Preset  string  // core.LevelBalanced, ...
 }
 
-// build returns the mechanism, its ε, and a description.
-func (s mechanismSpec) build(a *wva.Asset) (core.Mechanism, float64, error) {
+// build returns the mechanism and its ε. A refused ε (invalid, or so
+// large the output is almost surely the input, unless allowSaturated) and
+// an unknown name are usage errors.
+func (s mechanismSpec) build(a *wva.Asset, allowSaturated bool) (core.Mechanism, float64, error) {
 	eps := s.Epsilon
 	if eps == 0 {
 		var err error
@@ -27,8 +29,8 @@ func (s mechanismSpec) build(a *wva.Asset) (core.Mechanism, float64, error) {
 	} else if !(eps > 0) || math.IsInf(eps, 0) {
 		return nil, 0, fmt.Errorf("%w: -epsilon %v: must be a finite number > 0", errUsage, eps)
 	}
-	m, err := core.NewMechanism(s.Name, a, eps)
-	if errors.Is(err, core.ErrUnknownMechanism) {
+	m, err := core.NewMechanism(s.Name, a, eps, core.MechanismOptions{AllowSaturated: allowSaturated})
+	if errors.Is(err, core.ErrUnknownMechanism) || errors.Is(err, core.ErrEpsilonSaturated) || errors.Is(err, core.ErrInvalidEpsilon) {
 		return nil, 0, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if err != nil {
@@ -44,7 +46,7 @@ var presetMechanisms = []string{core.NameBRR, core.NameTEMHamming, core.Name1DG,
 // presetPrivatizer builds the named mechanism at a preset over a, wrapped in
 // a text privatizer with default options, and returns it with its ε.
 func presetPrivatizer(a *wva.Asset, name, preset string) (*core.TextPrivatizer, float64, error) {
-	m, eps, err := mechanismSpec{Name: name, Preset: preset}.build(a)
+	m, eps, err := mechanismSpec{Name: name, Preset: preset}.build(a, false)
 	if err != nil {
 		return nil, 0, err
 	}

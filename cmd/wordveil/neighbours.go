@@ -30,7 +30,7 @@ func neighbours(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	k := fs.Int("k", 8, "neighbours per word")
 	path := fs.String("asset", "", "asset file (default: the embedded English asset)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 || *k < 1 {

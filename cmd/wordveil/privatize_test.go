@@ -2,12 +2,19 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/wordveil/wordveil/assets"
 	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/internal/linereader"
 )
 
 func TestPrivatizeCmd(t *testing.T) {
@@ -29,9 +36,14 @@ func TestPrivatizeCmd(t *testing.T) {
 	if err := run([]string{"privatize", "-mechanism", "tem", "-epsilon", "9", "-json", "-oov", "placeholder"}, strings.NewReader("the 42 cats\n"), &out, &errb); err != nil {
 		t.Fatal(err)
 	}
-	var res core.TextResult
-	if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Accounting.Words != 2 || res.Accounting.OOV != 1 || !strings.Contains(res.Text, "•") {
+	var res record
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Words != 2 || res.OOV != 1 || !strings.Contains(res.Text, "•") {
 		t.Fatalf("json output %q: %v", out.String(), err)
+	}
+	// TEM over the Euclidean lists: P_avg is unknown on the device, so the
+	// loss is reported as unknown, never as 0.
+	if res.PAvg != nil || res.UnitFree != nil || res.LossUnknown == nil || res.Mechanism != "tem" {
+		t.Fatalf("tem accounting reads as known: %s", out.String())
 	}
 }
 
@@ -66,7 +78,29 @@ func TestPrivatizeErrors(t *testing.T) {
 		{"privatize", "-oov", "keep"},
 		{"privatize", "extra"},
 		{"privatize", "-mechanism", "tem"}, // no preset reachable
+		{"privatize", "-epsilon", "0"},
+		{"privatize", "-epsilon", "NaN"},
+		{"privatize", "-epsilon", "+Inf"},
+		{"privatize", "-epsilon", "1e308"},
+		{"privatize", "-epsilon", "50"},                     // BRR saturates near 10 per bit
+		{"privatize", "-mechanism", "1dg", "-epsilon", "6"}, // 1-DG saturates near 5.3
+		{"privatize", "-cap", "5"},                          // caps without a ledger cap nothing
+		{"privatize", "-cap-period", "5"},
+		{"privatize", "-period", "1h"},
+		{"privatize", "-ledger", "DIR", "-cap", "-1"},
+		{"privatize", "-ledger", "DIR", "-cap", "NaN"},
+		{"privatize", "-ledger", "DIR", "-cap-period", "1", "-period", "0s"},
+		{"privatize", "-memo-key", "k"},
+		{"privatize", "-max-line", "0"},
+		{"privatize", "-max-line", "99999999999"},
+		{"privatize", "-bogus"},
+		{"privatize", "-mechanism", "tem", "-epsilon", "9", "-ledger", "DIR"}, // loss unknown: cannot be charged
 	} {
+		for i := range args {
+			if args[i] == "DIR" {
+				args[i] = t.TempDir()
+			}
+		}
 		var out, errb bytes.Buffer
 		if err := run(args, strings.NewReader("x\n"), &out, &errb); !errors.Is(err, errUsage) {
 			t.Errorf("%v: err = %v, want usage", args, err)
@@ -103,5 +137,156 @@ func TestDemo(t *testing.T) {
 		if !strings.Contains(out.String(), "\n"+m+" ") {
 			t.Fatalf("demo output lacks %s:\n%s", m, out.String())
 		}
+	}
+}
+
+// TestSaturatedEpsilonAllowed: -allow-saturated accepts an ε the default
+// refuses, and the output is then (almost surely) the input.
+func TestSaturatedEpsilonAllowed(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := run([]string{"privatize", "-epsilon", "50", "-allow-saturated"}, strings.NewReader("the cat sat\n"), &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "the cat sat\n" {
+		t.Fatalf("ε = 50 per bit: %q", out.String())
+	}
+}
+
+// TestPrivatizeJSONSchema: every record of every mode validates against
+// the documented schema, including a ledger without caps (null remaining)
+// and unknown loss (TEM).
+func TestPrivatizeJSONSchema(t *testing.T) {
+	c := jsonschema.NewCompiler()
+	sch, err := c.Compile("../../docs/cli-record.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := "my doctor\nThe cat sat on 42 mats, e-mail a@b.org\n\n"
+	for _, args := range [][]string{
+		{"-json"},
+		{"-json", "-ledger", t.TempDir()},
+		{"-json", "-ledger", t.TempDir(), "-cap", "1e9", "-cap-period", "1e8"},
+		{"-json", "-mechanism", "tem", "-epsilon", "9"},
+		{"-json", "-mechanism", "1dt", "-preset", "light", "-memo", t.TempDir(), "-oov", "placeholder", "-punct"},
+		{"-json", "-epsilon", "1e5", "-allow-saturated", "-ledger", t.TempDir()},
+	} {
+		var out, errb bytes.Buffer
+		if err := run(append([]string{"privatize"}, args...), strings.NewReader(in), &out, &errb); err != nil {
+			t.Fatalf("%v: %v (%s)", args, err, errb.String())
+		}
+		lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		if len(lines) != 3 {
+			t.Fatalf("%v: %d records for 3 lines:\n%s", args, len(lines), out.String())
+		}
+		for _, l := range lines {
+			v, err := jsonschema.UnmarshalJSON(strings.NewReader(l))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sch.Validate(v); err != nil {
+				t.Fatalf("%v: record %s\ndoes not validate: %v", args, l, err)
+			}
+		}
+	}
+	// Negative control: the schema rejects what the old output had.
+	for _, bad := range []string{
+		`{"text":"x"}`,
+		strings.Replace(validRecord, `"pAvg":127.9`, `"pAvg":0`, 1) + "x",
+	} {
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(bad))
+		if err == nil && sch.Validate(v) == nil {
+			t.Fatalf("schema accepts %s", bad)
+		}
+	}
+	v, _ := jsonschema.UnmarshalJSON(strings.NewReader(strings.Replace(validRecord, `"lossUnknown":null`, `"lossUnknown":"why"`, 1)))
+	if sch.Validate(v) == nil {
+		t.Fatal("schema accepts a known pAvg beside a reason it is unknown")
+	}
+}
+
+const validRecord = `{"text":"a\n","mechanism":"brr","epsilon":0.5,"metric":"hamming","asset":{"name":"x","words":5,"sha256":"` +
+	"0000000000000000000000000000000000000000000000000000000000000000" +
+	`"},"words":1,"oov":0,"memoized":0,"totalEpsilon":0.5,"pAvg":127.9,"unitFree":63.9,"lossUnknown":null,"ledger":null}`
+
+// TestMyDoctorLedgerNoCaps: the case that burnt budget with no output.
+func TestMyDoctorLedgerNoCaps(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	if err := run([]string{"privatize", "-json", "-ledger", dir}, strings.NewReader("my doctor\n"), &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	var r record
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.Ledger == nil || r.Ledger.PeriodRemaining != nil || r.Ledger.LifetimeRemaining != nil || *r.Ledger.LifetimeSpent <= 0 {
+		t.Fatalf("%s: %v", out.String(), err)
+	}
+}
+
+// slowReader hands out a long line a little at a time and then blocks.
+type slowReader struct {
+	chunk []byte
+	left  int
+	block chan struct{}
+}
+
+func (r *slowReader) Read(p []byte) (int, error) {
+	if r.left == 0 {
+		<-r.block
+		return 0, io.EOF
+	}
+	n := min(len(p), len(r.chunk), r.left)
+	copy(p, r.chunk[:n])
+	r.left -= n
+	return n, nil
+}
+
+// TestStreamInterrupt: a signal while a long line is being read, or being
+// privatized, stops at once with errInterrupted and writes nothing of it.
+func TestStreamInterrupt(t *testing.T) {
+	a, err := assets.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := core.NewMechanism(core.NameBRR, a, 0.5, core.MechanismOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := core.NewTextPrivatizer(m, a, core.TextOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (1) Blocked reading a line that never ends.
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &slowReader{chunk: []byte("the cat "), left: 1 << 20, block: make(chan struct{})}
+	defer close(r.block)
+	var out bytes.Buffer
+	done := make(chan error)
+	go func() {
+		done <- stream(ctx, p, core.NewSecureSource(), linereader.New(r, 16<<20), &out, recordEncoder{asset: a})
+	}()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	if err := <-done; !errors.Is(err, errInterrupted) || out.Len() != 0 {
+		t.Fatalf("interrupted read: %v, wrote %d bytes", err, out.Len())
+	}
+	// (2) Cancelled while privatizing a long line: PrivatizeBlock checks
+	// the context between words.
+	ctx, cancel = context.WithCancel(context.Background())
+	long := strings.Repeat("the cat sat ", 1<<16) + "\n"
+	go func() {
+		done <- stream(ctx, p, core.NewSecureSource(), linereader.New(strings.NewReader(long), 16<<20), &out, recordEncoder{asset: a})
+	}()
+	time.Sleep(20 * time.Millisecond)
+	cancel()
+	if err := <-done; !errors.Is(err, errInterrupted) || out.Len() != 0 {
+		t.Fatalf("interrupted privatization: %v, wrote %d bytes", err, out.Len())
+	}
+}
+
+// TestLongLineBounded: a line over -max-line is an error, not a buffer.
+func TestLongLineBounded(t *testing.T) {
+	var out, errb bytes.Buffer
+	err := run([]string{"privatize", "-max-line", "1000"}, strings.NewReader("ok\n"+strings.Repeat("x", 5000)), &out, &errb)
+	if !errors.Is(err, linereader.ErrLineTooLong) || strings.Count(out.String(), "\n") != 1 {
+		t.Fatalf("err %v, out %q", err, out.String())
 	}
 }

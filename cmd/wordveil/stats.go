@@ -24,11 +24,11 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	nWords := fs.Int("words", 100, "words in the seeded sample")
 	draws := fs.Int("draws", 100, "draws per word")
 	assetPath := fs.String("asset", "", "asset file (default: the embedded English asset)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 || *nWords < 1 || *draws < 1 {
-		return fmt.Errorf("%w: stats takes flags only, with -words and -draws ≥ 1", errUsage)
+	if fs.NArg() > 0 || *nWords < 1 || *nWords > 100000 || *draws < 1 || *draws > 100000 {
+		return fmt.Errorf("%w: stats takes flags only, with -words and -draws in [1, 100000]", errUsage)
 	}
 	a, err := loadAsset(*assetPath)
 	if err != nil {
@@ -45,7 +45,7 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	for _, name := range names {
 		s := spec
 		s.Name = name
-		m, eps, err := s.build(a)
+		m, eps, err := s.build(a, false)
 		if err != nil {
 			return err
 		}
@@ -53,7 +53,11 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		pavg := core.MeanDistance(m, a)
+		pavg, known := core.MeanDistance(m)
+		if !known {
+			fmt.Fprintf(tw, "%s\t%.4g\t%s\t%.3f\t%.1f\tunknown\tunknown\n", name, eps, m.Metric(), d.MeanN, d.MeanS)
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%.3f\t%.1f\t%.1f\t%.1f\n", name, eps, m.Metric(), d.MeanN, d.MeanS, pavg, eps*pavg)
 	}
 	tw.Flush()

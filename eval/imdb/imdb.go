@@ -177,9 +177,13 @@ func Clean(text string) string { return brReplacer.Replace(text) }
 func Encode(text string, lookup func(key string) (int, bool)) []int32 {
 	s := Clean(text)
 	out := make([]int32, 0, len(s)/5+1)
-	for len(s) > 0 {
-		t := tokenize.Next(s)
-		s = s[len(t.Text):]
+	var sc tokenize.Scanner
+	sc.Reset(s)
+	for {
+		t, more := sc.Next()
+		if !more {
+			break
+		}
 		if !t.Kind.Content() {
 			continue
 		}

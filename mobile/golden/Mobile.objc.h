@@ -26,7 +26,8 @@ defaults), change fields, pass it to OpenPrivatizer; it is copied there.
 
 - (nonnull instancetype)initWithRef:(_Nonnull id)ref;
 /**
- * NewConfig returns the default configuration.
+ * NewConfig returns the default configuration (nil should it ever panic;
+OpenPrivatizer takes nil as the defaults).
  */
 - (nullable instancetype)init;
 /**
@@ -40,7 +41,8 @@ defaults), change fields, pass it to OpenPrivatizer; it is copied there.
  */
 @property (nonatomic) NSString* _Nonnull preset;
 /**
- * Epsilon, if > 0, is ε in the mechanism's metric, instead of Preset.
+ * Epsilon, if > 0, is ε in the mechanism's metric, instead of Preset
+(0: the preset; negative, NaN or infinite: WV_INVALID_ARGUMENT).
  */
 @property (nonatomic) double epsilon;
 /**
@@ -57,7 +59,7 @@ defaults), change fields, pass it to OpenPrivatizer; it is copied there.
  */
 @property (nonatomic) BOOL privatizePunctuation;
 /**
- * MaxTextBytes bounds one call's text (0: 16 MiB).
+ * MaxTextBytes bounds one call's text, at most 2^30 (0: 16 MiB).
  */
 @property (nonatomic) int64_t maxTextBytes;
 /**
@@ -66,8 +68,10 @@ each call is charged its unit-free loss (ε·P_avg per word) first.
  */
 @property (nonatomic) NSString* _Nonnull ledgerDir;
 /**
- * CapLifetime and CapPerPeriod cap the ledger (0: no cap);
-PeriodSeconds is CapPerPeriod's rolling window (0: 86400).
+ * CapLifetime and CapPerPeriod cap the ledger (finite, ≥ 0; 0: no
+cap); a cap without LedgerDir is refused, not ignored.
+PeriodSeconds is CapPerPeriod's rolling window, at most 100 years
+(0: 86400).
  */
 @property (nonatomic) double capLifetime;
 @property (nonatomic) double capPerPeriod;
@@ -77,6 +81,13 @@ PeriodSeconds is CapPerPeriod's rolling window (0: 86400).
 (each word keeps its first response; see docs/TEXT_PRIVACY.md).
  */
 @property (nonatomic) NSString* _Nonnull memoDir;
+/**
+ * MemoSecret (at least 32 bytes) seals the memo file: without it the
+file reveals only its number of entries. Keep it in the platform's
+key store (Android Keystore, iOS Keychain), never beside the memo.
+Required with MemoDir.
+ */
+@property (nonatomic) NSData* _Nullable memoSecret;
 @end
 
 /**
@@ -97,7 +108,10 @@ N_w = Pr[output = input], S_w = distinct outputs.
 @end
 
 /**
- * Privatizer privatizes texts. Safe for concurrent use.
+ * Privatizer privatizes texts. Safe for concurrent use. Only the Open…
+functions make a usable one: the methods of a nil or zero-value
+Privatizer (gobind's no-argument constructor) return WV_INVALID_ARGUMENT
+or their documented zero value.
  */
 @interface MobilePrivatizer : NSObject <goSeqRefInterface> {
 }
@@ -107,24 +121,30 @@ N_w = Pr[output = input], S_w = distinct outputs.
 - (nonnull instancetype)init;
 /**
  * Deniability measures this privatizer's mechanism (1 ≤ words ≤ 10,000,
-1 ≤ draws ≤ 10,000).
+1 ≤ draws ≤ 10,000, words·draws ≤ 1,000,000: the work is words·draws
+privatizations). Out of range, or on a nil or zero-value Privatizer:
+WV_INVALID_ARGUMENT.
  */
 - (MobileDeniability* _Nullable)deniability:(int64_t)words draws:(int64_t)draws error:(NSError* _Nullable* _Nullable)error;
 /**
  * Epsilon returns the privatizer's per-word ε; Metric names its metric.
+0 on a nil or zero-value Privatizer.
  */
 - (double)epsilon;
 /**
- * Metric names the metric ε applies to.
+ * Metric names the metric ε applies to. "" on a nil or zero-value
+Privatizer.
  */
 - (NSString* _Nonnull)metric;
 /**
  * Privatize privatizes text. With a ledger, the call is charged first and
 fails with WV_BUDGET_EXCEEDED (and no text) when a cap would be exceeded.
+On a nil or zero-value Privatizer: WV_INVALID_ARGUMENT.
  */
 - (MobileResult* _Nullable)privatize:(NSString* _Nullable)text error:(NSError* _Nullable* _Nullable)error;
 /**
- * VocabularySize returns the number of words of the asset.
+ * VocabularySize returns the number of words of the asset. 0 on a nil or
+zero-value Privatizer.
  */
 - (int64_t)vocabularySize;
 @end
@@ -212,7 +232,7 @@ FOUNDATION_EXPORT NSString* _Nonnull const MobileCodeTextTooLarge;
 
 /**
  * ErrCode returns the code at the start of an error message from this
-package ("" if there is none).
+package ("" if there is none, and "" should it ever panic).
  */
 FOUNDATION_EXPORT NSString* _Nonnull MobileErrCode(NSString* _Nullable message);
 
@@ -223,12 +243,14 @@ example when the app moves to the background.
 FOUNDATION_EXPORT void MobileFreeOSMemory(void);
 
 /**
- * NewConfig returns the default configuration.
+ * NewConfig returns the default configuration (nil should it ever panic;
+OpenPrivatizer takes nil as the defaults).
  */
 FOUNDATION_EXPORT MobileConfig* _Nullable MobileNewConfig(void);
 
 /**
- * OpenPrivatizer returns a privatizer over the embedded English asset.
+ * OpenPrivatizer returns a privatizer over the embedded English asset
+(cfg nil: NewConfig's defaults).
  */
 FOUNDATION_EXPORT MobilePrivatizer* _Nullable MobileOpenPrivatizer(MobileConfig* _Nullable cfg, NSError* _Nullable* _Nullable error);
 
@@ -246,12 +268,14 @@ FOUNDATION_EXPORT MobilePrivatizer* _Nullable MobileOpenPrivatizerFromFile(NSStr
 /**
  * SetMemoryLimit sets the Go runtime's soft memory limit in bytes (see
 runtime/debug.SetMemoryLimit; a keyboard extension may want ~30 MB) and
-returns the previous one. A negative value only reads it.
+returns the previous one. A value ≤ 0 only reads it: 0, the zero value,
+would make the runtime collect garbage without pause. Returns -1 should
+the runtime ever panic.
  */
 FOUNDATION_EXPORT int64_t MobileSetMemoryLimit(int64_t bytes);
 
 /**
- * Version returns the SDK version.
+ * Version returns the SDK version ("" should it ever panic).
  */
 FOUNDATION_EXPORT NSString* _Nonnull MobileVersion(void);
 

@@ -1,10 +1,18 @@
 package wordveil.jvmtest;
 
 import java.io.File;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -24,10 +32,29 @@ import mobile.Result;
  * method; a failed check throws AssertionError. Ends with "N passed, N
  * failed" and exits non-zero on failure (System.exit also ends the Go
  * runtime's non-daemon threads, which would otherwise keep the JVM alive).
+ *
+ * Profiles, chosen with the system property wordveil.profile:
+ *   (unset, the default)  the full iteration counts below;
+ *   "emulated"            (java -Dwordveil.profile=emulated), for runs under
+ *                         an emulator such as qemu (about 50 ms per call): the
+ *                         tests that loop many times run fewer iterations
+ *                         (8 threads x 25 calls instead of 8 x 1000; 5 calls
+ *                         after zeroing the asset array instead of 50), with
+ *                         the same assertions. See iterations().
+ * scripts/jvm-test.sh passes no JVM options of its own; the JVM reads the
+ * JAVA_TOOL_OPTIONS environment variable, so
+ *   JAVA_TOOL_OPTIONS=-Dwordveil.profile=emulated scripts/jvm-test.sh
+ * selects the emulated profile. The first output line names the profile.
  */
 public final class BindingTest {
     static final String SAMPLE = "Call Dr. Smith at 555-0100, e-mail smith@example.org";
     static final String[] MECHANISMS = {"brr", "tem-hamming", "1dg", "1dt"};
+    static final boolean EMULATED = "emulated".equals(System.getProperty("wordveil.profile"));
+
+    /** The iteration count of the active profile: full, or emulated under -Dwordveil.profile=emulated. */
+    static int iterations(int full, int emulated) {
+        return EMULATED ? emulated : full;
+    }
 
     interface Body { void run() throws Exception; }
 
@@ -74,9 +101,177 @@ public final class BindingTest {
         return c;
     }
 
+    /** What a call must give: checked against its return value or what it threw. */
+    interface Expect { void check(String call, Object ret, Throwable thrown); }
+
+    static Expect returns(Object want) {
+        return (call, ret, thrown) -> {
+            check(thrown == null, call + " threw " + thrown + ", want " + want);
+            check(Objects.equals(ret, want), call + " = " + ret + ", want " + want);
+        };
+    }
+
+    static Expect returnsWhere(String what, java.util.function.Predicate<Object> ok) {
+        return (call, ret, thrown) -> {
+            check(thrown == null, call + " threw " + thrown + ", want " + what);
+            check(ok.test(ret), call + " = " + ret + ", want " + what);
+        };
+    }
+
+    static Expect throwsCode(String code) {
+        return (call, ret, thrown) -> {
+            check(thrown instanceof Exception, call + " returned " + ret + " / threw " + thrown + ", want a " + code + " Exception");
+            String m = thrown.getMessage();
+            check(m != null && m.startsWith(code + ": ") && code.equals(Mobile.errCode(m)), call + ": message " + m + ", want " + code);
+        };
+    }
+
+    /** A bound class's zero-value handle (new Config() is NewConfig: the defaults). */
+    static Object zeroHandle(Class<?> c) {
+        if (c == Privatizer.class) return new Privatizer();
+        if (c == Result.class) return new Result();
+        if (c == Config.class) return new Config();
+        if (c == Deniability.class) return new Deniability();
+        throw new AssertionError("no zero-value handle for " + c);
+    }
+
+    /** Zero, null and empty values of a parameter type. */
+    static Object[] zeroArgs(Class<?> t) {
+        if (t == long.class) return new Object[] {0L};
+        if (t == double.class) return new Object[] {0.0};
+        if (t == boolean.class) return new Object[] {false};
+        if (t == String.class) return new Object[] {null, ""};
+        if (t == byte[].class) return new Object[] {null, new byte[0]};
+        if (t == Config.class) return new Object[] {null, new Config()};
+        if (t == Object.class) return new Object[] {null};
+        throw new AssertionError("no zero arguments for parameter type " + t);
+    }
+
+    /** Every combination of zeroArgs for the parameter types. */
+    static List<Object[]> argCombinations(Class<?>[] types) {
+        List<Object[]> out = new ArrayList<>();
+        out.add(new Object[types.length]);
+        for (int i = 0; i < types.length; i++) {
+            List<Object[]> next = new ArrayList<>();
+            for (Object[] prefix : out) {
+                for (Object v : zeroArgs(types[i])) {
+                    Object[] a = prefix.clone();
+                    a[i] = v;
+                    next.add(a);
+                }
+            }
+            out = next;
+        }
+        return out;
+    }
+
+    /**
+     * What each public method of the bound classes must do on a zero-value
+     * handle (static methods of Mobile: with zero, null and empty arguments).
+     * A method found by reflection without an entry here fails the test, so
+     * a method added to the Go API must be added here.
+     */
+    static Map<String, Expect> zeroValueExpectations() {
+        Map<String, Expect> e = new HashMap<>();
+        Expect none = returns(null); // void
+        Expect zeroLong = returns(0L), zeroDouble = returns(0.0), empty = returns("");
+        // Privatizer: unopened handle -> WV_INVALID_ARGUMENT, or the documented zero value.
+        e.put("Privatizer.privatize", throwsCode(Mobile.CodeInvalidArgument));
+        e.put("Privatizer.deniability", throwsCode(Mobile.CodeInvalidArgument));
+        e.put("Privatizer.epsilon", zeroDouble);
+        e.put("Privatizer.metric", empty);
+        e.put("Privatizer.vocabularySize", zeroLong);
+        // Result and Deniability: plain records, Go zero values.
+        for (String f : new String[] {"Words", "OOV", "Memoized"}) e.put("Result.get" + f, zeroLong);
+        for (String f : new String[] {"Epsilon", "TotalEpsilon", "PAvg", "UnitFree", "PeriodSpent",
+                "LifetimeSpent", "PeriodRemaining", "LifetimeRemaining"}) e.put("Result.get" + f, zeroDouble);
+        for (String f : new String[] {"Text", "Metric", "LossUnknown"}) e.put("Result.get" + f, empty);
+        e.put("Result.getLossKnown", returns(false));
+        e.put("Deniability.getMeanN", zeroDouble);
+        e.put("Deniability.getMeanS", zeroDouble);
+        e.put("Deniability.getWords", zeroLong);
+        e.put("Deniability.getDraws", zeroLong);
+        // Config: new Config() is NewConfig, so its getters give the defaults.
+        e.put("Config.getMechanism", returns("brr"));
+        e.put("Config.getPreset", returns("balanced"));
+        e.put("Config.getOOV", returns("random-word"));
+        for (String f : new String[] {"Placeholder", "LedgerDir", "MemoDir"}) e.put("Config.get" + f, empty);
+        for (String f : new String[] {"Epsilon", "CapLifetime", "CapPerPeriod"}) e.put("Config.get" + f, zeroDouble);
+        for (String f : new String[] {"MaxTextBytes", "PeriodSeconds"}) e.put("Config.get" + f, zeroLong);
+        e.put("Config.getPrivatizePunctuation", returns(false));
+        e.put("Config.getAllowSaturatedEpsilon", returns(false));
+        e.put("Config.getMemoSecret", returnsWhere("null or empty", r -> r == null || ((byte[]) r).length == 0));
+        // Every setter of every class, and the Object methods gobind generates.
+        for (String c : new String[] {"Privatizer", "Result", "Config", "Deniability"}) {
+            e.put(c + ".equals", returns(false)); // equals(null)
+            e.put(c + ".hashCode", returnsWhere("an int", r -> r instanceof Integer));
+            e.put(c + ".toString", returnsWhere("a string", r -> r instanceof String));
+        }
+        e.put("*.set*", none);
+        // Mobile: the package-level functions.
+        e.put("Mobile.openPrivatizer", returnsWhere("a working privatizer (null config: defaults)",
+            r -> r instanceof Privatizer && ((Privatizer) r).vocabularySize() == 50000));
+        e.put("Mobile.openPrivatizerFromAsset", throwsCode(Mobile.CodeCorruptAsset));
+        e.put("Mobile.openPrivatizerFromFile", throwsCode(Mobile.CodeIO));
+        e.put("Mobile.errCode", empty);
+        e.put("Mobile.freeOSMemory", none);
+        e.put("Mobile.touch", none);
+        e.put("Mobile.newConfig", returnsWhere("the defaults", r -> r instanceof Config && "brr".equals(((Config) r).getMechanism())));
+        e.put("Mobile.version", returnsWhere("a non-empty string", r -> r instanceof String && !((String) r).isEmpty()));
+        // 0 only reads the limit (a limit of 0 would stall the app in garbage collection).
+        e.put("Mobile.setMemoryLimit", returnsWhere("the current limit, unchanged",
+            r -> r instanceof Long && (Long) r > 0 && Mobile.setMemoryLimit(-1) == (Long) r));
+        return e;
+    }
+
+    /**
+     * Calls every public method of every bound class, found by reflection,
+     * on zero-value handles and with zero/null/empty arguments: each must
+     * give its documented zero value or throw an Exception whose message
+     * starts with a WV_ code; none may abort the JVM.
+     */
+    static void zeroValueHandles() throws Exception {
+        Map<String, Expect> want = zeroValueExpectations();
+        TreeSet<String> unexpected = new TreeSet<>(), seen = new TreeSet<>();
+        int calls = 0;
+        for (Class<?> c : Arrays.asList(Privatizer.class, Result.class, Config.class, Deniability.class, Mobile.class)) {
+            for (Method m : c.getDeclaredMethods()) {
+                int mod = m.getModifiers();
+                if (!Modifier.isPublic(mod) || m.isSynthetic() || m.getName().equals("incRefnum")) continue;
+                String key = c.getSimpleName() + "." + m.getName();
+                Expect e = want.get(key);
+                if (e == null && m.getName().startsWith("set") && c != Mobile.class) e = want.get("*.set*");
+                if (e == null) {
+                    unexpected.add(key);
+                    continue;
+                }
+                seen.add(key);
+                for (Object[] args : argCombinations(m.getParameterTypes())) {
+                    Object recv = Modifier.isStatic(mod) ? null : zeroHandle(c);
+                    Object ret = null;
+                    Throwable thrown = null;
+                    try {
+                        ret = m.invoke(recv, args);
+                    } catch (InvocationTargetException ite) {
+                        thrown = ite.getCause();
+                    }
+                    e.check(key + Arrays.deepToString(args), ret, thrown);
+                    calls++;
+                }
+            }
+        }
+        check(unexpected.isEmpty(), "public methods without an expectation in zeroValueExpectations: " + unexpected);
+        for (String k : want.keySet()) {
+            check(k.equals("*.set*") || seen.contains(k), "expectation for " + k + ", which the binding does not have");
+        }
+        check(seen.size() >= 60, "only " + seen.size() + " methods found: " + seen);
+        System.out.println("     zero-value handles: " + seen.size() + " methods, " + calls + " calls");
+    }
+
     public static void main(String[] args) throws Exception {
         String assetPath = args.length > 0 ? args[0] : "assets/en-glove100-50k.wva";
-        System.out.println("WordVeil JVM binding test, version " + Mobile.version() + ", asset " + assetPath);
+        System.out.println("WordVeil JVM binding test, version " + Mobile.version() + ", asset " + assetPath
+            + ", profile " + (EMULATED ? "emulated" : "default"));
 
         test("construction (default config)", () -> {
             Config c = Mobile.newConfig();
@@ -91,7 +286,7 @@ public final class BindingTest {
             check(p.epsilon() > 0 && !p.metric().isEmpty(), "epsilon " + p.epsilon() + " metric " + p.metric());
             // A zero-value handle (gobind's no-arg constructor) must fail
             // with an error, never abort the JVM with a Go panic.
-            expectCode(Mobile.CodeInternal, () -> new Privatizer().privatize("hello world"));
+            expectCode(Mobile.CodeInvalidArgument, () -> new Privatizer().privatize("hello world"));
             Privatizer r = Mobile.openPrivatizer(null); // nil config: defaults
             check(r.privatize("hello world").getText().length() > 0, "null config");
             check(!Mobile.version().isEmpty(), "version");
@@ -103,7 +298,7 @@ public final class BindingTest {
                 Result r = p.privatize(SAMPLE);
                 String t = r.getText();
                 check(!t.contains("555") && !t.contains("@") && !hasDigit(t), mech + " leaked: " + t);
-                check(r.getWords() > 0 && r.getOOV() >= 2 && r.getUnitFree() > 0 && r.getEpsilon() > 0, mech + " accounting");
+                check(r.getWords() > 0 && r.getOOV() >= 2 && r.getUnitFree() > 0 && r.getEpsilon() > 0 && r.getLossKnown(), mech + " accounting");
                 check(r.getTotalEpsilon() > 0 && !r.getMetric().isEmpty(), mech + " metric/total");
                 check(r.getLifetimeRemaining() == -1 && r.getPeriodRemaining() == -1, mech + " remaining without ledger");
                 check(p.deniability(20, 20).getWords() == 20, mech + " deniability");
@@ -150,14 +345,15 @@ public final class BindingTest {
             Privatizer p = Mobile.openPrivatizerFromAsset(bytes, null);
             java.util.Arrays.fill(bytes, (byte) 0);
             System.gc();
-            for (int i = 0; i < 50; i++) {
+            for (int i = 0, n = iterations(50, 5); i < n; i++) {
                 Result r = p.privatize(SAMPLE);
                 check(r.getWords() > 0 && !hasDigit(r.getText()), "after zeroing the array: " + r.getText());
             }
             check(Mobile.openPrivatizerFromFile(assetPath, null).vocabularySize() == 50000, "from file");
         });
 
-        test("8 threads x 1000 calls, one privatizer", () -> {
+        final int calls = iterations(1000, 25);
+        test("8 threads x " + calls + " calls, one privatizer", () -> {
             Privatizer p = Mobile.openPrivatizer(null);
             String input = "Meet me at 10:30 on May 5, room 221, call 555 0100 or 1-800-555-0199 about the 3 reports";
             ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -165,7 +361,7 @@ public final class BindingTest {
             List<Future<String>> fs = new ArrayList<>();
             for (int th = 0; th < 8; th++) {
                 fs.add(pool.submit((Callable<String>) () -> {
-                    for (int i = 0; i < 1000; i++) {
+                    for (int i = 0; i < calls; i++) {
                         Result r = p.privatize(input);
                         String t = r.getText();
                         if (hasDigit(t)) return "digits in output: " + t;
@@ -181,7 +377,7 @@ public final class BindingTest {
                 String err = f.get();
                 check(err == null, err);
             }
-            check(ok.get() == 8000, "successful calls " + ok.get());
+            check(ok.get() == 8 * calls, "successful calls " + ok.get() + ", want " + 8 * calls);
         });
 
         test("the samples' keyboard configuration (memo, period cap, OOV, deniability)", () -> {
@@ -196,6 +392,10 @@ public final class BindingTest {
             c.setPeriodSeconds(86400);
             c.setCapLifetime(1e12);
             c.setMemoDir(memo.getAbsolutePath());
+            expectCode(Mobile.CodeInvalidArgument, () -> Mobile.openPrivatizer(c)); // a memo needs its secret
+            byte[] secret = new byte[32];
+            new java.security.SecureRandom().nextBytes(secret);
+            c.setMemoSecret(secret);
             Privatizer p = Mobile.openPrivatizer(c);
             Result a = p.privatize("meeting tomorrow at 42 Main Street");
             Result b = p.privatize("meeting tomorrow at 42 Main Street");
@@ -249,6 +449,8 @@ public final class BindingTest {
             check(r.getWords() > 150000, "words " + r.getWords());
             check(r.getText().length() > 500000 && !hasDigit(r.getText()), "output length " + r.getText().length());
         });
+
+        test("every public method on zero-value handles", BindingTest::zeroValueHandles);
 
         test("memory controls", () -> {
             long prev = Mobile.setMemoryLimit(-1);

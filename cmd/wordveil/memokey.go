@@ -1,0 +1,70 @@
+package main
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// memoKeySize is the length of the key that seals a memo file.
+const memoKeySize = 32
+
+var errMemoKey = errors.New("bad memo key file")
+
+func defaultMemoKeyPath(memoDir string) string { return filepath.Join(memoDir, "memo.key") }
+
+// memoSecret reads the memo's key file, creating it (0600, random bytes
+// from the OS) if it does not exist. On a phone the secret lives in the
+// platform key store; the CLI keeps it in a file only the user can read,
+// which -memo-key can put elsewhere than the memo itself.
+func memoSecret(path string) ([]byte, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("memo key: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err == nil {
+		secret := make([]byte, memoKeySize)
+		if _, err := rand.Read(secret); err != nil {
+			f.Close()
+			os.Remove(path)
+			return nil, fmt.Errorf("memo key: %w", err)
+		}
+		_, werr := f.Write(secret)
+		serr := f.Sync()
+		cerr := f.Close()
+		if err := errors.Join(werr, serr, cerr); err != nil {
+			os.Remove(path)
+			return nil, fmt.Errorf("memo key %s: %w", path, err)
+		}
+		return secret, nil
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("memo key: %w", err)
+	}
+	f, err = os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("memo key: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("memo key: %w", err)
+	}
+	switch {
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%w %s: not a regular file", errMemoKey, path)
+	case st.Mode().Perm()&0o077 != 0:
+		return nil, fmt.Errorf("%w %s: readable by others (mode %v; chmod 600 it)", errMemoKey, path, st.Mode().Perm())
+	case st.Size() != memoKeySize:
+		return nil, fmt.Errorf("%w %s: %d bytes, want %d", errMemoKey, path, st.Size(), memoKeySize)
+	}
+	secret := make([]byte, memoKeySize)
+	if _, err := io.ReadFull(f, secret); err != nil {
+		return nil, fmt.Errorf("%w %s: %v", errMemoKey, path, err)
+	}
+	return secret, nil
+}

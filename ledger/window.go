@@ -1,0 +1,69 @@
+package ledger
+
+// charge is one recorded charge.
+type charge struct {
+	at     int64   // ledger time, Unix nanoseconds
+	amount float64 // finite, ≥ 0
+}
+
+// window is the deque of recent charges, oldest first (timestamps never
+// decrease: the ledger's clock is monotonic). items[head:] are the charges
+// kept for the retention window, items[p:] (p ≥ head) those inside this
+// handle's own period, and periodSum is their exact sum. Both fronts only
+// move forward, so keeping the sum up to date costs O(1) amortized per
+// charge. Without a period (period == 0) there is no period sum.
+type window struct {
+	period    int64 // ns; ≤ the retention
+	items     []charge
+	head, p   int
+	periodSum exactSum
+}
+
+func (w *window) push(c charge) {
+	w.items = append(w.items, c)
+	if w.period > 0 {
+		w.periodSum.add(c.amount)
+	}
+}
+
+// live returns the charges kept for the retention window.
+func (w *window) live() []charge { return w.items[w.head:] }
+
+// advance drops what has left the windows at ledger time now: charges at
+// or before now−period leave the period sum, charges at or before
+// now−retention leave the deque.
+func (w *window) advance(now, retention int64) {
+	limit := len(w.items)
+	if w.period > 0 {
+		from := satSub(now, w.period)
+		for w.p < len(w.items) && w.items[w.p].at <= from {
+			w.periodSum.sub(w.items[w.p].amount)
+			w.p++
+		}
+		limit = w.p // retention ≥ period: what is in the period is kept
+	}
+	from := satSub(now, retention)
+	for w.head < limit && w.items[w.head].at <= from {
+		w.head++
+	}
+	if w.period <= 0 {
+		w.p = w.head
+	}
+	// Reclaim the dropped prefix once it is most of the slice, so memory
+	// stays proportional to the live charges.
+	if w.head >= 1024 && 2*w.head >= len(w.items) {
+		n := copy(w.items, w.items[w.head:])
+		clear(w.items[n:])
+		w.items = w.items[:n]
+		w.p -= w.head
+		w.head = 0
+	}
+}
+
+// satSub is a−b for b ≥ 0, saturating at the smallest int64.
+func satSub(a, b int64) int64 {
+	if a < -1<<63+b {
+		return -1 << 63
+	}
+	return a - b
+}

@@ -1,0 +1,146 @@
+package tokenize
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// Scanner streams the tokens of a text without building a slice. It does
+// amortized constant work per input byte whatever the text looks like: the
+// e-mail/URL test, which looks ahead to the next delimiter, is answered from
+// facts computed once per run of non-delimiters (see chunk), not by
+// rescanning that run from every token start.
+//
+// The zero value holds no text; call Reset before Next. A Scanner is not
+// safe for concurrent use.
+type Scanner struct {
+	text string
+	pos  int // start of the next token
+
+	// The chunk cache. A chunk is a maximal run of characters that can
+	// belong to an e-mail address or URL (no whitespace, invalid UTF-8 or
+	// bracket/quote delimiter). Every token start inside one chunk sees the
+	// same candidate end, so the chunk is scanned once.
+	chunkEnd int // end of the chunk holding pos; the cache is valid while pos <= chunkEnd
+	trimEnd  int // chunkEnd less the trailing sentence punctuation
+	at       int // first '@' at or after atFrom before trimEnd (trimEnd if none); -1: not searched yet
+	atFrom   int // where the '@' search that produced at started
+
+	work int // bytes examined, so tests can bound the work per byte without timing
+}
+
+// Reset makes the scanner return the tokens of text from the start.
+func (sc *Scanner) Reset(text string) {
+	*sc = Scanner{text: text, chunkEnd: -1, at: -1}
+}
+
+// Next returns the next token, or false at the end of the text.
+func (sc *Scanner) Next() (Token, bool) {
+	if sc.pos >= len(sc.text) {
+		return Token{}, false
+	}
+	n, k := sc.next()
+	t := Token{Text: sc.text[sc.pos : sc.pos+n], Kind: k}
+	sc.pos += n
+	return t, true
+}
+
+// next returns the length (at least 1) and kind of the token at sc.pos.
+func (sc *Scanner) next() (int, Kind) {
+	s := sc.text[sc.pos:]
+	r, size := sc.decode(s)
+	switch {
+	case r == utf8.RuneError && size <= 1:
+		return size, Other // invalid UTF-8: content, never layout
+	case unicode.IsSpace(r):
+		n := size
+		for n < len(s) {
+			r, sz := sc.decode(s[n:])
+			if (r == utf8.RuneError && sz <= 1) || !unicode.IsSpace(r) {
+				break
+			}
+			n += sz
+		}
+		return n, Space
+	}
+	if n := sc.emailOrURL(r); n > 0 {
+		return n, Other
+	}
+	if isAlnum(r) {
+		return sc.alnumRun(s)
+	}
+	if unicode.IsPunct(r) || r < utf8.RuneSelf && unicode.IsSymbol(r) {
+		return size, Punct
+	}
+	// Emoji and other non-ASCII symbols carry meaning, so they are content;
+	// so are controls, lone marks, private-use characters, ...
+	return size, Other
+}
+
+// decode decodes the first rune of s, counting the bytes it examines.
+func (sc *Scanner) decode(s string) (rune, int) {
+	r, sz := utf8.DecodeRuneInString(s)
+	sc.work += sz
+	return r, sz
+}
+
+func isAlnum(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
+
+// alnumRun scans letters and digits with single inner joiners: apostrophes
+// and hyphens between letters, '.' and ',' between digits. A run with both
+// letters and digits is Other ("abc123", "covid19", "3rd"). It reads only
+// the run and the rune after it, so its cost is paid by the token it makes.
+func (sc *Scanner) alnumRun(s string) (int, Kind) {
+	n, letters, digits := 0, false, false
+	for n < len(s) {
+		r, sz := sc.decode(s[n:])
+		switch {
+		case r == utf8.RuneError && sz <= 1:
+			return n, classify(letters, digits)
+		case unicode.IsLetter(r) || unicode.Is(unicode.Mn, r):
+			letters = true
+		case unicode.IsDigit(r):
+			digits = true
+		case isJoiner(r):
+			// A joiner stays inside the token only between two characters
+			// of the right sort: letters around ' and -, digits around . and ,.
+			prev, psz := utf8.DecodeLastRuneInString(s[:n])
+			nx, nsz := utf8.DecodeRuneInString(s[n+sz:])
+			sc.work += psz + nsz
+			if n+sz < len(s) && joins(r, prev, nx) {
+				n += sz
+				continue
+			}
+			return n, classify(letters, digits)
+		default:
+			return n, classify(letters, digits)
+		}
+		n += sz
+	}
+	return n, classify(letters, digits)
+}
+
+func isJoiner(r rune) bool {
+	return r == '\'' || r == '’' || r == '-' || r == '.' || r == ','
+}
+
+func joins(j, prev, next rune) bool {
+	switch j {
+	case '\'', '’', '-':
+		return unicode.IsLetter(prev) && unicode.IsLetter(next)
+	default: // '.', ','
+		return unicode.IsDigit(prev) && unicode.IsDigit(next)
+	}
+}
+
+func classify(letters, digits bool) Kind {
+	switch {
+	case letters && digits:
+		return Other
+	case digits:
+		return Number
+	}
+	return Word
+}
