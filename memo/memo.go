@@ -14,9 +14,9 @@ import (
 type Memo struct {
 	mu     sync.Mutex
 	id     Identity // immutable after Open
-	path   string // the memo file; "" in memory only
-	lock   string // the directory's lock file
-	k      *keys  // nil in a zero Memo
+	path   string   // the memo file; "" in memory only
+	lock   string   // the directory's lock file
+	k      *keys    // nil in a zero Memo
 	hdr    header
 	f      *os.File    // open memo file; nil in memory only
 	fi     os.FileInfo // f's identity, to notice a replaced file

@@ -7,9 +7,9 @@ import (
 
 // Bounds of the numeric Config fields.
 const (
-	maxTextBytesLimit = 1 << 30                     // Config.MaxTextBytes
+	maxTextBytesLimit = 1 << 30                  // Config.MaxTextBytes
 	maxPeriodSeconds  = 100 * 365 * 24 * 60 * 60 // Config.PeriodSeconds: 100 years of 365 days, the ledger's limit
-	defaultPeriod     = 24 * time.Hour              // Config.PeriodSeconds 0
+	defaultPeriod     = 24 * time.Hour           // Config.PeriodSeconds 0
 )
 
 // validate checks every numeric field of c, and the fields that only make
