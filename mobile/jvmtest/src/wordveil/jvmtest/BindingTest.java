@@ -405,7 +405,14 @@ public final class BindingTest {
             check(a.getPeriodRemaining() > 0 && a.getLifetimeRemaining() > 0, "remaining budget reported");
             Deniability d = p.deniability(30, 30);
             check(d.getMeanN() >= 0 && d.getMeanN() <= 1 && d.getMeanS() >= 1 && d.getMeanS() <= 30, "deniability " + d.getMeanN() + " " + d.getMeanS());
-            check(memo.listFiles().length == 1, "one memo file");
+            // The memo file and the directory's lock file; the memo is sealed, so
+            // none of the typed words appears in it.
+            File[] files = memo.listFiles();
+            check(files.length == 2, "a memo file and its lock file, got " + java.util.Arrays.toString(files));
+            for (File f : files) {
+                String body = new String(Files.readAllBytes(f.toPath()), java.nio.charset.StandardCharsets.ISO_8859_1);
+                check(!body.contains("meeting") && !body.contains("tomorrow"), "plain text in " + f);
+            }
         });
 
         test("budget exhaustion -> WV_BUDGET_EXCEEDED", () -> {
