@@ -6,7 +6,8 @@ CACHE ?= $(or $(WORDVEIL_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wordveil)
 DEFAULT_ASSET := assets/en-glove100-50k.wva
 
 .PHONY: run help test vet test-race test-full test-purego test-arm64 bench tools assets build \
-	test-jvm check-golden golden aar xcframework bench-mobile measure-mobile eval-data eval eval-report
+	test-jvm check-golden golden aar xcframework bench-mobile measure-mobile eval-data eval eval-report \
+	check-android-sample test-jvm-arm64 package-metadata
 
 run: build ## the main job: privatize a sample text with each on-device mechanism on the embedded asset
 	bin/wordveil demo
@@ -14,7 +15,7 @@ run: build ## the main job: privatize a sample text with each on-device mechanis
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
 
-test: tools vet test-race test-full test-purego test-arm64 check-golden test-jvm ## everything CI runs
+test: tools vet test-race test-full test-purego test-arm64 check-golden test-jvm check-android-sample test-jvm-arm64 package-metadata ## everything CI runs
 	@echo "make test: all passed"
 
 tools: ## install what the tests need (qemu-user for arm64)
@@ -70,16 +71,25 @@ eval-report: build ## regenerate docs/eval's figures and RESULTS.md from the com
 test-jvm: ## the gobind Java binding of ./mobile on the host JVM (mobile/jvmtest; needs gcc and a JDK)
 	scripts/jvm-test.sh wordveil.jvmtest.BindingTest $(DEFAULT_ASSET)
 
+test-jvm-arm64: ## the same tests on an arm64 JVM under qemu-user, emulated profile (pinned Debian arm64 JRE, cross-built libgojni.so)
+	WORDVEIL_CACHE="$(CACHE)" scripts/jvm-test-arm64.sh wordveil.jvmtest.BindingTest $(DEFAULT_ASSET)
+
+check-android-sample: ## compile every Kotlin source of android-sample/ against the binding and API 29 (pinned kotlinc, aapt2); a wrong call must not compile
+	WORDVEIL_CACHE="$(CACHE)" scripts/check-android-sample.sh
+
+package-metadata: ## POM, sources jar, Package.swift for PLACEHOLDER artefacts; POM vs the Maven XSD, Package.swift vs golden
+	WORDVEIL_CACHE="$(CACHE)" scripts/check-package-metadata.sh
+
 check-golden: ## the mobile API: ObjC header vs mobile/golden/, no "skipped" members in Java or ObjC
 	scripts/check-golden.sh
 
 golden: ## accept the current mobile API: regenerate mobile/golden/Mobile.objc.h
 	scripts/check-golden.sh -update
 
-aar: ## build/wordveil.aar with gomobile (needs the Android SDK and NDK; says what to install)
+aar: ## build/wordveil.aar with gomobile, then build/maven/ (POM, sources jar) (needs the Android SDK and NDK; says what to install)
 	scripts/mobile-bind.sh android
 
-xcframework: ## build/WordVeil.xcframework with gomobile (needs macOS and Xcode; says what to install)
+xcframework: ## build/WordVeil.xcframework with gomobile, its zip and build/swiftpm/Package.swift (needs macOS and Xcode; says what to install)
 	scripts/mobile-bind.sh apple
 
 bench-mobile: ## the Go side of docs/MOBILE.md's per-call figures

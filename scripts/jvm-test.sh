@@ -8,14 +8,23 @@
 #   default MAIN-CLASS: wordveil.jvmtest.BindingTest (mobile/jvmtest/)
 #   e.g. scripts/jvm-test.sh wordveil.jvmtest.Measure   (figures of docs/MOBILE.md)
 # Env: WORK (build dir, default .cache/jvm), JVM_TIMEOUT (seconds, default 300),
-#      JAVA_HOME (default: from javac on PATH).
+#      JAVA_HOME (default: from javac on PATH; its jni.h is used for the build).
+#   For another CPU (scripts/jvm-test-arm64.sh sets these):
+#      JVM_GOARCH (GOARCH of libgojni.so, default the host's), CC and AR (C compiler
+#      and archiver for that GOARCH, default cc and ar), JVM_JAVA (the command that
+#      runs java, split on spaces, default java), JVM_OPTS (extra JVM options).
+#      JVM_EXTRA_SRC: more directories of Java sources compiled with the tests
+#      (scripts/measure-mobile.sh: scripts/measure/).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 MAIN=${1:-wordveil.jvmtest.BindingTest}; shift || true
 W=${WORK:-$ROOT/.cache/jvm}
 TESTSRC=$ROOT/mobile/jvmtest
-for t in go javac java cc ar; do
-  command -v $t >/dev/null || { echo "jvm-test: '$t' not found (need Go, a C compiler and a Java 17 JDK: apt-get install openjdk-17-jdk-headless gcc)" >&2; exit 1; }
+CC=${CC:-cc}; AR=${AR:-ar}
+read -r -a JAVA_CMD <<< "${JVM_JAVA:-java}"
+read -r -a JAVA_OPTS <<< "${JVM_OPTS:-}"
+for t in go javac "${JAVA_CMD[0]}" "$CC" "$AR"; do
+  command -v "$t" >/dev/null || { echo "jvm-test: '$t' not found (need Go, a C compiler and a Java 17 JDK: apt-get install openjdk-17-jdk-headless gcc)" >&2; exit 1; }
 done
 JH=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}
 [ -f "$JH/include/jni.h" ] || { echo "jvm-test: no jni.h under JAVA_HOME=$JH (need a JDK, not a JRE)" >&2; exit 1; }
@@ -48,8 +57,8 @@ int __android_log_vprint(int p, const char *t, const char *f, va_list ap) {
 int __android_log_print(int p, const char *t, const char *f, ...) {
   va_list ap; va_start(ap, f); int n = __android_log_vprint(p, t, f, ap); va_end(ap); return n; }
 C
-cc -c -fPIC -I"$W/stub/include" "$W/stub/log.c" -o "$W/stub/log.o"
-ar rcs "$W/stub/lib/liblog.a" "$W/stub/log.o"
+"$CC" -c -fPIC -I"$W/stub/include" "$W/stub/log.c" -o "$W/stub/log.o"
+"$AR" rcs "$W/stub/lib/liblog.a" "$W/stub/log.o"
 echo 'package android.content; public class Context {}' > "$W/stub/java/android/content/Context.java"
 
 # 2. generate the Go + Java bindings as gomobile does (GOOS=android, inside the module)
@@ -69,7 +78,7 @@ MODPATH=$(cd "$ROOT" && go list -m)
   printf '\nrequire %s v0.0.0\n\nreplace %s => %s\n' "$MODPATH" "$MODPATH" "$ROOT"; } > "$W/host/go.mod"
 cp "$ROOT/go.sum" "$W/host/go.sum"
 (cd "$W/host" &&
- CGO_ENABLED=1 \
+ CGO_ENABLED=1 CC="$CC" GOARCH="${JVM_GOARCH:-$(go env GOARCH)}" \
  CGO_CFLAGS="-O2 -D__GOBIND_ANDROID__ -Wno-incompatible-pointer-types -I$JH/include -I$JH/include/linux -I$W/stub/include" \
  CGO_LDFLAGS="-L$W/stub/lib" \
  go build -mod=mod -trimpath -buildmode=c-shared -o "$W/lib/libgojni.so" ./gobind)
@@ -77,7 +86,7 @@ cp "$ROOT/go.sum" "$W/host/go.sum"
 # 4. javac (generated + stub + tests) and run; loadLibrary("gojni") needs java.library.path
 mkdir -p "$W/classes"
 javac -nowarn --release 8 -Xlint:-options -d "$W/classes" "$W/stub/java/android/content/Context.java" \
-  $(find "$W/gen/java" "$TESTSRC" -name '*.java') 
+  $(find "$W/gen/java" "$TESTSRC" ${JVM_EXTRA_SRC:-} -name '*.java')
 cd "$ROOT"
-echo "jvm-test: libgojni.so $(stat -c %s "$W/lib/libgojni.so") bytes; running $MAIN"
-exec timeout -k 10 "${JVM_TIMEOUT:-300}" java -Xss4m -Djava.library.path="$W/lib" -cp "$W/classes" "$MAIN" "$@"
+echo "jvm-test: libgojni.so $(stat -c %s "$W/lib/libgojni.so") bytes (GOARCH ${JVM_GOARCH:-$(go env GOARCH)}); running $MAIN"
+exec timeout -k 10 "${JVM_TIMEOUT:-300}" "${JAVA_CMD[@]}" -Xss4m "${JAVA_OPTS[@]}" -Djava.library.path="$W/lib" -cp "$W/classes" "$MAIN" "$@"

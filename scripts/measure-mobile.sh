@@ -6,10 +6,38 @@
 #   3. sizes: host libgojni.so (as built, and stripped), and a
 #      GOOS=android GOARCH=arm64 CGO_ENABLED=0 build of a program that uses
 #      the whole facade (proxy for the AAR's arm64 libgojni.so)
+#   4. keyboard cold start per on-device mechanism (scripts/measure/KeyboardColdStart.java):
+#      a fresh JVM per run; load + Go runtime start, openPrivatizer, first privatize;
+#      VmRSS before/after and VmHWM; median of RUNS (default 5) runs per mechanism
+# Usage: scripts/measure-mobile.sh [coldstart]    (coldstart: only part 4)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 W=${WORK:-$ROOT/.cache/jvm}
+export JVM_EXTRA_SRC=$ROOT/scripts/measure
+
+coldstart() {
+  echo "== 4. keyboard cold start (fresh JVM per run, median of ${RUNS:-5}; 20-word first call, preset balanced)"
+  mkdir -p "$W"
+  # builds libgojni.so and the classes once, and is the first brr run
+  WORK=$W scripts/jvm-test.sh wordveil.measure.KeyboardColdStart brr > "$W/coldstart.txt"
+  for mech in brr tem-hamming 1dg 1dt; do
+    for i in $(seq 1 "${RUNS:-5}"); do
+      [ "$mech" = brr ] && [ "$i" = 1 ] && continue
+      java -Xss4m -Djava.library.path="$W/lib" -cp "$W/classes" wordveil.measure.KeyboardColdStart "$mech" >> "$W/coldstart.txt"
+    done
+  done
+  printf "%-16s %9s %9s %13s %9s %13s %10s %9s\n" mechanism "load ms" "open ms" "1st call ms" "cold ms" "Go-side MB" "RSS MB" "peak MB"
+  grep '^mech=' "$W/coldstart.txt" | awk '
+    { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[$1, kv[1], ++n[$1, kv[1]]] = kv[2] } m[$1] = 1 }
+    function med(key, f,   k, a, c, i, j, t) { c = n[key, f]; for (i = 1; i <= c; i++) a[i] = v[key, f, i] + 0
+      for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+      return a[int((c + 1) / 2)] }
+    END { for (k in m) printf "%-16s %9.1f %9.1f %13.2f %9.1f %13.1f %10.1f %9.1f\n", substr(k, 6), med(k, "load_ms"), med(k, "open_ms"),
+        med(k, "first_call_ms"), med(k, "cold_ms"), med(k, "go_side_mb"), med(k, "rss_after_mb"), med(k, "peak_mb") }' | sort
+}
+if [ "${1:-}" = coldstart ]; then coldstart; exit 0; fi
+
 echo "== 1. JVM side"
 WORK=$W scripts/jvm-test.sh wordveil.jvmtest.Measure
 echo "== 2. Go side"
@@ -52,3 +80,4 @@ GO
 (cd "$P" && GOFLAGS=-buildvcs=false GOOS=android GOARCH=arm64 CGO_ENABLED=0 go build -mod=mod -trimpath -ldflags "-s -w" -o facade-android-arm64 .)
 echo "android/arm64 facade binary (CGO_ENABLED=0, -trimpath -s -w): $(stat -c %s "$P/facade-android-arm64") bytes"
 echo "embedded asset: $(stat -c %s assets/en-glove100-50k.wva) bytes"
+coldstart

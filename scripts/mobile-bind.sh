@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Builds the mobile libraries with the gomobile/gobind pinned in go.mod:
-#   scripts/mobile-bind.sh android   -> build/wordveil.aar (+ -sources.jar)
-#   scripts/mobile-bind.sh apple     -> build/WordVeil.xcframework
+#   scripts/mobile-bind.sh android   -> build/wordveil.aar, then build/maven/ (local Maven
+#                                       repository: AAR, POM, sources jar; scripts/package-maven.sh)
+#   scripts/mobile-bind.sh apple     -> build/WordVeil.xcframework, build/WordVeil.xcframework.zip,
+#                                       build/swiftpm/Package.swift (scripts/package-swiftpm.sh)
 # It first generates the bindings with gobind (runs anywhere; into the git-ignored
 # .cache/gobind-java and
 # .cache/gobind-objc), then checks for the toolchain `gomobile bind` needs
 # (Android SDK + NDK, or Xcode) and stops with what to install if it is missing.
 # Env: ANDROID_HOME / ANDROID_SDK_ROOT, ANDROID_NDK_HOME, ANDROID_API (default 21),
-#      IOS_VERSION (default 13.0), JAVAPKG (Java package prefix, default none: package "mobile"),
-#      VERSION (stamped into mobile.Version()).
+#      IOS_VERSION (default 13.0), MACOS_VERSION (default 11.0), JAVAPKG (Java package
+#      prefix, default none: package "mobile"), VERSION (stamped into mobile.Version(), the
+#      POM and Package.swift; default scripts/mobile-version.sh), RELEASE_URL (Package.swift).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TARGET=${1:?usage: scripts/mobile-bind.sh android|apple}
@@ -19,7 +22,8 @@ GOBIND=$("$ROOT/scripts/gobind-tool.sh" "$TOOLS")
 (env -u GOOS -u GOARCH CGO_ENABLED=0 go build -o "$TOOLS/gomobile" golang.org/x/mobile/cmd/gomobile)
 export PATH="$TOOLS:$PATH"     # gomobile bind runs the gobind it finds on PATH
 mkdir -p build
-LDFLAGS="-s -w -X github.com/wordveil/wordveil/mobile.version=${VERSION:-dev}"
+VERSION=$("$ROOT/scripts/mobile-version.sh"); export VERSION
+LDFLAGS="-s -w -X github.com/wordveil/wordveil/mobile.version=$VERSION"
 
 case $TARGET in
 android)
@@ -61,6 +65,7 @@ MSG
     done
     rm -rf "$d"
   fi
+  scripts/package-maven.sh build/wordveil.aar build/maven
   ;;
 apple|ios|xcframework)
   rm -rf .cache/gobind-objc
@@ -77,9 +82,14 @@ needs macOS with Xcode (xcrun, the iPhoneOS/iPhoneSimulator/MacOSX SDKs) and its
 MSG
     exit 2
   fi
-  go tool gomobile bind -target ios,iossimulator,macos -iosversion "${IOS_VERSION:-13.0}" -trimpath \
+  go tool gomobile bind -target ios,iossimulator,macos -iosversion "${IOS_VERSION:-13.0}" \
+    -macosversion "${MACOS_VERSION:-11.0}" -trimpath \
     -ldflags "$LDFLAGS" -o build/WordVeil.xcframework ./mobile
   echo "mobile-bind: build/WordVeil.xcframework ($(du -sh build/WordVeil.xcframework | cut -f1))"
+  # ditto keeps the framework's symlinks and file modes, as SwiftPM expects.
+  rm -f build/WordVeil.xcframework.zip
+  (cd build && ditto -c -k --sequesterRsrc --keepParent WordVeil.xcframework WordVeil.xcframework.zip)
+  scripts/package-swiftpm.sh build/WordVeil.xcframework.zip build/swiftpm
   ;;
 *) echo "usage: scripts/mobile-bind.sh android|apple" >&2; exit 2 ;;
 esac

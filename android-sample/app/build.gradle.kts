@@ -15,7 +15,8 @@ android {
 
     defaultConfig {
         applicationId = "io.github.wordveil.sample"
-        minSdk = 21
+        // 23: AES keys in the Android Keystore (MemoSecretStore).
+        minSdk = 23
         targetSdk = 35
         versionCode = 1
         versionName = "1.0"

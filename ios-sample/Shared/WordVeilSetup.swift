@@ -49,7 +49,8 @@ enum WordVeilSetup {
 
     /// Permanent responses in the keyboard: a word typed again gets its
     /// first response, so its loss is paid once (docs/TEXT_PRIVACY.md has
-    /// the trade-off). Set to false to disable.
+    /// the trade-off). The memo file is sealed with a secret kept in the
+    /// Keychain (MemoSecretStore). Set to false to disable.
     static let keyboardUsesMemo = true
 
     enum SetupError: LocalizedError {
@@ -93,7 +94,12 @@ enum WordVeilSetup {
         cfg.periodSeconds = periodSeconds
         cfg.capLifetime = capLifetime
         if keyboardUsesMemo {
-            cfg.memoDir = try sharedDirectory("keyboard-memo")
+            // The memo file is sealed with a 32-byte secret from the Keychain
+            // (MemoSecretStore); if it cannot be had, this throws and the
+            // keyboard does not start.
+            let memoDir = try sharedDirectory("keyboard-memo")
+            cfg.memoDir = memoDir
+            cfg.memoSecret = try MemoSecretStore.load(memoDirectory: memoDir)
         }
         return cfg
     }

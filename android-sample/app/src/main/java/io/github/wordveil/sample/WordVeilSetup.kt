@@ -55,7 +55,8 @@ object WordVeilSetup {
      * Permanent responses for the keyboard: a word typed again is answered
      * with its first response, so its privacy loss is paid once instead of
      * on every use (see docs/TEXT_PRIVACY.md for the trade-off: repeated
-     * words then look alike in the output). Set to false to disable.
+     * words then look alike in the output). The memo file is sealed with
+     * a 32-byte secret from MemoSecretStore. Set to false to disable.
      */
     const val KEYBOARD_USE_MEMO = true
 
@@ -70,7 +71,11 @@ object WordVeilSetup {
     fun demoLedgerDir(context: Context): String =
         File(context.filesDir, "wordveil/demo-ledger").absolutePath
 
-    /** The keyboard's configuration. */
+    /**
+     * The keyboard's configuration. Throws if the memo is on and its secret
+     * cannot be had from the Keystore (MemoSecretStore.load): the keyboard
+     * then does not start rather than run without a sealed memo.
+     */
     fun keyboardConfig(context: Context): mobile.Config {
         val cfg = mobile.Mobile.newConfig()
         cfg.setMechanism(KEYBOARD_MECHANISM)
@@ -81,7 +86,15 @@ object WordVeilSetup {
         cfg.setPeriodSeconds(PERIOD_SECONDS)
         cfg.setCapLifetime(CAP_LIFETIME)
         if (KEYBOARD_USE_MEMO) {
-            cfg.setMemoDir(keyboardMemoDir(context))
+            // The memo file is sealed with a secret kept under an Android
+            // Keystore key (MemoSecretStore); if it cannot be had, this throws.
+            val secret = MemoSecretStore.load(context)
+            try {
+                cfg.setMemoDir(keyboardMemoDir(context))
+                cfg.setMemoSecret(secret) // the binding copies the bytes into Go
+            } finally {
+                secret.fill(0)
+            }
         }
         return cfg
     }
