@@ -7,7 +7,7 @@ DEFAULT_ASSET := assets/en-glove100-50k.wva
 
 .PHONY: run help test vet test-race test-full test-purego test-arm64 bench tools assets build \
 	test-jvm check-golden golden aar xcframework bench-mobile measure-mobile eval-data eval eval-report \
-	check-android-sample test-jvm-arm64 package-metadata
+	check-android-sample test-jvm-arm64 package-metadata lint api-report
 
 run: build ## the main job: privatize a sample text with each on-device mechanism on the embedded asset
 	bin/wordveil demo
@@ -15,7 +15,7 @@ run: build ## the main job: privatize a sample text with each on-device mechanis
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
 
-test: tools vet test-race test-full test-purego test-arm64 check-golden test-jvm check-android-sample test-jvm-arm64 package-metadata ## everything CI runs
+test: tools vet lint test-race test-full test-purego test-arm64 check-golden test-jvm check-android-sample test-jvm-arm64 package-metadata ## everything CI runs
 	@echo "make test: all passed"
 
 tools: ## install what the tests need (qemu-user for arm64)
@@ -79,6 +79,12 @@ check-android-sample: ## compile every Kotlin source of android-sample/ against 
 
 package-metadata: ## POM, sources jar, Package.swift for PLACEHOLDER artefacts; POM vs the Maven XSD, Package.swift vs golden
 	WORDVEIL_CACHE="$(CACHE)" scripts/check-package-metadata.sh
+
+lint: ## staticcheck at the pinned version (scripts/staticcheck.sh)
+	scripts/staticcheck.sh
+
+api-report: ## exported names per package; scripts/exported-names.sh -undocumented lists those without a doc comment
+	scripts/exported-names.sh
 
 check-golden: ## the mobile API: ObjC header vs mobile/golden/, no "skipped" members in Java or ObjC
 	scripts/check-golden.sh

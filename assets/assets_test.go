@@ -58,7 +58,7 @@ func retainedHeapMB(f func() any) float64 {
 	return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / (1 << 20)
 }
 
-// TestLoadBudget guards the asset's footprint (issue #3: ≤ 4 MB on disk,
+// TestLoadBudget guards the asset's footprint (budget: ≤ 4 MB on disk,
 // ≤ 12 MB of Go heap after load). Timing is a benchmark, not a test.
 func TestLoadBudget(t *testing.T) {
 	if n := len(DefaultBytes()); n > 4<<20 {

@@ -1,7 +1,7 @@
 // Package audit computes the exact output distributions of WordVeil's
 // on-device mechanisms (BRR, TEM on Hamming codes, TEM on an asset's
 // Euclidean balls, 1-DG and 1-DT) on small vocabularies, and checks them
-// against the metric-DP inequality of shared/SPEC.md:
+// against the metric-DP inequality (docs/MECHANISMS.md):
 //
 //	ln P(y|w) − ln P(y|w') ≤ ε·d(w, w') + Tolerance   for all w, w', y.
 //
@@ -10,8 +10,8 @@
 // for that distribution, that ε and that metric (up to floating-point
 // rounding, absorbed by Tolerance = 1e-9). The distributions are computed
 // in closed form (or, for BRR, by enumerating every flip mask) from the
-// SPEC's definitions, deliberately not by calling the samplers; the
-// mechanisms' parameters (ε, and γ where Theorem 4.2 chooses it) are read
+// definitions in docs/MECHANISMS.md, deliberately not by calling the samplers; the
+// mechanisms' parameters (ε, and γ where the TEM paper's Theorem 4.2 chooses it) are read
 // back from mechanisms built with package core, so the audit checks the
 // parameters the library really uses.
 //

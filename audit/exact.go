@@ -1,7 +1,7 @@
 package audit
 
 // Exact output distributions P[w][y] = Pr[M(w) = y], computed from the
-// definitions in shared/SPEC.md and deliberately NOT from the samplers'
+// definitions in docs/MECHANISMS.md and deliberately NOT from the samplers'
 // code. Ported from package core's tests (exact_test.go).
 
 import (

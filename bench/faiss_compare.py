@@ -14,7 +14,7 @@ single-threaded with one query per call, as on a phone.
 
 Debian's FAISS 1.7.3 is built without the popcnt instruction, so its flat
 scan is ~7x slower than an AVX2 build; docs/BENCHMARKS.md compares against
-the AVX2 figure measured while planning (61 us per 1-NN at N = 50k) too.
+the AVX2 figure measured separately on the development machine (61 us per 1-NN at N = 50k) too.
 """
 import argparse
 import os

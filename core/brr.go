@@ -8,8 +8,8 @@ import (
 	"github.com/wordveil/wordveil/hamming"
 )
 
-// BRR is binary randomized response (papers/brr.txt, Algorithms 2 and 3;
-// SPEC "BRR"). Each of the 256 bits of the input word's code is flipped
+// BRR is binary randomized response (the BRR paper's Algorithms 2 and 3;
+// docs/MECHANISMS.md, "BRR"). Each of the 256 bits of the input word's code is flipped
 // independently with probability q = 1/(1+e^ε), and the output is a
 // nearest word to the noisy code over ALL of W (input included), ties
 // broken uniformly at random.

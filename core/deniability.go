@@ -7,7 +7,7 @@ import (
 )
 
 // DefaultDeniabilityDraws is the number of draws per word of the
-// plausible-deniability protocol (papers/diffractor.txt §5.1).
+// plausible-deniability protocol (docs/MECHANISMS.md).
 const DefaultDeniabilityDraws = 100
 
 // WordDeniability is the plausible-deniability estimate for one word.

@@ -9,7 +9,7 @@ import (
 )
 
 // DiffractorGeometric is 1-DG, 1-Diffractor with geometric noise
-// (papers/diffractor.txt §3; SPEC "1-Diffractor"). On a list π it releases
+// (the 1-Diffractor paper's §3; docs/MECHANISMS.md, "1-Diffractor"). On a list π it releases
 // the word at position clamp(π(w) + G, 0, N−1), with Pr[G = k] ∝ e^(−ε|k|);
 // clamping is post-processing. With several lists it picks one uniformly
 // at random with fresh randomness and runs on it, which has the same law as
@@ -57,7 +57,7 @@ func (m *DiffractorGeometric) Metric() string { return listMetric(m.lists) }
 // Len returns the vocabulary size.
 func (m *DiffractorGeometric) Len() int { return m.n }
 
-// DiffractorTEM is 1-DT: TEM (SPEC "TEM") with the list-position metric
+// DiffractorTEM is 1-DT: TEM (docs/MECHANISMS.md, "TEM") with the list-position metric
 // d_π(w,w') = |π(w) − π(w')|, γ in positions from Theorem 4.2 or given.
 // It samples TEM's exact form: Pr[position p'] ∝ exp(−ε|p'−π(w)|/2) for
 // |p' − π(w)| ≤ γ, Pr[⊥] ∝ (N − |L_w|)·exp(−εγ/2), ⊥ releasing a uniform

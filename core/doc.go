@@ -1,7 +1,8 @@
 // Package core implements WordVeil's word-level privacy mechanisms: BRR,
 // TEM (on the asset's Euclidean neighbour balls and on 256-bit Hamming
 // codes), and 1-Diffractor (1-DG and 1-DT over one or several lists).
-// Definitions follow shared/SPEC.md, which is normative.
+// docs/MECHANISMS.md defines each mechanism and sketches its proof; the
+// papers are cited in docs/REFERENCES.md.
 //
 // Guarantees. Every Mechanism maps a word id to a word id and satisfies
 // ε·d-metric differential privacy for the metric d its Metric method names:

@@ -1,7 +1,7 @@
 package core
 
 // Exact output distributions P[w][y] = Pr[M(w) = y], computed from the
-// definitions in SPEC.md and deliberately NOT from the samplers' code: the
+// definitions in docs/MECHANISMS.md and deliberately NOT from the samplers' code: the
 // audit checks these against the metric-DP inequality, and the chi-square
 // tests check the samplers against these.
 

@@ -72,7 +72,7 @@ func Bernoulli(src rand.Source, threshold uint64) bool {
 
 // bernoulliMask64 returns 64 independent Bernoulli bits; bit i is set
 // exactly when U_i < threshold, U_i being lane i's uniform 64-bit integer,
-// as SPEC's per-bit rule says. The comparison is bit-sliced and lazy: draw
+// as docs/MECHANISMS.md's per-bit rule says. The comparison is bit-sliced and lazy: draw
 // j supplies bit 63−j of all 64 U_i at once, and a lane is settled at the
 // first bit where it differs from threshold (a 0 against a 1: U_i is
 // smaller; a 1 against a 0: larger). Lanes still equal after 64 draws have
@@ -175,6 +175,7 @@ func Geometric(src rand.Source, eps float64) int {
 // TwoSidedGeometric returns G ∈ ℤ with Pr[G = k] ∝ e^(−ε|k|), sampled as
 // the difference of two independent Geometric(ε) variables.
 func TwoSidedGeometric(src rand.Source, eps float64) int {
+	//lint:ignore SA4000 two calls, two independent draws from src
 	return Geometric(src, eps) - Geometric(src, eps)
 }
 

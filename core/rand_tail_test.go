@@ -136,6 +136,7 @@ func TestBernoulliMaskEqualsPerLaneComparison(t *testing.T) {
 			// (all of them at depth 64), so lanes stay open deep into the
 			// comparison and the equality case is reached.
 			depth := UniformInt(src, 65)
+			//lint:ignore SA4000 two independent draws: each lane is kept with probability 3/4
 			keep := src.Uint64() | src.Uint64() // lanes forced to follow
 			if depth == 64 {
 				keep = math.MaxUint64

@@ -9,8 +9,9 @@ import (
 	"github.com/wordveil/wordveil/binaryembed/wva"
 )
 
-// TEM is the truncated exponential mechanism (papers/tem.txt, Algorithms 2
-// and 3; SPEC "TEM") on the asset's precomputed Euclidean neighbour balls.
+// TEM is the truncated exponential mechanism of the TEM paper
+// (docs/REFERENCES.md; definition in docs/MECHANISMS.md, "TEM") on the
+// asset's precomputed Euclidean neighbour balls.
 //
 // Metric: the ceil-quantized Euclidean distance d'(w,i) = q·⌈d(w,i)/q⌉
 // (q = the lists' Step), which is a metric (see wva.TEMLists).
@@ -18,14 +19,23 @@ import (
 // distance d.
 //
 // L_w is the exact γ-ball {i : d'(w,i) ≤ γ}, read from the lists; γ comes
-// from Theorem 4.2 or is given, and must not exceed the lists' γ_max:
-// NewTEM fails (wrapping wva.ErrGammaMax) rather than use a smaller stored
-// ball, which would not be the ball Lemma 4.1 needs. Each member i scores
-// −d'(w,i); the ⊥ element scores −γ + (2/ε)·ln(N − |L_w|) and exists only
-// when N − |L_w| > 0. Gumbel(0, 2/ε) noise is added to every score and the
-// argmax is released; if ⊥ wins, a uniformly random word of W \ L_w is.
-// The Gumbel noise has unbounded tails (see Gumbel), so no word of L_w
-// becomes unable to win through floating-point truncation.
+// from the paper's Theorem 4.2 or is given, and must not exceed the lists'
+// γ_max: NewTEM fails (wrapping wva.ErrGammaMax) rather than use a smaller
+// stored ball, which would not be the exact ball the proof needs. The
+// paper scores each member i with −d'(w,i) and a ⊥ element with
+// −γ + (2/ε)·ln(N − |L_w|) (only when N − |L_w| > 0), adds Gumbel(0, 2/ε)
+// noise to every score and releases the argmax, a uniformly random word of
+// W \ L_w if ⊥ wins. By the Gumbel-max property that argmax has the law
+//
+//	Pr[i] ∝ exp(−ε·d'(w,i)/2) for i ∈ L_w,  Pr[⊥] ∝ (N − |L_w|)·exp(−ε·γ/2),
+//
+// and Privatize samples this law directly, with no Gumbel variates: first
+// ⊥ against the whole ball, decided in log space so that a tiny
+// probability is never rounded to zero; then the ball's runs of equal
+// quantized distance, nearest first, each taken with probability count/R
+// (its weight against itself and every farther run, never below 1/|L_w|,
+// so a 64-bit threshold decides it); then a uniform member of the run. ⊥
+// releases a uniform word outside the ball by rejection.
 //
 // Privatize reuses per-goroutine buffers from a sync.Pool, so it does not
 // allocate in steady state.

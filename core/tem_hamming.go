@@ -9,7 +9,7 @@ import (
 	"github.com/wordveil/wordveil/hamming"
 )
 
-// TEMHamming is TEM (SPEC "TEM") with the Hamming distance between 256-bit
+// TEMHamming is TEM (docs/MECHANISMS.md, "TEM") with the Hamming distance between 256-bit
 // codes, sampled exactly in its distance-histogram form:
 //
 //	Pr[i] ∝ exp(−ε·d(w,i)/2) for d(w,i) ≤ γ,  Pr[⊥] ∝ (N−|L_w|)·exp(−ε·γ/2),

@@ -309,8 +309,8 @@ func TestAuditClippedBaselines(t *testing.T) {
 	}
 }
 
-// TestTrLaplaceClaimFails is the counterexample to Theorem 3 of
-// papers/trlaplace.txt, in d = 2 with the paper's δ = 4^−d = 1/16. Words
+// TestTrLaplaceClaimFails is the counterexample to Theorem 3 of the
+// TrLaplace paper (docs/REFERENCES.md), in d = 2 with the paper's δ = 4^−d = 1/16. Words
 // w = (C, 0) and w' = (−C, 0), and z placed so that its Voronoi cell
 // starts exactly where w”s noisy points end (r₁ ≤ −C + A). Then
 // Pr[M(w') = z] = 0 while Pr[M(w) = z] = Pr[η₁ > A − 2C] ≈ 2C/2A ≈ 1/4 at

@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 )
 
-// Laplace is the clipped Laplace baseline of papers/trlaplace.txt
-// (Theorem 1): clip φ(w) to norm C, add i.i.d. Laplace(Δ₁/ε) noise per
+// Laplace is the clipped Laplace baseline of the TrLaplace paper
+// (Theorem 1, docs/REFERENCES.md): clip φ(w) to norm C, add i.i.d. Laplace(Δ₁/ε) noise per
 // coordinate with Δ₁ = 2√d·C (an L1 bound on the difference of two clipped
 // vectors), release the nearest word. Guarantee: ε-DP at word level (for
 // any two words, not scaled by their distance).
@@ -45,7 +45,7 @@ func (m *Laplace) Metric() string { return "discrete (word-level eps-DP)" }
 // Variance is the per-coordinate noise variance 2·(Δ₁/ε)².
 func (m *Laplace) Variance() float64 { return 2 * m.Scale * m.Scale }
 
-// Gaussian is the clipped Gaussian baseline of papers/trlaplace.txt
+// Gaussian is the clipped Gaussian baseline of the TrLaplace paper
 // (Theorem 2): clip to norm C, add N(0, σ²I) with σ² = 8C²·ln(1.25/δ)/ε²
 // (the classical Gaussian mechanism for L2 sensitivity 2C), release the
 // nearest word. Guarantee: (ε, δ)-DP at word level, for ε ≤ 1 only; larger

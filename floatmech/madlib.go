@@ -8,7 +8,7 @@ import (
 )
 
 // Madlib is the multivariate Laplace mechanism of Feyisetan et al. (CMP;
-// papers/tem.txt Algorithm 1, papers/brr.txt Algorithm 1): noise with density
+// Algorithm 1 of the TEM and BRR papers, docs/REFERENCES.md): noise with density
 // ∝ exp(−ε‖z‖₂), then the exact nearest word. Guarantee: ε·‖φ(w)−φ(w')‖₂
 // metric DP.
 type Madlib struct{ pipeline }

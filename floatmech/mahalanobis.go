@@ -11,8 +11,7 @@ import (
 // DefaultLambda is the Mahalanobis mechanism's λ used by the papers.
 const DefaultLambda = 0.2
 
-// Mahalanobis is the mechanism of Xu et al. (2020), cited in
-// papers/vickrey.txt: Z = r·Σ_λ^(1/2)·u with r ~ Gamma(d, 1/ε), u uniform on
+// Mahalanobis is the mechanism of Xu et al. (2020, docs/REFERENCES.md): Z = r·Σ_λ^(1/2)·u with r ~ Gamma(d, 1/ε), u uniform on
 // the unit sphere and Σ_λ = λ·Σ/σ̄² + (1−λ)·I, where Σ is the covariance of
 // the vocabulary's vectors and σ̄² its mean variance (trace/d). The noise
 // follows the embedding's elongated directions, which keeps more utility

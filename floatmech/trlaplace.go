@@ -11,8 +11,8 @@ import (
 // maxDummyDim bounds the dimension the dummy-dimension trick may reach.
 const maxDummyDim = 1 << 24
 
-// TrLaplaceParams are the constants of Theorem 3 (papers/trlaplace.txt)
-// for one (ε, C, δ, d).
+// TrLaplaceParams are the constants of the TrLaplace paper's Theorem 3
+// (docs/REFERENCES.md) for one (ε, C, δ, d).
 type TrLaplaceParams struct {
 	Epsilon float64
 	C       float64 // clipping threshold
@@ -122,7 +122,7 @@ func (p TrLaplaceParams) TrueDelta() (delta float64, k int) {
 }
 
 // TrLaplace is the high-dimensional truncated Laplacian mechanism
-// (papers/trlaplace.txt Algorithm 1, Theorem 3): clip φ(w) to norm C, add
+// (the TrLaplace paper's Algorithm 1 and Theorem 3): clip φ(w) to norm C, add
 // i.i.d. noise with density e^(−α|x|)/B on [−A, A] per coordinate (fresh
 // for every word), release the exact nearest word to the noisy point.
 //

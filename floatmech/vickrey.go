@@ -9,8 +9,8 @@ import (
 	"github.com/wordveil/wordveil/euclid"
 )
 
-// Vickrey is the Vickrey mechanism of Xu et al. (papers/vickrey.txt
-// Algorithms 1 and 3): Madlib's noise, then a random choice among the k
+// Vickrey is the Vickrey mechanism of Xu et al. (the Vickrey paper's
+// Algorithms 1 and 3, docs/REFERENCES.md): Madlib's noise, then a random choice among the k
 // words nearest to the noisy point, searched over ALL of W.
 //
 // With k = 2 and t ∈ [0, 1] (Algorithm 1) the nearest word w1 is released

@@ -21,10 +21,6 @@ type exactSum struct {
 // sumScale is the power of two every float64 is a whole multiple of.
 const sumScale = 1074
 
-// maxSumBits bounds a valid stored sum: anything at or beyond 2¹⁰²⁴ (scaled)
-// rounds to +Inf.
-const maxSumBits = sumScale + 1024
-
 // scaled sets z to x·2¹⁰⁷⁴ (exact) for a finite x ≥ 0.
 func scaled(z *big.Int, x float64) *big.Int {
 	b := math.Float64bits(x)

@@ -9,6 +9,7 @@ import (
 	"github.com/wordveil/wordveil/assets"
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/internal/buildinfo"
 	"github.com/wordveil/wordveil/ledger"
 	"github.com/wordveil/wordveil/memo"
 )
@@ -190,7 +191,7 @@ func (p *Privatizer) Privatize(text string) (r *Result, err error) {
 }
 
 // Deniability estimates plausible deniability on words random words of the
-// vocabulary, draws privatizations each (papers/diffractor.txt §5.1):
+// vocabulary, draws privatizations each (docs/MECHANISMS.md):
 // N_w = Pr[output = input], S_w = distinct outputs.
 type Deniability struct {
 	MeanN, MeanS float64
@@ -299,11 +300,15 @@ func FreeOSMemory() {
 	debug.FreeOSMemory()
 }
 
-// Version returns the SDK version ("" should it ever panic).
+// Version returns the SDK version: the release version stamped into the
+// binding, else the Go module version or VCS revision the build recorded,
+// else "devel" ("" should it ever panic).
 func Version() (v string) {
 	defer guardValue(&v, "")
-	return version
+	return buildinfo.Version(version)
 }
 
-// version is set at release time with -ldflags "-X .../mobile.version=...".
-var version = "dev"
+// version is the release version, set by scripts/mobile-bind.sh with
+// -ldflags "-X .../mobile.version=..."; empty, Version reads the build
+// information instead.
+var version string

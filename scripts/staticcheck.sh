@@ -8,7 +8,7 @@
 # away here.
 #   scripts/staticcheck.sh [packages]   (default ./...)
 set -euo pipefail
-# v0.8.2 (staticcheck 2026.1.x) is the newest release on the Go module proxy
+# v0.8.2 (staticcheck 2026.2.2) is the newest release on the Go module proxy
 # (go list -m -versions honnef.co/go/tools) and the first to require Go 1.26,
 # the version go.mod asks for.
 VERSION=v0.8.2
@@ -16,7 +16,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${WORDVEIL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wordveil}
 BIN=$CACHE/tools/staticcheck-$VERSION
 SC=$BIN/staticcheck
-if ! { [ -x "$SC" ] && "$SC" -version 2>/dev/null | grep -qF "($VERSION)"; }; then
+if ! { [ -x "$SC" ] && "$SC" -version 2>/dev/null | grep -qF "(${VERSION#v})"; }; then
   echo "staticcheck: installing honnef.co/go/tools/cmd/staticcheck@$VERSION into $BIN" >&2
   mkdir -p "$BIN"
   # From outside the module, so its go.mod plays no part in the install.

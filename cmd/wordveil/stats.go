@@ -10,8 +10,8 @@ import (
 	"github.com/wordveil/wordveil/core"
 )
 
-// statsCmd prints plausible deniability (N_w, S_w; papers/diffractor.txt
-// §5.1) and the unit-free loss ε·P_avg per word for mechanisms at a preset
+// statsCmd prints plausible deniability (N_w, S_w; docs/MECHANISMS.md)
+// and the unit-free loss ε·P_avg per word for mechanisms at a preset
 // or ε. It is an evaluation tool: its sample and draws are seeded so that
 // reruns agree.
 func statsCmd(args []string, stdout, stderr io.Writer) error {

@@ -1,5 +1,5 @@
 // Package privacy holds the privacy measurements used to compare
-// mechanisms (SPEC.md, "Comparing mechanisms"). Every function states
+// mechanisms (docs/MECHANISMS.md, "Comparing mechanisms"). Every function states
 // whether its result is exact or estimated; this is the summary.
 //
 // # Privacy ratio (BRR paper §5, Appendix A)

@@ -1,5 +1,6 @@
 // Package study runs WordVeil's reproduction of the papers' IMDB
-// privacy–utility comparison (papers/tem.txt §5.3, papers/brr.txt §6):
+// privacy–utility comparison (the TEM paper's §5.3 and the BRR paper's §6,
+// docs/REFERENCES.md):
 // privatize the training quarter TR1 with a mechanism at some ε, train a
 // fastText-style classifier on it, test on the original TE1, for every
 // mechanism × ε × run, with plausible deniability (N_w, S_w) per

@@ -33,7 +33,8 @@ type Config struct {
 	Seed       uint64
 	Classifier fasttext.Config
 	// DeniabilityWords words (uniform over the vocabulary, seeded) ×
-	// DeniabilityDraws draws per grid point; defaults 100 × 100 (SPEC.md).
+	// DeniabilityDraws draws per grid point; defaults 100 × 100 (the
+	// 1-Diffractor paper's protocol, docs/MECHANISMS.md).
 	DeniabilityWords, DeniabilityDraws int
 	Results                            string // JSON-lines results file
 	Workers                            int    // ≤ 0: all cores
@@ -321,7 +322,8 @@ func (cfg *Config) trainTest(tokens []int32, run int) (float64, error) {
 	return m.Accuracy(cfg.Test.Docs(cfg.Test.Tokens)), nil
 }
 
-// deniability runs the plausible-deniability protocol (SPEC.md): words
+// deniability runs the plausible-deniability protocol
+// (docs/MECHANISMS.md, "Plausible deniability"): words
 // uniform over the vocabulary from a seeded sample (the same words for
 // every mechanism), draws per word; mean N_w and S_w.
 func deniability(s sampler, n, words, draws int, seed uint64, src rand.Source) (float64, float64, error) {

@@ -11,7 +11,7 @@ import (
 	"github.com/wordveil/wordveil/floatmech"
 )
 
-// temEuclid is TEM (papers/tem.txt Algorithms 2–3) with the Euclidean
+// temEuclid is TEM (the TEM paper's Algorithms 2–3) with the Euclidean
 // metric over the whole vocabulary of float vectors: the TEM paper's own
 // setting, which the phone cannot run (the precomputed lists of the
 // default asset only serve ε ≥ 8.35). It samples the exact closed form:

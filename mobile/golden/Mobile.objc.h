@@ -82,6 +82,10 @@ PeriodSeconds is CapPerPeriod's rolling window, at most 100 years
  */
 @property (nonatomic) NSString* _Nonnull memoDir;
 /**
+ * AllowSaturatedEpsilon accepts such an ε (experiments only).
+ */
+@property (nonatomic) BOOL allowSaturatedEpsilon;
+/**
  * MemoSecret (at least 32 bytes) seals the memo file: without it the
 file reveals only its number of entries. Keep it in the platform's
 key store (Android Keystore, iOS Keychain), never beside the memo.
@@ -92,7 +96,7 @@ Required with MemoDir.
 
 /**
  * Deniability estimates plausible deniability on words random words of the
-vocabulary, draws privatizations each (papers/diffractor.txt §5.1):
+vocabulary, draws privatizations each (docs/MECHANISMS.md):
 N_w = Pr[output = input], S_w = distinct outputs.
  */
 @interface MobileDeniability : NSObject <goSeqRefInterface> {
@@ -165,8 +169,22 @@ zero-value Privatizer.
 @property (nonatomic) double epsilon;
 @property (nonatomic) NSString* _Nonnull metric;
 @property (nonatomic) double totalEpsilon;
+/**
+ * PAvg is the mean vocabulary distance in Metric and UnitFree =
+TotalEpsilon·PAvg, what the ledger is charged. Both are NaN when
+P_avg is unknown on the device (LossKnown false, LossUnknown says
+why): never 0, which would read as "no loss".
+ */
 @property (nonatomic) double pAvg;
+/**
+ * PAvg is the mean vocabulary distance in Metric and UnitFree =
+TotalEpsilon·PAvg, what the ledger is charged. Both are NaN when
+P_avg is unknown on the device (LossKnown false, LossUnknown says
+why): never 0, which would read as "no loss".
+ */
 @property (nonatomic) double unitFree;
+@property (nonatomic) BOOL lossKnown;
+@property (nonatomic) NSString* _Nonnull lossUnknown;
 /**
  * With a ledger: spent in the current period and lifetime after this
 call, and what is left (−1: no cap).
@@ -275,7 +293,9 @@ the runtime ever panic.
 FOUNDATION_EXPORT int64_t MobileSetMemoryLimit(int64_t bytes);
 
 /**
- * Version returns the SDK version ("" should it ever panic).
+ * Version returns the SDK version: the release version stamped into the
+binding, else the Go module version or VCS revision the build recorded,
+else "devel" ("" should it ever panic).
  */
 FOUNDATION_EXPORT NSString* _Nonnull MobileVersion(void);
 

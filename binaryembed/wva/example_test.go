@@ -1,0 +1,48 @@
+package wva_test
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/wordveil/wordveil/assets"
+	"github.com/wordveil/wordveil/binaryembed/wva"
+)
+
+// Decoding the embedded asset: Decode validates every section before
+// returning, and Inspect reads the section table without decoding.
+func ExampleDecode() {
+	b := assets.DefaultBytes()
+	a, err := wva.Decode(b)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(a.Header.Name, a.Len(), "words,", len(a.Lists), "lists")
+	in, err := wva.Inspect(b)
+	if err != nil {
+		panic(err)
+	}
+	for _, s := range in.Sections {
+		fmt.Printf("%-8s %9d bytes, zstd %v\n", s.Kind, s.Raw, s.Flags&wva.FlagZstd != 0)
+	}
+	// Output:
+	// en-glove100-50k 50000 words, 2 lists
+	// VOCAB       411527 bytes, zstd true
+	// CODES      1600000 bytes, zstd false
+	// LISTS       200012 bytes, zstd false
+	// TEMLISTS   1397158 bytes, zstd false
+}
+
+// ReadFile refuses, before reading, anything but a regular file; a missing
+// path is the os error, wrapped once.
+func ExampleReadFile() {
+	_, err := wva.ReadFile(filepath.Join("testdata", "no-such-asset.wva"))
+	fmt.Println(errors.Is(err, fs.ErrNotExist), strings.HasPrefix(err.Error(), "wva: read file: "))
+	_, err = wva.ReadFile(".") // a directory
+	fmt.Println(errors.Is(err, wva.ErrNotRegular))
+	// Output:
+	// true true
+	// true
+}
