@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/wordveil/wordveil/internal/atomicfile"
+
+	"github.com/wordveil/wordveil/internal/flock"
 )
 
 func (l *Ledger) path() string { return filepath.Join(l.dir, FileName) }
@@ -25,7 +27,7 @@ func (l *Ledger) locked(f func(*os.File) error) error {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	unlock, err := lockFile(filepath.Join(l.dir, lockName))
+	unlock, err := flock.Lock(filepath.Join(l.dir, lockName))
 	if err != nil {
 		return fmt.Errorf("ledger: lock %s: %w", l.dir, err)
 	}
@@ -50,7 +52,7 @@ func (l *Ledger) locked(f func(*os.File) error) error {
 func (l *Ledger) open() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	unlock, err := lockFile(filepath.Join(l.dir, lockName))
+	unlock, err := flock.Lock(filepath.Join(l.dir, lockName))
 	if err != nil {
 		return fmt.Errorf("ledger: lock %s: %w", l.dir, err)
 	}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/wordveil/wordveil/internal/flock"
 )
 
 // Memo is one identity's permanent responses, in a directory or in memory.
@@ -50,7 +52,7 @@ func Open(dir string, id Identity, secret []byte) (*Memo, error) {
 		return nil, fmt.Errorf("memo: %w", err)
 	}
 	m.lock = filepath.Join(dir, lockName)
-	unlock, err := lockFile(m.lock)
+	unlock, err := flock.Lock(m.lock)
 	if err != nil {
 		return nil, fmt.Errorf("memo: lock: %w", err)
 	}
@@ -219,7 +221,7 @@ func (m *Memo) begin() (unlock func(), err error) {
 	case m.f == nil:
 		return func() {}, nil
 	}
-	if unlock, err = lockFile(m.lock); err != nil {
+	if unlock, err = flock.Lock(m.lock); err != nil {
 		return nil, fmt.Errorf("memo: lock: %w", err)
 	}
 	if err = m.refresh(); err != nil {

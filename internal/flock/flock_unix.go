@@ -1,6 +1,6 @@
 //go:build unix
 
-package memo
+package flock
 
 import (
 	"os"
@@ -8,8 +8,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// lockFile takes an exclusive flock on path, shared with other processes.
-func lockFile(path string) (unlock func(), err error) {
+// Lock takes an exclusive flock on path (created 0600 if missing) and
+// returns the function that releases it.
+func Lock(path string) (unlock func(), err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,51 @@
+//go:build unix
+
+package flock
+
+import (
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestExclusive: a second Lock on the same file waits for the first's
+// unlock, across file descriptors (flock locks are per open file, so two
+// opens in one process exclude each other as two processes would).
+func TestExclusive(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.lock")
+	unlock, err := Lock(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	released := false
+	done := make(chan struct{})
+	go func() {
+		u, err := Lock(p)
+		if err != nil {
+			t.Error(err)
+			close(done)
+			return
+		}
+		mu.Lock()
+		if !released {
+			t.Error("second Lock returned while the first was held")
+		}
+		mu.Unlock()
+		u()
+		close(done)
+	}()
+	time.Sleep(50 * time.Millisecond)
+	mu.Lock()
+	released = true
+	mu.Unlock()
+	unlock()
+	<-done
+}
+
+func TestLockErrors(t *testing.T) {
+	if _, err := Lock(filepath.Join(t.TempDir(), "missing", "x.lock")); err == nil {
+		t.Fatal("lock in a missing directory succeeded")
+	}
+}
