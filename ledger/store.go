@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/wordveil/wordveil/internal/atomicfile"
-
 	"github.com/wordveil/wordveil/internal/flock"
 )
 
