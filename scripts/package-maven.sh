@@ -53,6 +53,14 @@ cat > "$BASE.pom" <<POM
   <name>WordVeil</name>
   <description>On-device text privatization with metric differential privacy: the gomobile binding of WordVeil's mobile package (Java package ${JAVAPKG:+$JAVAPKG.}mobile; libgojni.so per Android ABI).</description>
   <url>https://github.com/wordveil/wordveil</url>
+  <licenses>
+    <license>
+      <name>Apache-2.0</name>
+      <url>https://www.apache.org/licenses/LICENSE-2.0.txt</url>
+      <distribution>repo</distribution>
+      <comments>The bundled English asset is derived from GloVe (PDDL 1.0); see NOTICE.</comments>
+    </license>
+  </licenses>
   <scm>
     <url>https://github.com/wordveil/wordveil</url>
     <connection>scm:git:https://github.com/wordveil/wordveil.git</connection>
