@@ -2,36 +2,12 @@ package core_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/wordveil/wordveil/assets"
 	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/internal/shapes"
 )
-
-// privatizeShapes are the tokenizer's adversarial input shapes (see
-// tokenize/shapes_test.go): long runs without whitespace of each character
-// class the tokenizer treats specially, and prose for comparison.
-var privatizeShapes = []struct{ name, unit string }{
-	{"words", "the quick brown fox jumps over the lazy dog "},
-	{"letters", "abcdefghij"},
-	{"emoji", "🙂"},
-	{"nul", "\x00"},
-	{"digits", "0123456789"},
-	{"at", "@"},
-	{"dots", "."},
-	{"a.a.", "a."},
-	{"a@a@", "a@"},
-	{"@a@a", "@a"},
-	{"1.1.", "1."},
-	{"x'x'", "x'"},
-	{"x’x’", "x’"},
-	{"dashes", "-"},
-	{"invalid", "\xff"},
-	{"brackets", "(a@b)"},
-	{"http-prefix", "http:/"},
-	{"mixed", "a.1b'c-🙂_x,2’é@("},
-}
 
 // BenchmarkPrivatizeShapes privatizes each shape whole with BRR at the
 // default ε through the public API. Linear time shows as ns/byte that does
@@ -51,13 +27,10 @@ func BenchmarkPrivatizeShapes(b *testing.B) {
 		b.Fatal(err)
 	}
 	src := core.NewSecureSource()
-	for _, sh := range privatizeShapes {
-		for _, sz := range []struct {
-			name string
-			n    int
-		}{{"10kB", 10_000}, {"1MB", 1_000_000}, {"16MiB", 16 << 20}} {
-			b.Run(fmt.Sprintf("%s/%s", sh.name, sz.name), func(b *testing.B) {
-				text := strings.Repeat(sh.unit, sz.n/len(sh.unit)+1)[:sz.n]
+	for _, sh := range shapes.All {
+		for _, sz := range shapes.Sizes {
+			b.Run(fmt.Sprintf("%s/%s", sh.Name, sz.Name), func(b *testing.B) {
+				text := shapes.Text(sh.Unit, sz.N)
 				b.SetBytes(int64(len(text)))
 				for b.Loop() {
 					if _, err := p.Privatize(text, src); err != nil {

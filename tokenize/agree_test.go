@@ -52,10 +52,10 @@ func TestAgreesWithOracle(t *testing.T) {
 	}
 	for _, sh := range adversarialShapes {
 		for _, n := range []int{1, 2, 3, 7, 100, 4 << 10} {
-			inputs = append(inputs, shapeText(sh.unit, n))
+			inputs = append(inputs, shapeText(sh.Unit, n))
 		}
 		for _, other := range adversarialShapes {
-			inputs = append(inputs, shapeText(sh.unit, 500)+randomText(r, 8)+shapeText(other.unit, 500))
+			inputs = append(inputs, shapeText(sh.Unit, 500)+randomText(r, 8)+shapeText(other.Unit, 500))
 		}
 	}
 	for _, s := range inputs {

@@ -29,8 +29,8 @@ func scanWork(s string) (work, covered int) {
 func TestWorkPerByteBounded(t *testing.T) {
 	for _, sh := range adversarialShapes {
 		for _, n := range []int{1 << 10, 10 << 10, 100 << 10, 1 << 20} {
-			t.Run(fmt.Sprintf("%s/%d", sh.name, n), func(t *testing.T) {
-				s := shapeText(sh.unit, n)
+			t.Run(fmt.Sprintf("%s/%d", sh.Name, n), func(t *testing.T) {
+				s := shapeText(sh.Unit, n)
 				work, covered := scanWork(s)
 				if covered != n {
 					t.Fatalf("tokens cover %d bytes of %d", covered, n)
