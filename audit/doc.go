@@ -5,14 +5,16 @@
 //
 //	ln P(y|w) − ln P(y|w') ≤ ε·d(w, w') + Tolerance   for all w, w', y.
 //
-// What it guarantees. Check is exhaustive: it visits every ordered pair of
-// inputs and every output, so a Report that passes proves the inequality
-// for that distribution, that ε and that metric (up to floating-point
-// rounding, absorbed by Tolerance = 1e-9). The distributions are computed
-// in closed form (or, for BRR, by enumerating every flip mask) from the
-// definitions in docs/MECHANISMS.md, deliberately not by calling the samplers; the
-// mechanisms' parameters (ε, and γ where the TEM paper's Theorem 4.2 chooses it) are read
-// back from mechanisms built with package core, so the audit checks the
+// What it guarantees. The distributions and the check come from package
+// internal/dpexact, which package core's tests use too. The check is
+// exhaustive: it visits every ordered pair of inputs and every output, so
+// a Report that passes proves the inequality for that distribution, that
+// ε and that metric (up to floating-point rounding, absorbed by Tolerance
+// = 1e-9). The distributions are computed in closed form (or, for BRR, by
+// enumerating every flip mask) from the definitions in docs/MECHANISMS.md,
+// deliberately not by calling the samplers; the mechanisms' parameters
+// (ε, and γ where the TEM paper's Theorem 4.2 chooses it) are read back
+// from mechanisms built with package core, so the audit checks the
 // parameters the library really uses.
 //
 // What it does not guarantee. It audits the mechanisms' laws, not their

@@ -10,6 +10,7 @@ import (
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/dpexact"
 )
 
 // DefaultWords is Run's default number of asset words.
@@ -53,6 +54,8 @@ type Table struct {
 	Results []Result `json:"results"`
 	// Skipped lists parts not audited because the asset lacks them.
 	Skipped []string `json:"skipped,omitempty"`
+
+	err error // the first error computing a law (see add)
 }
 
 // OK reports whether every real mechanism passed and every control was
@@ -77,8 +80,17 @@ func (t Table) Failures() []Result {
 	return f
 }
 
-func (t *Table) add(name string, control bool, eps float64, vocab string, P [][]float64, d [][]float64) {
-	r := Result{Mechanism: name, Control: control, Eps: eps, Vocabulary: vocab, N: len(P), Report: Check(P, Matrix(d), eps)}
+// add audits P against ε·d and appends the verdict. lawErr is the error
+// computing P returned: add keeps the first one for Run to return, and
+// records nothing for that case.
+func (t *Table) add(name string, control bool, eps float64, vocab string, P [][]float64, lawErr error, d [][]float64) {
+	if lawErr != nil {
+		if t.err == nil {
+			t.err = fmt.Errorf("audit: %s on %s: %w", name, vocab, lawErr)
+		}
+		return
+	}
+	r := Result{Mechanism: name, Control: control, Eps: eps, Vocabulary: vocab, N: len(P), Report: check(P, d, eps)}
 	switch {
 	case !control && r.Report.Pass():
 		r.OK, r.Status = true, "PASS"
@@ -146,17 +158,14 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 		if err != nil {
 			return Table{}, err
 		}
-		P, err := BRR(low, c.L, m.Epsilon())
-		if err != nil {
-			return Table{}, err
-		}
-		t.add("BRR", false, c.eps, fmt.Sprintf("synthetic %d codes × %d bits", c.n, c.L), P, HammingDistances(codes))
+		P, err := dpexact.BRR(low, c.L, m.Epsilon())
+		t.add("BRR", false, c.eps, fmt.Sprintf("synthetic %d codes × %d bits", c.n, c.L), P, err, hammingDistances(codes))
 	}
 
 	// TEMHamming on synthetic short codes and on the asset's codes.
 	type temCase struct{ eps, gamma float64 }
 	temHamming := func(codes []hamming.Code, vocab string, cases []temCase) error {
-		d := HammingDistances(codes)
+		d := hammingDistances(codes)
 		x := mustIndex(codes)
 		for _, c := range cases {
 			m, err := core.NewTEMHamming(x, c.eps, core.TEMOptions{Gamma: c.gamma})
@@ -164,7 +173,8 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 				return err
 			}
 			g := m.Gamma()
-			t.add("TEMHamming "+gammaName(g, c.gamma), false, c.eps, vocab, TEM(d, g, c.eps), d)
+			P, err := dpexact.TEM(d, g, c.eps)
+			t.add("TEMHamming "+gammaName(g, c.gamma), false, c.eps, vocab, P, err, d)
 		}
 		return nil
 	}
@@ -201,7 +211,8 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 				if name == "" {
 					name = "TEM " + gammaName(g, c.gamma)
 				}
-				t.add(name, false, c.eps, vocab, TEM(sub.s.dist, g, c.eps), sub.s.auditD)
+				P, err := dpexact.TEM(sub.s.dist, g, c.eps)
+				t.add(name, false, c.eps, vocab, P, err, sub.s.auditD)
 			}
 		}
 	} else if s != nil {
@@ -228,14 +239,22 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 	for _, ls := range sets {
 		var ds [][][]float64
 		for _, p := range ls.pos {
-			ds = append(ds, ListDistances(p))
+			d, err := dpexact.ListDistances(p)
+			if err != nil {
+				return Table{}, err
+			}
+			ds = append(ds, d)
 		}
-		d := MaxMetric(ds...)
+		d, err := dpexact.MaxMetric(ds...)
+		if err != nil {
+			return Table{}, err
+		}
 		for _, eps := range []float64{0.2, 0.9} {
 			if _, err := core.NewDiffractorGeometric(ls.lists, eps); err != nil {
 				return Table{}, err
 			}
-			t.add("1-DG", false, eps, ls.vocab, DiffractorGeometric(ls.pos, eps), d)
+			P, err := dpexact.DiffractorGeometric(ls.pos, eps)
+			t.add("1-DG", false, eps, ls.vocab, P, err, d)
 		}
 		for _, c := range []temCase{{0.4, 5}, {1, 3}, {0.5, 0}, {2.5, 0}} {
 			m, err := core.NewDiffractorTEM(ls.lists, c.eps, core.TEMOptions{Gamma: c.gamma})
@@ -243,28 +262,44 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 				return Table{}, err
 			}
 			g := m.Gamma()
-			t.add("1-DT "+gammaName(g, c.gamma), false, c.eps, ls.vocab, DiffractorTEM(ls.pos, g, c.eps), d)
+			P, err := dpexact.DiffractorTEM(ls.pos, g, c.eps)
+			t.add("1-DT "+gammaName(g, c.gamma), false, c.eps, ls.vocab, P, err, d)
 		}
 	}
 
 	// Negative controls.
 	low, codes := syntheticCodes(16, 10, "brr")
-	P, err := BRR(low, 10, 0.6)
-	if err != nil {
-		return Table{}, err
+	P, err := dpexact.BRR(low, 10, 0.6)
+	if err == nil {
+		P, err = dpexact.ExcludeInput(P)
 	}
-	t.add("control: input exclusion (BRR)", true, 0.6, "synthetic 16 codes × 10 bits", ExcludeInput(P), HammingDistances(codes))
-	d := HammingDistances(synth)
-	t.add("control: ⊥ score ln(N/|L_w|) (TEMHamming γ=3)", true, 0.5, "synthetic 20 codes × 10 bits", TEMBottomScoreBug(d, 3, 0.5), d)
+	t.add("control: input exclusion (BRR)", true, 0.6, "synthetic 16 codes × 10 bits", P, err, hammingDistances(codes))
+	d := hammingDistances(synth)
+	P, err = dpexact.TEMBottomScoreBug(d, 3, 0.5)
+	t.add("control: ⊥ score ln(N/|L_w|) (TEMHamming γ=3)", true, 0.5, "synthetic 20 codes × 10 bits", P, err, d)
 	for _, k := range []int{1, 3, 8} {
-		t.add(fmt.Sprintf("control: top-%d list as L_w (TEMHamming γ=4)", k), true, 0.5, "synthetic 20 codes × 10 bits", TEMTopK(d, k, 4, 0.5), d)
+		P, err := dpexact.TEMTopK(d, k, 4, 0.5)
+		t.add(fmt.Sprintf("control: top-%d list as L_w (TEMHamming γ=4)", k), true, 0.5, "synthetic 20 codes × 10 bits", P, err, d)
 	}
 	if dense != nil {
 		vocab := fmt.Sprintf("asset neighbourhood of %q: Euclidean balls", dense.centre)
-		t.add("control: input exclusion (TEM γ=3)", true, 1, vocab, ExcludeInput(TEM(dense.dist, 3, 1)), dense.auditD)
-		t.add("control: ⊥ score ln(N/|L_w|) (TEM γ=3)", true, 1, vocab, TEMBottomScoreBug(dense.dist, 3, 1), dense.auditD)
+		P, err := dpexact.TEM(dense.dist, 3, 1)
+		if err == nil {
+			P, err = dpexact.ExcludeInput(P)
+		}
+		t.add("control: input exclusion (TEM γ=3)", true, 1, vocab, P, err, dense.auditD)
+		P, err = dpexact.TEMBottomScoreBug(dense.dist, 3, 1)
+		t.add("control: ⊥ score ln(N/|L_w|) (TEM γ=3)", true, 1, vocab, P, err, dense.auditD)
+	}
+	if t.err != nil {
+		return Table{}, t.err
 	}
 	return t, nil
+}
+
+// hammingDistances is the Hamming metric of 256-bit codes.
+func hammingDistances(codes []hamming.Code) [][]float64 {
+	return dpexact.Distances(len(codes), func(a, b int) float64 { return float64(hamming.Distance(codes[a], codes[b])) })
 }
 
 func gammaName(g, asked float64) string {
@@ -335,13 +370,10 @@ func restrict(a *wva.Asset, ids []int) (*subset, error) {
 	if a.TEM != nil {
 		step := a.TEM.Step()
 		s.gammaMax = a.TEM.GammaMax()
-		s.dist, s.auditD = newMatrix(k), newMatrix(k)
+		s.dist = dpexact.Distances(k, func(int, int) float64 { return math.Inf(1) })
+		s.auditD = dpexact.Distances(k, func(int, int) float64 { return float64(a.TEM.MaxSteps()+1) * step })
 		balls := make([][]wva.Neighbor, k)
 		for i := range k {
-			for j := range k {
-				s.dist[i][j] = math.Inf(1)
-				s.auditD[i][j] = float64(a.TEM.MaxSteps()+1) * step
-			}
 			for _, nb := range a.TEM.Ball(ids[i], nil) {
 				if j, ok := local[int(nb.ID)]; ok {
 					balls[i] = append(balls[i], wva.Neighbor{ID: uint32(j), Dist: nb.Dist})

@@ -36,7 +36,7 @@ var (
 var LevelTargets = map[string]float64{LevelStrong: 0.10, LevelBalanced: 0.30, LevelLight: 0.60}
 
 // presets are the ε of each level, calibrated on the embedded default asset
-// (en-glove100-50k: NLB codes, 2 lists) by `go run ./cmd/wvcalibrate`
+// (en-glove100-50k: NLB codes, 2 lists) by `go run ./research/cmd/wvcalibrate`
 // (bisection on log ε until the mean N_w of a seeded 100-word sample, 200
 // draws each, is within 0.02 of the target); docs/PRIVACY_LEVELS.md has
 // the table and what it means. TestPresetsHitTargets re-measures them with

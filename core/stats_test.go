@@ -1,62 +1,9 @@
 package core
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 )
-
-// violation is one breach of the metric-DP inequality.
-type violation struct {
-	w, w2, y int
-	lnRatio  float64 // ln P(y|w) − ln P(y|w'), +Inf if P(y|w') = 0
-	bound    float64 // ε·d(w,w')
-}
-
-func (v violation) String() string {
-	return fmt.Sprintf("ln P(%d|%d) − ln P(%d|%d) = %.6g > ε·d = %.6g", v.y, v.w, v.y, v.w2, v.lnRatio, v.bound)
-}
-
-// auditMetricDP checks ln P(y|w) − ln P(y|w') ≤ ε·d(w,w') + 1e-9 for every
-// ordered pair and every output, and that every row is a distribution.
-// It returns the violations (at most max of them) and a row error if any.
-func auditMetricDP(P [][]float64, eps float64, d [][]float64, max int) ([]violation, error) {
-	for w, row := range P {
-		s := 0.0
-		for _, p := range row {
-			if p < 0 || math.IsNaN(p) {
-				return nil, fmt.Errorf("P(.|%d) has entry %v", w, p)
-			}
-			s += p
-		}
-		if math.Abs(s-1) > 1e-9 {
-			return nil, fmt.Errorf("P(.|%d) sums to %v", w, s)
-		}
-	}
-	var out []violation
-	for w := range P {
-		for w2 := range P {
-			bound := eps * d[w][w2]
-			for y := range P {
-				a, b := P[w][y], P[w2][y]
-				if a == 0 {
-					continue
-				}
-				lr := math.Inf(1)
-				if b > 0 {
-					lr = math.Log(a) - math.Log(b)
-				}
-				if lr > bound+1e-9 {
-					out = append(out, violation{w, w2, y, lr, bound})
-					if len(out) >= max {
-						return out, nil
-					}
-				}
-			}
-		}
-	}
-	return out, nil
-}
 
 // chiSquare tests counts of draws against probabilities p, pooling every
 // cell whose expected count is below 5 into one cell (and that cell into

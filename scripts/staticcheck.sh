@@ -23,6 +23,11 @@ if ! { [ -x "$SC" ] && "$SC" -version 2>/dev/null | grep -qF "(${VERSION#v})"; }
   (cd "$BIN" && GOBIN=$BIN GOFLAGS=-mod=mod go install "honnef.co/go/tools/cmd/staticcheck@$VERSION")
 fi
 cd "$ROOT"
-[ $# -gt 0 ] || set -- ./...
-echo "staticcheck: $("$SC" -version) on $*" >&2
-exec "$SC" "$@"
+if [ $# -gt 0 ]; then
+  echo "staticcheck: $("$SC" -version) on $*" >&2
+  exec "$SC" "$@"
+fi
+# Both modules: the SDK here, the research kit in research/.
+echo "staticcheck: $("$SC" -version) on the SDK module and research/" >&2
+"$SC" ./...
+cd research && "$SC" ./...

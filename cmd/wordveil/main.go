@@ -1,13 +1,11 @@
 // Command wordveil is WordVeil's command-line tool.
 //
-//	wordveil assets build [flags]     build an asset (.wva) from word vectors
 //	wordveil assets inspect FILE      print an asset's header and sections
 //	wordveil privatize [flags] < text  privatize text, streaming
 //	wordveil demo                     a sample text through every mechanism
 //	wordveil stats                    plausible deniability per mechanism
 //	wordveil bench                    text throughput per mechanism
 //	wordveil audit                    exact metric-DP audit on small vocabularies
-//	wordveil eval imdb|empirical|report  the evaluation (docs/eval)
 //	wordveil neighbours WORD...       exact Hamming neighbours in an asset
 //	wordveil version
 //
@@ -16,11 +14,11 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/wordveil/wordveil/internal/cli"
 
 	"github.com/wordveil/wordveil/internal/buildinfo"
 )
@@ -41,42 +39,25 @@ Usage:
   wordveil stats [flags]          plausible deniability and unit-free loss per mechanism
   wordveil bench [flags]          text throughput per mechanism on this machine
   wordveil audit [flags]          exact metric-DP audit of every mechanism on small vocabularies
-  wordveil assets build [flags]   build an asset (.wva) from word vectors
   wordveil assets inspect [FILE]  print an asset's header and section table (default: the embedded asset)
-  wordveil eval imdb|empirical|report  reproduce the papers' privacy-utility comparisons (research; make eval-data)
   wordveil neighbours WORD...     exact nearest neighbours of words by Hamming distance of their codes
   wordveil version                print the version
 
-Run 'wordveil COMMAND -h' for a command's flags.
+Run 'wordveil COMMAND -h' for a command's flags. Building assets and the
+evaluation are in the research tool: wordveil-research (research/cmd).
 Exit codes: 0 success, 1 failure, 2 bad usage, 3 privacy budget exhausted, 130 interrupted.
 `
 
-// errUsage marks errors that are the caller's (exit code 2).
-var errUsage = errors.New("usage")
-
-// errUsageShown is a usage error the flag package has already printed
-// (with the command's usage): main exits 2 without printing it again.
-var errUsageShown = fmt.Errorf("%w (see above)", errUsage)
-
-// parseFlags parses args into fs, turning its errors into ours: -h is
-// flag.ErrHelp (exit 0), anything else errUsageShown (exit 2).
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	err := fs.Parse(args)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, flag.ErrHelp):
-		return flag.ErrHelp
-	}
-	return errUsageShown
-}
-
-// setFlags returns the names of the flags args set explicitly.
-func setFlags(fs *flag.FlagSet) map[string]bool {
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	return set
-}
+// The shared CLI conventions (package cli), under this command's names.
+var (
+	errUsage       = cli.ErrUsage
+	errBudget      = cli.ErrBudget
+	errInterrupted = cli.ErrInterrupted
+	parseFlags     = cli.ParseFlags
+	setFlags       = cli.SetFlags
+	exitCode       = cli.ExitCode
+	errorMessage   = cli.Message
+)
 
 func main() {
 	err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
@@ -84,30 +65,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "wordveil:", msg)
 	}
 	os.Exit(exitCode(err))
-}
-
-// exitCode maps run's error to the documented exit code.
-func exitCode(err error) int {
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.Is(err, errUsage):
-		return 2
-	case errors.Is(err, errBudget):
-		return 3
-	case errors.Is(err, errInterrupted):
-		return 130
-	}
-	return 1
-}
-
-// errorMessage is what main prints for err: nothing for success, -h, or a
-// usage error the flag package already printed.
-func errorMessage(err error) string {
-	if err == nil || errors.Is(err, flag.ErrHelp) || errors.Is(err, errUsageShown) {
-		return ""
-	}
-	return err.Error()
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -128,8 +85,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return benchCmd(args[1:], stdout, stderr)
 	case "audit":
 		return auditCmd(args[1:], stdout, stderr)
-	case "eval":
-		return evalCmd(args[1:], stdout, stderr)
 	case "neighbours", "neighbors":
 		return neighbours(args[1:], stdout, stderr)
 	case "version":

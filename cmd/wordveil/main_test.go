@@ -15,7 +15,7 @@ import (
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{}, {"frobnicate"}, {"assets"}, {"assets", "paint"},
-		{"assets", "build"}, {"neighbours"}, {"neighbours", "-k", "0", "cat"},
+		{"neighbours"}, {"neighbours", "-k", "0", "cat"},
 		{"assets", "inspect", "a", "b"},
 	} {
 		var out, errb bytes.Buffer
@@ -58,20 +58,6 @@ func TestInspectCorrupt(t *testing.T) {
 	}
 	if err := run([]string{"neighbours", "-asset", p, "cat"}, nil, &out, &errb); err == nil {
 		t.Fatal("neighbours on a corrupt asset succeeded")
-	}
-}
-
-func TestWriteFileAtomic(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "x.wva")
-	if err := writeFileAtomic(p, []byte("abc")); err != nil {
-		t.Fatal(err)
-	}
-	st, err := os.Stat(p)
-	if err != nil || st.Mode().Perm() != 0o644 || st.Size() != 3 {
-		t.Fatalf("stat %v, %v", st, err)
-	}
-	if err := writeFileAtomic(filepath.Join(p, "sub", "y"), nil); err == nil {
-		t.Fatal("write under a file succeeded")
 	}
 }
 

@@ -23,12 +23,6 @@ import (
 	"github.com/wordveil/wordveil/memo"
 )
 
-// errBudget marks a refused charge (exit code 3).
-var errBudget = errors.New("privacy budget exhausted")
-
-// errInterrupted marks SIGINT or SIGTERM (exit code 130).
-var errInterrupted = errors.New("interrupted")
-
 // Block limits: lines already at hand are privatized, charged and written
 // together, so the ledger is charged (and fsync'd) once per block rather
 // than once per line.

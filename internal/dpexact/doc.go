@@ -1,0 +1,37 @@
+// Package dpexact computes the exact output distributions of WordVeil's
+// on-device mechanisms and checks them against metric differential
+// privacy. It is a leaf: it imports nothing from this module, so package
+// core's own tests and package audit (which imports core) use the same
+// code.
+//
+// Every distribution is a square matrix P with P[w][y] = Pr[M(w) = y],
+// computed in closed form (or, for BRR, by enumerating every flip mask)
+// from the mechanism's parameters and the distances or list positions of
+// the words, as defined in docs/MECHANISMS.md. It is deliberately not
+// computed by calling the samplers: the samplers are tested against these
+// laws (chi-square tests in package core), and the laws are checked
+// against the metric-DP inequality here.
+//
+// Check proves, for one distribution, one ε and one metric d, that
+//
+//	ln P(y|w) − ln P(y|w') ≤ ε·d(w, w') + tol   for every w, w' and y,
+//
+// by visiting every ordered pair and every output; tol absorbs
+// floating-point rounding. A passing Report is a proof for that matrix
+// only (up to tol): it says nothing about other vocabularies, about how
+// the matrix was obtained, or about whether a sampler draws from it.
+//
+// Negative controls (ExcludeInput, TEMBottomScoreBug, TEMTopK,
+// BRRLowestIndexTies) are the laws of known-bad variants of the
+// mechanisms, so that callers can show their checks are able to fail.
+//
+// Probabilities are float64. A probability below about e^−700 (ε·d or
+// ε·γ of several hundred) underflows to 0, which Check reports as an
+// unbounded ratio; keep ε·d and ε·γ well below that.
+//
+// Costs, for N words: the laws take O(N²) memory and O(N²) time (BRR
+// O(N²·2^L), TEMTopK O(N²·k)); Check takes O(N³) time and O(N²) memory.
+// They are meant for small vocabularies. Every function validates its arguments and returns an
+// error wrapping ErrInvalid instead of panicking; nil and empty inputs are
+// errors, except that Check accepts an empty distribution.
+package dpexact
