@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -14,28 +15,37 @@ import (
 //
 //	Pr[i] ∝ exp(−ε·d(w,i)/2) for d(w,i) ≤ γ,  Pr[⊥] ∝ (N−|L_w|)·exp(−ε·γ/2),
 //
-// which is the law of the Gumbel-argmax form. L_w = {i : d(w,i) ≤ γ} is found
-// exactly with hamming.Index.Range; a distance bucket is drawn from at most
-// 257 weights (see Privatize), then a uniform word in it; ⊥ releases a
-// uniform word of W \ L_w (rejection on the distance, so no membership set
-// is needed).
+// which is the law of the Gumbel-argmax form. L_w = {i : d(w,i) ≤ γ}. A
+// distance bucket is drawn from at most 257 weights (see drawBucket), then
+// a uniform word in it; ⊥ releases a uniform word of W \ L_w.
+//
+// Two exact ways find the buckets, with the same law. When the planner may
+// answer a radius-γ range query with multi-index hashing (small γ, large
+// vocabulary), the ball is listed with hamming.Index.Range and ⊥ is drawn
+// by rejection on the distance. Otherwise (at the presets γ exceeds 256
+// bits, so the ball is the whole vocabulary) one scan counts the words at
+// each distance (hamming.Histogram), and the chosen word, the j-th in id
+// order of its bucket (or of W \ L_w for ⊥) with j uniform, is found by
+// rescanning one chunk of the vocabulary: no neighbour list is built.
 //
 // Metric: Hamming distance. Guarantee: ε·Hamming(w,w')-metric-DP (ε per
 // bit, comparable with BRR's ε).
 //
 // Privatize reuses per-goroutine buffers from a sync.Pool, so it does not
-// allocate in steady state when the index scans.
+// allocate in steady state.
 type TEMHamming struct {
-	index *hamming.Index
-	eps   float64
-	gamma float64
-	r     int // ⌊γ⌋ capped at 256: d ≤ γ ⟺ d ≤ r for integer d
-	opts  TEMOptions
-	pool  sync.Pool // *temHammingScratch
+	index    *hamming.Index
+	eps      float64
+	gamma    float64
+	r        int  // ⌊γ⌋ capped at 256: d ≤ γ ⟺ d ≤ r for integer d
+	useRange bool // list the ball with Index.Range rather than a histogram
+	opts     TEMOptions
+	pool     sync.Pool // *temHammingScratch
 }
 
 type temHammingScratch struct {
 	nbrs    []hamming.Neighbor
+	hist    hamming.Histogram
 	count   [hamming.Bits + 1]int
 	lnCount [hamming.Bits + 1]float64
 	lnR     [hamming.Bits + 1]float64
@@ -54,25 +64,22 @@ func NewTEMHamming(index *hamming.Index, eps float64, opts TEMOptions) (*TEMHamm
 	if err != nil {
 		return nil, fmt.Errorf("TEM (Hamming): %w", err)
 	}
+	r := int(math.Min(math.Floor(gamma), hamming.Bits))
 	t := &TEMHamming{
 		index: index,
 		eps:   eps,
 		gamma: gamma,
-		r:     int(math.Min(math.Floor(gamma), hamming.Bits)),
-		opts:  opts,
+		r:     r,
+		// Past this radius Range would scan every code and then list the
+		// whole ball; the histogram scans once and lists nothing.
+		useRange: index.RangeCanBeatScan(r),
+		opts:     opts,
 	}
 	t.pool.New = func() any { return new(temHammingScratch) }
 	return t, nil
 }
 
 // Privatize returns TEM's output for word w.
-//
-// The draw is a chain of Bernoulli decisions whose probabilities are
-// computed in log space and drawn with bernoulliLog, so none underflows or
-// rounds to zero: first ⊥ against the ball, then, distance by distance
-// from 0, "this bucket" against "a farther one" (each of these has
-// probability at least 1/N, so is represented to ~2^-48 relative error),
-// then a uniform word of the bucket.
 func (t *TEMHamming) Privatize(w int, src rand.Source) (int, error) {
 	n := t.index.Len()
 	if err := checkCall("TEM (Hamming)", w, n, src); err != nil {
@@ -80,6 +87,14 @@ func (t *TEMHamming) Privatize(w int, src rand.Source) (int, error) {
 	}
 	sc := t.pool.Get().(*temHammingScratch)
 	defer t.pool.Put(sc)
+	if t.useRange {
+		return t.privatizeRange(sc, w, src)
+	}
+	return t.privatizeHistogram(sc, w, src)
+}
+
+// privatizeRange lists the ball with Index.Range (MIH for small radii).
+func (t *TEMHamming) privatizeRange(sc *temHammingScratch, w int, src rand.Source) (int, error) {
 	codes := t.index.Codes()
 	nbrs, err := t.index.Range(sc.nbrs[:0], codes[w], t.r, hamming.Options{ExpectedRadius: max(t.r, 1)})
 	sc.nbrs = nbrs
@@ -90,10 +105,71 @@ func (t *TEMHamming) Privatize(w int, src rand.Source) (int, error) {
 	for _, nb := range nbrs {
 		sc.count[nb.Dist]++
 	}
+	bucket, bottom, err := t.drawBucket(sc, len(nbrs), src)
+	if err != nil {
+		return -1, err
+	}
+	if bottom {
+		// Rejection on the distance: uniform over W \ L_w without a
+		// membership set. The ball is small on this path (MIH only wins
+		// for small radii), so few draws are rejected.
+		for {
+			i := UniformInt(src, t.index.Len())
+			if hamming.Distance(codes[w], codes[i]) > t.r {
+				return i, nil
+			}
+		}
+	}
+	j := UniformInt(src, sc.count[bucket])
+	for _, nb := range nbrs {
+		if int(nb.Dist) == bucket {
+			if j == 0 {
+				return int(nb.ID), nil
+			}
+			j--
+		}
+	}
+	return -1, fmt.Errorf("TEM (Hamming): bucket %d miscounted", bucket)
+}
+
+// privatizeHistogram counts the words at each distance in one scan and
+// selects the output by its rank in id order: uniform rank, uniform word.
+func (t *TEMHamming) privatizeHistogram(sc *temHammingScratch, w int, src rand.Source) (int, error) {
+	h := t.index.Histogram(&sc.hist, t.index.Codes()[w])
+	ball := 0
+	for d := 0; d <= t.r; d++ {
+		sc.count[d] = h.Count(d)
+		ball += sc.count[d]
+	}
+	bucket, bottom, err := t.drawBucket(sc, ball, src)
+	if err != nil {
+		return -1, err
+	}
+	lo, hi, size := bucket, bucket, sc.count[bucket]
+	if bottom {
+		lo, hi, size = t.r+1, hamming.Bits, t.index.Len()-ball
+	}
+	i, err := h.Select(lo, hi, UniformInt(src, size))
+	if err != nil {
+		// Only if the codes changed under the index: fail closed.
+		return -1, fmt.Errorf("TEM (Hamming): distances %d..%d miscounted", lo, hi)
+	}
+	return i, nil
+}
+
+// drawBucket draws the output's distance bucket from sc.count[0..r] (the
+// number of words at each distance, ball words in all), or ⊥.
+//
+// The draw is a chain of Bernoulli decisions whose probabilities are
+// computed in log space and drawn with bernoulliLog, so none underflows or
+// rounds to zero: first ⊥ against the ball, then, distance by distance
+// from 0, "this bucket" against "a farther one" (each of these has
+// probability at least 1/N, so is represented to ~2^-48 relative error).
+func (t *TEMHamming) drawBucket(sc *temHammingScratch, ball int, src rand.Source) (bucket int, bottom bool, err error) {
 	if sc.count[0] == 0 {
 		// Unreachable: w is at distance 0 from itself. Fail rather than
 		// release anything from a wrong ball.
-		return -1, fmt.Errorf("TEM (Hamming): word %d missing from its own ball", w)
+		return 0, false, errors.New("TEM (Hamming): word missing from its own ball")
 	}
 	// lnR[d] = ln Σ_{j ≥ d} count[j]·e^(−ε(j−d)/2) over non-empty buckets,
 	// built from the farthest bucket inward.
@@ -112,18 +188,12 @@ func (t *TEMHamming) Privatize(w int, src rand.Source) (int, error) {
 		next = d
 	}
 	// ⊥ against the ball: ball mass R_0, ⊥ mass (N−|L_w|)·e^(−εγ/2).
-	if outside := n - len(nbrs); outside > 0 {
+	if outside := t.index.Len() - ball; outside > 0 {
 		x := sc.lnR[0] + half*t.gamma - math.Log(float64(outside))
 		if bernoulliLog(src, -softplus(x)) {
-			for {
-				i := UniformInt(src, n)
-				if hamming.Distance(codes[w], codes[i]) > t.r {
-					return i, nil
-				}
-			}
+			return 0, true, nil
 		}
 	}
-	bucket := 0
 	for d := 0; d <= t.r; d++ {
 		if sc.count[d] == 0 {
 			continue
@@ -134,16 +204,7 @@ func (t *TEMHamming) Privatize(w int, src rand.Source) (int, error) {
 			break
 		}
 	}
-	j := UniformInt(src, sc.count[bucket])
-	for _, nb := range nbrs {
-		if int(nb.Dist) == bucket {
-			if j == 0 {
-				return int(nb.ID), nil
-			}
-			j--
-		}
-	}
-	return -1, fmt.Errorf("TEM (Hamming): bucket %d miscounted", bucket)
+	return bucket, false, nil
 }
 
 // Epsilon returns the per-bit ε.

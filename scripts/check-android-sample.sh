@@ -27,6 +27,7 @@ W=$ROOT/.cache/android-sample
 SAMPLE=$ROOT/android-sample/app/src/main
 NEGATIVE=$ROOT/android-sample/check/WrongBindingUse.kt
 export GOFLAGS=-buildvcs=false
+export GOWORK=off   # the SDK module alone (its generated build modules live under .cache/, inside the workspace's directory)
 start=$(date +%s)
 die() { echo "check-android-sample: $*" >&2; exit 1; }
 for t in go javac jar java dpkg-deb tar; do

@@ -12,6 +12,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GOLDEN=$ROOT/mobile/golden
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
 export GOFLAGS=-buildvcs=false
+export GOWORK=off   # the SDK module alone (its generated build modules live under .cache/, inside the workspace's directory)
 GOBIND=$("$ROOT/scripts/gobind-tool.sh")
 cd "$ROOT"
 GOOS=darwin CGO_ENABLED=1 "$GOBIND" -lang=objc -outdir="$W/objc" ./mobile

@@ -33,6 +33,7 @@ VER=$(scripts/mobile-version.sh); export VERSION=$VER
 
 # 1. the placeholder AAR
 export GOFLAGS=-buildvcs=false
+export GOWORK=off   # the SDK module alone (its generated build modules live under .cache/, inside the workspace's directory)
 GOBIND=$(scripts/gobind-tool.sh "$P/bin")
 GOOS=android CGO_ENABLED=1 "$GOBIND" -lang=java -outdir="$P/gen" ./mobile
 mkdir -p "$P/stub/android/content" "$P/classes"

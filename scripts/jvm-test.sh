@@ -29,6 +29,7 @@ done
 JH=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}
 [ -f "$JH/include/jni.h" ] || { echo "jvm-test: no jni.h under JAVA_HOME=$JH (need a JDK, not a JRE)" >&2; exit 1; }
 export GOFLAGS=-buildvcs=false
+export GOWORK=off   # the SDK module alone (its generated build modules live under .cache/, inside the workspace's directory)
 unset GOOS GOARCH
 rm -rf "$W/gen" "$W/host" "$W/classes" "$W/lib"
 mkdir -p "$W"

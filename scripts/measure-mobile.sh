@@ -77,7 +77,7 @@ func main() {
 	mobile.FreeOSMemory()
 }
 GO
-(cd "$P" && GOFLAGS=-buildvcs=false GOOS=android GOARCH=arm64 CGO_ENABLED=0 go build -mod=mod -trimpath -ldflags "-s -w" -o facade-android-arm64 .)
+(cd "$P" && GOWORK=off GOFLAGS=-buildvcs=false GOOS=android GOARCH=arm64 CGO_ENABLED=0 go build -mod=mod -trimpath -ldflags "-s -w" -o facade-android-arm64 .)
 echo "android/arm64 facade binary (CGO_ENABLED=0, -trimpath -s -w): $(stat -c %s "$P/facade-android-arm64") bytes"
 echo "embedded asset: $(stat -c %s assets/en-glove100-50k.wva) bytes"
 coldstart

@@ -17,6 +17,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TARGET=${1:?usage: scripts/mobile-bind.sh android|apple}
 cd "$ROOT"
 export GOFLAGS=-buildvcs=false
+export GOWORK=off   # the SDK module alone (its generated build modules live under .cache/, inside the workspace's directory)
 TOOLS=$ROOT/.cache/tools
 GOBIND=$("$ROOT/scripts/gobind-tool.sh" "$TOOLS")
 (env -u GOOS -u GOARCH CGO_ENABLED=0 go build -o "$TOOLS/gomobile" golang.org/x/mobile/cmd/gomobile)

@@ -33,6 +33,7 @@ cp "$AAR" "$BASE.aar"
 
 # The sources jar. File times are set to the commit's (reproducible jars).
 export GOFLAGS=-buildvcs=false
+export GOWORK=off   # the SDK module alone (its generated build modules live under .cache/, inside the workspace's directory)
 GOBIND=$("$ROOT/scripts/gobind-tool.sh" "$T/bin")
 (cd "$ROOT" && GOOS=android CGO_ENABLED=1 "$GOBIND" -lang=java ${JAVAPKG:+-javapkg=$JAVAPKG} -outdir="$T/gen" ./mobile)
 when=$(git -C "$ROOT" log -1 --format=%cI 2>/dev/null || echo 2020-01-01T00:00:00Z)
