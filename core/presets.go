@@ -1,9 +1,14 @@
 package core
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"sort"
+
+	"github.com/wordveil/wordveil/binaryembed/wva"
 )
 
 // Privacy levels, named by what a user can observe: the chance N_w that a
@@ -70,4 +75,45 @@ func MechanismNames() []string {
 	names := []string{NameBRR, NameTEMHamming, NameTEM, Name1DG, Name1DT}
 	sort.Strings(names)
 	return names
+}
+
+// presetFingerprint identifies the data the presets were calibrated on:
+// the SHA-256 of the default asset's codes and 1-Diffractor lists (what
+// N_w depends on for the preset mechanisms), so the presets also apply to
+// a research build of the same asset that carries float vectors, and to
+// nothing else.
+const presetFingerprint = "0d71f59b7a42a4b6d9962c56bba1d4b2d87a7073c39fe7fa8ee6118723a9c88c"
+
+// CheckPresets reports whether the presets apply to a: nil for the asset
+// they were calibrated on (the embedded default), otherwise an error
+// wrapping ErrNoPreset. An ε calibrated on one vocabulary and binarization
+// can be far off on another (N_w depends on the codes' geometry), so
+// callers must give ε explicitly for any other asset.
+func CheckPresets(a *wva.Asset) error {
+	if a == nil {
+		return fmt.Errorf("%w: no asset", ErrNoPreset)
+	}
+	if fingerprint(a) != presetFingerprint {
+		return fmt.Errorf("%w: the presets are calibrated on the embedded asset en-glove100-50k; asset %q differs (give ε explicitly)", ErrNoPreset, a.Header.Name)
+	}
+	return nil
+}
+
+// fingerprint hashes a's codes and lists in a fixed byte order.
+func fingerprint(a *wva.Asset) string {
+	h := sha256.New()
+	var buf [8]byte
+	for _, c := range a.Codes {
+		for _, w := range c {
+			binary.LittleEndian.PutUint64(buf[:], w)
+			h.Write(buf[:])
+		}
+	}
+	for _, l := range a.Lists {
+		for _, id := range l.Order {
+			binary.LittleEndian.PutUint32(buf[:4], uint32(id))
+			h.Write(buf[:4])
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/assets"
+	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/hamming"
 )
 
@@ -109,6 +110,29 @@ func TestPresetsMatchDocs(t *testing.T) {
 			if !strings.Contains(cells[2+i], want) {
 				t.Errorf("%s %s: code has %q, doc cell %q", name, level, want, cells[2+i])
 			}
+		}
+	}
+}
+
+// TestCheckPresets: the presets apply to the asset they were calibrated on
+// and to no other (a changed code, a changed list, another vocabulary).
+func TestCheckPresets(t *testing.T) {
+	a := defaultAsset(t)
+	if err := CheckPresets(a); err != nil {
+		t.Fatalf("default asset: %v", err)
+	}
+	codes := append([]hamming.Code(nil), a.Codes...)
+	codes[123][2] ^= 1
+	lists := []wva.Permutation{{Order: append([]uint32(nil), a.Lists[0].Order...)}, a.Lists[1]}
+	lists[0].Order[0], lists[0].Order[1] = lists[0].Order[1], lists[0].Order[0]
+	for name, other := range map[string]*wva.Asset{
+		"one bit of one code":         {Header: a.Header, Words: a.Words, Codes: codes, Lists: a.Lists},
+		"two words swapped in a list": {Header: a.Header, Words: a.Words, Codes: a.Codes, Lists: lists},
+		"a smaller vocabulary":        {Header: a.Header, Words: a.Words[:100], Codes: a.Codes[:100]},
+		"nil":                         nil,
+	} {
+		if err := CheckPresets(other); !errors.Is(err, ErrNoPreset) {
+			t.Errorf("%s: presets apply: %v", name, err)
 		}
 	}
 }

@@ -104,6 +104,9 @@ func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
 		if eps, err = core.PresetEpsilon(c.Mechanism, c.Preset); err != nil {
 			return nil, wrap(err)
 		}
+		if err := core.CheckPresets(a); err != nil {
+			return nil, wrap(err)
+		}
 	}
 	m, err := core.NewMechanism(c.Mechanism, a, eps, core.MechanismOptions{AllowSaturated: c.AllowSaturatedEpsilon})
 	if err != nil {

@@ -26,6 +26,9 @@ func (s mechanismSpec) build(a *wva.Asset, allowSaturated bool) (core.Mechanism,
 		if eps, err = core.PresetEpsilon(s.Name, s.Preset); err != nil {
 			return nil, 0, fmt.Errorf("%w: %v", errUsage, err)
 		}
+		if err := core.CheckPresets(a); err != nil {
+			return nil, 0, fmt.Errorf("%w: -preset %s: %v", errUsage, s.Preset, err)
+		}
 	} else if !(eps > 0) || math.IsInf(eps, 0) {
 		return nil, 0, fmt.Errorf("%w: -epsilon %v: must be a finite number > 0", errUsage, eps)
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/wordveil/wordveil/assets"
+	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/linereader"
 )
@@ -288,5 +291,32 @@ func TestLongLineBounded(t *testing.T) {
 	err := run([]string{"privatize", "-max-line", "1000"}, strings.NewReader("ok\n"+strings.Repeat("x", 5000)), &out, &errb)
 	if !errors.Is(err, linereader.ErrLineTooLong) || strings.Count(out.String(), "\n") != 1 {
 		t.Fatalf("err %v, out %q", err, out.String())
+	}
+}
+
+// TestPresetsOnlyOnTheirAsset: with another asset, a preset is a usage
+// error naming the problem, and an explicit ε works.
+func TestPresetsOnlyOnTheirAsset(t *testing.T) {
+	a, err := assets.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := &wva.Asset{Header: a.Header, Words: a.Words[:2000], Codes: a.Codes[:2000]}
+	small.Header.Name, small.Header.Words, small.Header.Lists, small.Header.TEM = "small", 2000, nil, nil
+	b, err := wva.Marshal(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "small.wva")
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	err = run([]string{"privatize", "-asset", p}, strings.NewReader("the cat\n"), &out, &errb)
+	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "calibrated") || out.Len() != 0 {
+		t.Fatalf("preset on another asset: %v, output %q", err, out.String())
+	}
+	if err := run([]string{"privatize", "-asset", p, "-epsilon", "0.5"}, strings.NewReader("the cat\n"), &out, &errb); err != nil || out.Len() == 0 {
+		t.Fatalf("explicit ε on another asset: %v", err)
 	}
 }
