@@ -40,6 +40,8 @@ type Report struct {
 // inequality within Tolerance.
 func (r Report) Pass() bool { return r.Invalid == "" && r.Excess <= Tolerance }
 
+// String is a one-line summary: the Invalid reason, "no outputs", or the
+// worst excess with the words and output that attain it.
 func (r Report) String() string {
 	if r.Invalid != "" {
 		return r.Invalid

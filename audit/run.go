@@ -36,11 +36,18 @@ type Result struct {
 	// "TEM γ=3" or "control: input exclusion (BRR)".
 	Mechanism string `json:"mechanism"`
 	// Control marks a negative control: a mechanism that must FAIL.
-	Control    bool    `json:"control"`
-	Eps        float64 `json:"eps"`
-	Vocabulary string  `json:"vocabulary"`
-	N          int     `json:"n"`
-	Report     Report  `json:"report"`
+	Control bool `json:"control"`
+	// Eps is ε: the case's distribution is computed for it and checked
+	// against ε·d.
+	Eps float64 `json:"eps"`
+	// Vocabulary describes the audited word set and metric, e.g.
+	// "synthetic 20 codes × 10 bits" or "asset first 48: list 0".
+	Vocabulary string `json:"vocabulary"`
+	// N is the number of words in the vocabulary (rows of the audited
+	// distribution).
+	N int `json:"n"`
+	// Report is the worst breach found in the case's distribution.
+	Report Report `json:"report"`
 	// OK: a real mechanism passed, or a control was caught.
 	OK bool `json:"ok"`
 	// Status is "PASS"/"FAIL" for a real mechanism, "expected violation:
@@ -50,7 +57,10 @@ type Result struct {
 
 // Table is Run's result.
 type Table struct {
-	Words   int      `json:"words"`
+	// Words is K, the number of asset words audited: Options.Words (or
+	// DefaultWords), lowered to the asset's word count if that is smaller.
+	Words int `json:"words"`
+	// Results holds one entry per audited case, negative controls last.
 	Results []Result `json:"results"`
 	// Skipped lists parts not audited because the asset lacks them.
 	Skipped []string `json:"skipped,omitempty"`

@@ -12,6 +12,7 @@ const DefaultDeniabilityDraws = 100
 
 // WordDeniability is the plausible-deniability estimate for one word.
 type WordDeniability struct {
+	// Word is the input word id the draws privatized.
 	Word int
 	// N is the estimate of N_w = Pr[M(w) = w]: the fraction of draws that
 	// returned w.
@@ -22,9 +23,15 @@ type WordDeniability struct {
 
 // Deniability is the protocol's result: per-word estimates and their means.
 type Deniability struct {
+	// Words holds one estimate per input word, in the caller's order
+	// (a word given twice is estimated twice).
 	Words []WordDeniability
+	// MeanN is the mean of Words[i].N; 0 when Words is empty.
 	MeanN float64
+	// MeanS is the mean of Words[i].S; 0 when Words is empty.
 	MeanS float64
+	// Draws is the number of draws made per word (DefaultDeniabilityDraws
+	// when the caller asked for ≤ 0).
 	Draws int
 }
 

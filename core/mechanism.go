@@ -13,6 +13,8 @@ import (
 // only. On error it returns -1 and never the input word. Implementations
 // are safe for concurrent use with distinct sources.
 type Mechanism interface {
+	// Privatize releases a word id for input w in [0, Len()), drawn
+	// with randomness from src only; on error it returns -1.
 	Privatize(w int, src rand.Source) (int, error)
 	// Epsilon is the privacy parameter ε of the guarantee ε·d.
 	Epsilon() float64

@@ -86,7 +86,9 @@ type Accounting struct {
 	Memoized int
 	// Epsilon is the per-word ε, in the mechanism's metric (Metric).
 	Epsilon float64
-	Metric  string
+	// Metric names the mechanism's metric d (Mechanism.Metric), the unit
+	// Epsilon and TotalEpsilon are in.
+	Metric string
 	// TotalEpsilon = (Words − Memoized)·Epsilon: the text is
 	// TotalEpsilon-bounded in the sense of metric DP composition over its
 	// freshly privatized words (ε·Σ d(w_i, w'_i)).
@@ -108,7 +110,11 @@ type Accounting struct {
 
 // TextResult is a privatized text and its bill.
 type TextResult struct {
-	Text       string
+	// Text is the privatized text: the input's layout with every content
+	// token replaced.
+	Text string
+	// Accounting is this text's privacy bill (in a block, Ledger is the
+	// block's shared receipt).
 	Accounting Accounting
 }
 

@@ -26,6 +26,11 @@ type Index struct {
 
 // Stats counts the planner's decisions, for benchmarks and diagnostics.
 type Stats struct {
+	// Scans counts queries answered by a linear scan (Histogram always
+	// scans), MIHs those answered by multi-index hashing, and Fallbacks
+	// the k-NN queries whose MIH search exceeded its work budget and were
+	// answered by a scan instead (counted there only): a query adds to
+	// at most one of them.
 	Scans, MIHs, Fallbacks atomic.Int64
 }
 

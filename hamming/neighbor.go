@@ -12,7 +12,9 @@ import (
 
 // Neighbor is one search result: a database id and its distance to the query.
 type Neighbor struct {
-	ID   int32
+	// ID is the code's position in the indexed slice.
+	ID int32
+	// Dist is its Hamming distance to the query, in bits (0 to Bits).
 	Dist int32
 }
 
@@ -32,6 +34,8 @@ const (
 // Options tune one search. The zero value asks for TiesAll, no exclusions and
 // no radius hint.
 type Options struct {
+	// Ties says what a k-NN search does with codes tied at the k-th
+	// distance; the zero value is TiesAll.
 	Ties Ties
 	// Rand supplies the randomness for TiesRandom. WordVeil's mechanisms
 	// pass a CSPRNG (for example a ChaCha8 keyed from crypto/rand).

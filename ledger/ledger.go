@@ -89,9 +89,11 @@ func (l *Ledger) Spent() (period, lifetime float64, err error) {
 
 // Receipt describes a committed charge.
 type Receipt struct {
+	// Amount is the charge just recorded, as passed to Charge (finite,
+	// ≥ 0; −0 is recorded as 0).
 	Amount            float64
-	PeriodSpent       float64 // within the period, this charge included
-	LifetimeSpent     float64
+	PeriodSpent       float64   // within the period, this charge included
+	LifetimeSpent     float64   // every charge since the ledger was created, this one included
 	PeriodRemaining   float64   // +Inf without a per-period cap
 	LifetimeRemaining float64   // +Inf without a lifetime cap
 	At                time.Time // the ledger time the charge is recorded at (see advance)

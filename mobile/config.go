@@ -26,12 +26,14 @@ type Config struct {
 	// LedgerDir, if set, is an app-private directory for the privacy budget;
 	// each call is charged its unit-free loss (ε·P_avg per word) first.
 	LedgerDir string
-	// CapLifetime and CapPerPeriod cap the ledger (finite, ≥ 0; 0: no
-	// cap); a cap without LedgerDir is refused, not ignored.
-	// PeriodSeconds is CapPerPeriod's rolling window, at most 100 years
-	// (0: 86400).
-	CapLifetime   float64
-	CapPerPeriod  float64
+	// CapLifetime caps the unit-free loss the ledger ever charges (finite,
+	// ≥ 0; 0: no cap); a cap without LedgerDir is refused, not ignored.
+	CapLifetime float64
+	// CapPerPeriod caps the unit-free loss charged within the last
+	// PeriodSeconds, a rolling window (same rules as CapLifetime).
+	CapPerPeriod float64
+	// PeriodSeconds is CapPerPeriod's rolling window in seconds, at most
+	// 100 years of 365 days (0: 86400, one day).
 	PeriodSeconds int64
 	// MemoDir, if set, is an app-private directory for permanent responses
 	// (each word keeps its first response; see docs/TEXT_PRIVACY.md).

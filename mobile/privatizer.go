@@ -143,23 +143,42 @@ func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
 
 // Result is a privatized text and its privacy accounting.
 type Result struct {
-	Text         string  // upload this, never the input
-	Words        int64   // words privatized by the mechanism
-	OOV          int64   // tokens replaced by the out-of-vocabulary policy
-	Memoized     int64   // words answered from the memo (no new loss)
-	Epsilon      float64 // per-word ε, in Metric
-	Metric       string
-	TotalEpsilon float64 // (Words − Memoized)·Epsilon
-	// PAvg is the mean vocabulary distance in Metric and UnitFree =
-	// TotalEpsilon·PAvg, what the ledger is charged. Both are NaN when
-	// P_avg is unknown on the device (LossKnown false, LossUnknown says
-	// why): never 0, which would read as "no loss".
-	PAvg, UnitFree float64
-	LossKnown      bool
-	LossUnknown    string
-	// With a ledger: spent in the current period and lifetime after this
-	// call, and what is left (−1: no cap).
-	PeriodSpent, LifetimeSpent, PeriodRemaining, LifetimeRemaining float64
+	// Text is the privatized text: upload this, never the input.
+	Text string
+	// Words is how many words the mechanism privatized.
+	Words int64
+	// OOV is how many tokens the out-of-vocabulary policy replaced.
+	OOV int64
+	// Memoized is how many of Words were answered from the memo (no new loss).
+	Memoized int64
+	// Epsilon is the per-word ε, in Metric.
+	Epsilon float64
+	// Metric names the metric d of the mechanism.
+	Metric string
+	// TotalEpsilon is (Words − Memoized)·Epsilon.
+	TotalEpsilon float64
+	// PAvg is the mean vocabulary distance in Metric; NaN when unknown on
+	// the device (LossKnown false), never 0, which would read as "no loss".
+	PAvg float64
+	// UnitFree is TotalEpsilon·PAvg, what the ledger is charged; NaN when
+	// PAvg is unknown.
+	UnitFree float64
+	// LossKnown reports whether PAvg and UnitFree are known.
+	LossKnown bool
+	// LossUnknown says why they are not ("" when LossKnown).
+	LossUnknown string
+	// PeriodSpent is, with a ledger, what is spent in the current period
+	// after this call (0 without a ledger).
+	PeriodSpent float64
+	// LifetimeSpent is, with a ledger, what is spent over the ledger's
+	// lifetime after this call (0 without a ledger).
+	LifetimeSpent float64
+	// PeriodRemaining is what is left in the period (−1: no per-period cap
+	// or no ledger).
+	PeriodRemaining float64
+	// LifetimeRemaining is what is left over the lifetime (−1: no lifetime
+	// cap or no ledger).
+	LifetimeRemaining float64
 }
 
 // Privatize privatizes text. With a ledger, the call is charged first and
@@ -197,8 +216,15 @@ func (p *Privatizer) Privatize(text string) (r *Result, err error) {
 // vocabulary, draws privatizations each (docs/MECHANISMS.md):
 // N_w = Pr[output = input], S_w = distinct outputs.
 type Deniability struct {
-	MeanN, MeanS float64
-	Words, Draws int64
+	// MeanN is the mean of N_w over the sampled words.
+	MeanN float64
+	// MeanS is the mean of S_w over the sampled words.
+	MeanS float64
+	// Words is the number of words sampled (uniformly, with repeats):
+	// the words asked, or the vocabulary size if smaller.
+	Words int64
+	// Draws is the number of privatizations of each sampled word.
+	Draws int64
 }
 
 // Deniability measures this privatizer's mechanism (1 ≤ words ≤ 10,000,

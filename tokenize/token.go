@@ -13,6 +13,8 @@ const (
 
 var kindNames = [...]string{"space", "punct", "word", "number", "other"}
 
+// String returns the kind's lower-case name ("space", "punct", "word",
+// "number", "other"), or "kind?" for a value outside the constants.
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
@@ -27,7 +29,10 @@ func (k Kind) Content() bool { return k >= Word }
 
 // Token is a slice of the input.
 type Token struct {
+	// Text is the token's bytes: a non-empty substring of the input,
+	// sharing its memory.
 	Text string
+	// Kind classifies Text.
 	Kind Kind
 }
 

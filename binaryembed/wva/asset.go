@@ -18,6 +18,9 @@ import (
 // Encode, which checks the Asset with Validate and fills the derived header
 // fields.
 type Asset struct {
+	// Header is the file's JSON header. A writer fills its provenance
+	// fields; the derived ones (marked in Header) may be left zero for
+	// Encode to fill. Decode checks them against the sections.
 	Header Header
 	// Words holds the vocabulary in id order (id 0 = most frequent):
 	// unique, non-empty, valid UTF-8, at most MaxWordLen bytes each.

@@ -9,6 +9,8 @@ import (
 
 // SectionInfo is one entry of the section table.
 type SectionInfo struct {
+	// Kind is the section's type; kinds a later minor version adds are
+	// listed (and checksummed) but not otherwise interpreted.
 	Kind   Kind
 	Flags  uint32 // FlagZstd or 0
 	Offset uint64 // from the start of the file, a multiple of 8
@@ -19,9 +21,15 @@ type SectionInfo struct {
 
 // Info is what Inspect reads from a file without decoding its sections.
 type Info struct {
+	// Major and Minor are the file's format version; Major is always
+	// MajorVersion, since Inspect rejects any other.
 	Major, Minor uint16
-	Header       Header
-	Sections     []SectionInfo
+	// Header is the JSON header as stored: parsed, but its derived fields
+	// are not checked against the sections (Decode does that).
+	Header Header
+	// Sections is the section table in file order, which is increasing
+	// Kind order.
+	Sections []SectionInfo
 	// Size is the file length in bytes.
 	Size int
 }

@@ -6,8 +6,10 @@ import "fmt"
 // Order[p] is the word at position p and Pos[w] the position of word w, so
 // Order[Pos[w]] == w for every w. The list metric is |Pos[w] − Pos[w']|.
 type Permutation struct {
+	// Order lists the word ids by position: Order[p] is the word at p.
 	Order []uint32
-	Pos   []uint32
+	// Pos is the inverse of Order: Pos[w] is the position of word w.
+	Pos []uint32
 }
 
 // NewPermutation checks that order is an exact permutation of [0, len(order))

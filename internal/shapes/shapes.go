@@ -8,7 +8,12 @@ package shapes
 import "strings"
 
 // Shape is a unit repeated to make a text.
-type Shape struct{ Name, Unit string }
+type Shape struct {
+	// Name labels the shape in test and benchmark names.
+	Name string
+	// Unit is the string repeated (see Text) to build an input.
+	Unit string
+}
 
 // All are the shapes, prose first.
 var All = []Shape{

@@ -68,13 +68,19 @@ each call is charged its unit-free loss (ε·P_avg per word) first.
  */
 @property (nonatomic) NSString* _Nonnull ledgerDir;
 /**
- * CapLifetime and CapPerPeriod cap the ledger (finite, ≥ 0; 0: no
-cap); a cap without LedgerDir is refused, not ignored.
-PeriodSeconds is CapPerPeriod's rolling window, at most 100 years
-(0: 86400).
+ * CapLifetime caps the unit-free loss the ledger ever charges (finite,
+≥ 0; 0: no cap); a cap without LedgerDir is refused, not ignored.
  */
 @property (nonatomic) double capLifetime;
+/**
+ * CapPerPeriod caps the unit-free loss charged within the last
+PeriodSeconds, a rolling window (same rules as CapLifetime).
+ */
 @property (nonatomic) double capPerPeriod;
+/**
+ * PeriodSeconds is CapPerPeriod's rolling window in seconds, at most
+100 years of 365 days (0: 86400, one day).
+ */
 @property (nonatomic) int64_t periodSeconds;
 /**
  * MemoDir, if set, is an app-private directory for permanent responses
@@ -105,9 +111,22 @@ N_w = Pr[output = input], S_w = distinct outputs.
 
 - (nonnull instancetype)initWithRef:(_Nonnull id)ref;
 - (nonnull instancetype)init;
+/**
+ * MeanN is the mean of N_w over the sampled words.
+ */
 @property (nonatomic) double meanN;
+/**
+ * MeanS is the mean of S_w over the sampled words.
+ */
 @property (nonatomic) double meanS;
+/**
+ * Words is the number of words sampled (uniformly, with repeats):
+the words asked, or the vocabulary size if smaller.
+ */
 @property (nonatomic) int64_t words;
+/**
+ * Draws is the number of privatizations of each sampled word.
+ */
 @property (nonatomic) int64_t draws;
 @end
 
@@ -162,47 +181,70 @@ zero-value Privatizer.
 
 - (nonnull instancetype)initWithRef:(_Nonnull id)ref;
 - (nonnull instancetype)init;
+/**
+ * Text is the privatized text: upload this, never the input.
+ */
 @property (nonatomic) NSString* _Nonnull text;
+/**
+ * Words is how many words the mechanism privatized.
+ */
 @property (nonatomic) int64_t words;
+/**
+ * OOV is how many tokens the out-of-vocabulary policy replaced.
+ */
 @property (nonatomic) int64_t oov;
+/**
+ * Memoized is how many of Words were answered from the memo (no new loss).
+ */
 @property (nonatomic) int64_t memoized;
+/**
+ * Epsilon is the per-word ε, in Metric.
+ */
 @property (nonatomic) double epsilon;
+/**
+ * Metric names the metric d of the mechanism.
+ */
 @property (nonatomic) NSString* _Nonnull metric;
+/**
+ * TotalEpsilon is (Words − Memoized)·Epsilon.
+ */
 @property (nonatomic) double totalEpsilon;
 /**
- * PAvg is the mean vocabulary distance in Metric and UnitFree =
-TotalEpsilon·PAvg, what the ledger is charged. Both are NaN when
-P_avg is unknown on the device (LossKnown false, LossUnknown says
-why): never 0, which would read as "no loss".
+ * PAvg is the mean vocabulary distance in Metric; NaN when unknown on
+the device (LossKnown false), never 0, which would read as "no loss".
  */
 @property (nonatomic) double pAvg;
 /**
- * PAvg is the mean vocabulary distance in Metric and UnitFree =
-TotalEpsilon·PAvg, what the ledger is charged. Both are NaN when
-P_avg is unknown on the device (LossKnown false, LossUnknown says
-why): never 0, which would read as "no loss".
+ * UnitFree is TotalEpsilon·PAvg, what the ledger is charged; NaN when
+PAvg is unknown.
  */
 @property (nonatomic) double unitFree;
+/**
+ * LossKnown reports whether PAvg and UnitFree are known.
+ */
 @property (nonatomic) BOOL lossKnown;
+/**
+ * LossUnknown says why they are not ("" when LossKnown).
+ */
 @property (nonatomic) NSString* _Nonnull lossUnknown;
 /**
- * With a ledger: spent in the current period and lifetime after this
-call, and what is left (−1: no cap).
+ * PeriodSpent is, with a ledger, what is spent in the current period
+after this call (0 without a ledger).
  */
 @property (nonatomic) double periodSpent;
 /**
- * With a ledger: spent in the current period and lifetime after this
-call, and what is left (−1: no cap).
+ * LifetimeSpent is, with a ledger, what is spent over the ledger's
+lifetime after this call (0 without a ledger).
  */
 @property (nonatomic) double lifetimeSpent;
 /**
- * With a ledger: spent in the current period and lifetime after this
-call, and what is left (−1: no cap).
+ * PeriodRemaining is what is left in the period (−1: no per-period cap
+or no ledger).
  */
 @property (nonatomic) double periodRemaining;
 /**
- * With a ledger: spent in the current period and lifetime after this
-call, and what is left (−1: no cap).
+ * LifetimeRemaining is what is left over the lifetime (−1: no lifetime
+cap or no ledger).
  */
 @property (nonatomic) double lifetimeRemaining;
 @end
