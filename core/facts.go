@@ -45,17 +45,15 @@ const MaxEpsilon = 1e6
 // the text would almost surely be released unchanged.
 var ErrEpsilonSaturated = errors.New("epsilon so large that the output is almost surely the input")
 
-// meanDistance returns m's P_avg through Facts.
-func meanDistance(m Mechanism) (float64, bool) {
+// MeanDistance returns P_avg of m and whether it is known (see Facts); a
+// mechanism that does not implement Facts has an unknown P_avg.
+func MeanDistance(m Mechanism) (float64, bool) {
 	f, ok := m.(Facts)
 	if !ok {
 		return math.NaN(), false
 	}
 	return f.MeanDistance()
 }
-
-// MeanDistance returns P_avg of m and whether it is known (see Facts).
-func MeanDistance(m Mechanism) (float64, bool) { return meanDistance(m) }
 
 // checkSaturation refuses ε above m's SaturationEpsilon unless allowed,
 // and ε above MaxEpsilon always.

@@ -168,7 +168,7 @@ func NewTextPrivatizer(m Mechanism, asset *wva.Asset, opt TextOptions) (*TextPri
 		return nil, fmt.Errorf("%w: MaxTextBytes %d not in [0, %d]", ErrInvalidSize, opt.MaxTextBytes, MaxTextBytesLimit)
 	}
 	p := &TextPrivatizer{m: m, asset: asset, opt: opt}
-	p.pavg, p.known = meanDistance(m)
+	p.pavg, p.known = MeanDistance(m)
 	if !p.known {
 		p.pavg = math.NaN()
 		p.unknown = fmt.Sprintf("P_avg of the %s metric is not known on this device", m.Metric())

@@ -32,20 +32,7 @@ func FuzzOpen(f *testing.F) {
 	f.Add([]byte(magic))
 	f.Add(good[:headerSize])
 	f.Fuzz(func(t *testing.T, b []byte) {
-		dir := t.TempDir()
-		os.WriteFile(filepath.Join(dir, FileName), b, 0o600)
-		os.WriteFile(filepath.Join(dir, legacyName), []byte(tombstone), 0o600)
-		l, err := Open(dir, caps)
-		if err != nil {
-			if !errors.Is(err, ErrCorrupt) {
-				t.Fatalf("unexpected error kind: %v", err)
-			}
-			return
-		}
-		p, life, err := l.Spent()
-		if err != nil || life < 0 || math.IsInf(life, 0) || math.IsNaN(life) || p < 0 || math.IsNaN(p) || p > life {
-			t.Fatalf("opened with period %v lifetime %v (%v)", p, life, err)
-		}
+		openFuzzed(t, b, caps)
 	})
 }
 
@@ -106,19 +93,9 @@ func FuzzSealed(f *testing.F) {
 			file, recs = append(file, s...), recs[slotSize:]
 		}
 		file = append(file, recs...)
-		dir := t.TempDir()
-		os.WriteFile(filepath.Join(dir, FileName), file, 0o600)
-		os.WriteFile(filepath.Join(dir, legacyName), []byte(tombstone), 0o600)
-		l, err := Open(dir, caps)
-		if err != nil {
-			if !errors.Is(err, ErrCorrupt) {
-				t.Fatalf("unexpected error kind: %v", err)
-			}
+		dir, l := openFuzzed(t, file, caps)
+		if l == nil {
 			return
-		}
-		p, life, err := l.Spent()
-		if err != nil || life < 0 || math.IsInf(life, 0) || math.IsNaN(life) || p < 0 || math.IsNaN(p) || p > life {
-			t.Fatalf("opened with period %v lifetime %v (%v)", p, life, err)
 		}
 		// What opened must stay usable: a charge appends after it.
 		if _, err := l.Charge(0); err != nil && !errors.Is(err, ErrBudgetExceeded) {
@@ -128,4 +105,25 @@ func FuzzSealed(f *testing.F) {
 			t.Fatalf("reopening after a charge: %v", err)
 		}
 	})
+}
+
+// openFuzzed opens a ledger whose log file holds b: it must either be
+// ErrCorrupt (then l is nil) or a ledger with a valid balance.
+func openFuzzed(t *testing.T, b []byte, caps Caps) (dir string, l *Ledger) {
+	t.Helper()
+	dir = t.TempDir()
+	os.WriteFile(filepath.Join(dir, FileName), b, 0o600)
+	os.WriteFile(filepath.Join(dir, legacyName), []byte(tombstone), 0o600)
+	l, err := Open(dir, caps)
+	if err != nil {
+		if !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("unexpected error kind: %v", err)
+		}
+		return dir, nil
+	}
+	p, life, err := l.Spent()
+	if err != nil || life < 0 || math.IsInf(life, 0) || math.IsNaN(life) || p < 0 || math.IsNaN(p) || p > life {
+		t.Fatalf("opened with period %v lifetime %v (%v)", p, life, err)
+	}
+	return dir, l
 }

@@ -37,15 +37,8 @@ func readRecords(st *state, r io.Reader, off, size int64) (logRead, error) {
 	res := logRead{end: off}
 	for off < size {
 		start := off
-		if size-off < slotSize {
-			res.torn = true
-			return res, nil
-		}
-		if _, err := io.ReadFull(r, s[:]); err != nil {
-			return res, readErr(err)
-		}
-		if binary.LittleEndian.Uint32(s[slotData:]) != slotSum(st.nonce, off, s[:]) {
-			return res, tornTail(r, s[:], start, off, size, &res)
+		if done, err := readSlot(st, r, &s, start, off, size, &res); done {
+			return res, err
 		}
 		off += slotSize
 		switch s[0] {
@@ -71,15 +64,8 @@ func readRecords(st *state, r io.Reader, off, size int64) (logRead, error) {
 			nl, il := int(s[1]), int(s[2])
 			data := append([]byte(nil), s[3:slotData]...)
 			for len(data) < nl+il {
-				if size-off < slotSize {
-					res.torn = true
-					return res, nil
-				}
-				if _, err := io.ReadFull(r, s[:]); err != nil {
-					return res, readErr(err)
-				}
-				if binary.LittleEndian.Uint32(s[slotData:]) != slotSum(st.nonce, off, s[:]) {
-					return res, tornTail(r, s[:], start, off, size, &res)
+				if done, err := readSlot(st, r, &s, start, off, size, &res); done {
+					return res, err
 				}
 				if s[0] != 'D' {
 					return res, fmt.Errorf("%w: binding record", ErrCorrupt)
@@ -127,4 +113,22 @@ func readErr(err error) error {
 		return fmt.Errorf("%w: file shrank while read", ErrCorrupt)
 	}
 	return fmt.Errorf("ledger: read: %w", err)
+}
+
+// readSlot reads the slot at off into s and verifies its checksum. done
+// says reading must stop: at a torn end (res.torn, err nil), or on an
+// error; a record that began at start and does not verify is judged by
+// tornTail.
+func readSlot(st *state, r io.Reader, s *[slotSize]byte, start, off, size int64, res *logRead) (done bool, err error) {
+	if size-off < slotSize {
+		res.torn = true
+		return true, nil
+	}
+	if _, err := io.ReadFull(r, s[:]); err != nil {
+		return true, readErr(err)
+	}
+	if binary.LittleEndian.Uint32(s[slotData:]) != slotSum(st.nonce, off, s[:]) {
+		return true, tornTail(r, s[:], start, off, size, res)
+	}
+	return false, nil
 }

@@ -18,17 +18,27 @@ import (
 
 func (l *Ledger) path() string { return filepath.Join(l.dir, FileName) }
 
+// lock takes the in-process mutex and the cross-process file lock, and
+// returns the function that releases both.
+func (l *Ledger) lock() (unlock func(), err error) {
+	l.mu.Lock()
+	release, err := flock.Lock(filepath.Join(l.dir, lockName))
+	if err != nil {
+		l.mu.Unlock()
+		return nil, fmt.Errorf("ledger: lock %s: %w", l.dir, err)
+	}
+	return func() { release(); l.mu.Unlock() }, nil
+}
+
 // locked runs f on the ledger file with the cache up to date, holding the
 // in-process mutex and the cross-process lock.
 func (l *Ledger) locked(f func(*os.File) error) error {
 	if l == nil || l.dir == "" || l.now == nil {
 		return fmt.Errorf("%w: ledger not opened with Open", ErrInvalid)
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	unlock, err := flock.Lock(filepath.Join(l.dir, lockName))
+	unlock, err := l.lock()
 	if err != nil {
-		return fmt.Errorf("ledger: lock %s: %w", l.dir, err)
+		return err
 	}
 	defer unlock()
 	file, err := os.OpenFile(l.path(), os.O_RDWR, 0)
@@ -49,11 +59,9 @@ func (l *Ledger) locked(f func(*os.File) error) error {
 // open creates the file if needed (migrating version 1), reads it, and
 // records this handle's period as the retention window if it is wider.
 func (l *Ledger) open() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	unlock, err := flock.Lock(filepath.Join(l.dir, lockName))
+	unlock, err := l.lock()
 	if err != nil {
-		return fmt.Errorf("ledger: lock %s: %w", l.dir, err)
+		return err
 	}
 	defer unlock()
 	// Temporary files left by a crash during a compaction or a migration:

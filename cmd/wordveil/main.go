@@ -59,13 +59,7 @@ var (
 	errorMessage   = cli.Message
 )
 
-func main() {
-	err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	if msg := errorMessage(err); msg != "" {
-		fmt.Fprintln(os.Stderr, "wordveil:", msg)
-	}
-	os.Exit(exitCode(err))
-}
+func main() { cli.Exit("wordveil", run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {

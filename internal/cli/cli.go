@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 )
 
 // Errors with their own exit codes.
@@ -56,6 +57,16 @@ func ExitCode(err error) int {
 		return 130
 	}
 	return 1
+}
+
+// Exit ends the process the way every WordVeil tool does: the error's
+// message (if it has one to print) on stderr after "name: ", then the exit
+// code of ExitCode.
+func Exit(name string, err error) {
+	if msg := Message(err); msg != "" {
+		fmt.Fprintln(os.Stderr, name+":", msg)
+	}
+	os.Exit(ExitCode(err))
 }
 
 // Message is what a tool prints for err: nothing for success, -h, or a

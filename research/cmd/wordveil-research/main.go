@@ -39,13 +39,7 @@ var (
 	parseFlags     = cli.ParseFlags
 )
 
-func main() {
-	err := run(os.Args[1:], os.Stdout, os.Stderr)
-	if msg := cli.Message(err); msg != "" {
-		fmt.Fprintln(os.Stderr, "wordveil-research:", msg)
-	}
-	os.Exit(cli.ExitCode(err))
-}
+func main() { cli.Exit("wordveil-research", run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
