@@ -13,7 +13,7 @@ import (
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/ledger"
 	"github.com/wordveil/wordveil/memo"
-	"github.com/wordveil/wordveil/tokenize"
+	"github.com/wordveil/wordveil/internal/tokenize"
 )
 
 // Out-of-vocabulary policies. Both release nothing about the token's

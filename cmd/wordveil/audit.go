@@ -7,7 +7,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/wordveil/wordveil/audit"
+	"github.com/wordveil/wordveil/internal/audit"
 )
 
 // auditCmd audits every on-device mechanism's exact output distribution

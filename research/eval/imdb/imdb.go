@@ -26,7 +26,7 @@ import (
 	"strings"
 
 	"github.com/wordveil/wordveil/research/eval/internal/npmpack"
-	"github.com/wordveil/wordveil/tokenize"
+	"github.com/wordveil/wordveil/internal/tokenize"
 )
 
 // Review is one labelled review: Label 1 is positive, 0 negative.
