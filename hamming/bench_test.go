@@ -63,7 +63,7 @@ func benchQueries(codes []Code, flips int) []Code {
 func BenchmarkScan(b *testing.B) {
 	for _, name := range benchSets {
 		codes := benchData()[name]
-		s, _ := NewScan(codes)
+		s, _ := newScan(codes)
 		qs := benchQueries(codes, 96)
 		rng := rand.NewChaCha8([32]byte{})
 		b.Run(name, func(b *testing.B) {
@@ -83,8 +83,8 @@ type benchStrategy struct {
 }
 
 func benchStrategies(b *testing.B, codes []Code) []benchStrategy {
-	s, _ := NewScan(codes)
-	m, _ := NewMIH(codes)
+	s, _ := newScan(codes)
+	m, _ := newMIH(codes)
 	x, _ := NewIndex(codes)
 	// The planner gets the same MIH tables as the "mih" row, so the two
 	// differ only by planning, not by where the tables sit in memory.

@@ -15,8 +15,8 @@ func TestCalibrate(t *testing.T) {
 	}
 	for _, name := range benchSets {
 		codes := benchData()[name]
-		m, _ := NewMIH(codes)
-		s, _ := NewScan(codes)
+		m, _ := newMIH(codes)
+		s, _ := newScan(codes)
 		for _, r := range []int{0, 8, 15, 16, 24, 31, 32, 40, 47, 48} {
 			qs := benchQueries(codes, 0)
 			var probes, entries int
@@ -44,7 +44,7 @@ func TestCalibrate(t *testing.T) {
 	}
 }
 
-func (m *MIH) countWork(q *Code, r int) (probes, entries int) {
+func (m *mih) countWork(q *Code, r int) (probes, entries int) {
 	s, a := rangeRadii(r)
 	for j := 0; j < substrings; j++ {
 		key := substring(q, j)

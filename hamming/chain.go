@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/wordveil/wordveil/internal/sample"
 )
 
 // ErrBadStart is returned by Chain for a start index outside the codes.
@@ -63,7 +65,7 @@ func Chain(codes []Code, start int, rng rand.Source, progress func(done int)) ([
 			for i, d := range buf[:len(blk)] {
 				if int(d) == best {
 					seen++
-					if seen == 1 || uniform(rng, seen) == 0 {
+					if seen == 1 || sample.UniformInt(rng, seen) == 0 {
 						pick = base + i
 					}
 				}

@@ -36,11 +36,11 @@ func (c Code) SetBit(i int, v bool) Code {
 	return c
 }
 
-// Xor returns a XOR b.
-func (c Code) Xor(m Code) Code { return Code{c[0] ^ m[0], c[1] ^ m[1], c[2] ^ m[2], c[3] ^ m[3]} }
+// xor returns a XOR b.
+func (c Code) xor(m Code) Code { return Code{c[0] ^ m[0], c[1] ^ m[1], c[2] ^ m[2], c[3] ^ m[3]} }
 
-// OnesCount returns the number of set bits of c.
-func (c Code) OnesCount() int {
+// onesCount returns the number of set bits of c.
+func (c Code) onesCount() int {
 	return bits.OnesCount64(c[0]) + bits.OnesCount64(c[1]) + bits.OnesCount64(c[2]) + bits.OnesCount64(c[3])
 }
 

@@ -1,7 +1,9 @@
 package hamming_test
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/bits-and-blooms/bitset"
 
@@ -72,7 +74,7 @@ func ExampleIndex_Nearest() {
 	// Output: id 2 at distance 0
 }
 
-// Every code within a radius, sorted with SortNeighbors (Range itself
+// Every code within a radius, sorted by distance then id (Range itself
 // promises no order).
 func ExampleIndex_Range() {
 	x := exampleIndex()
@@ -80,7 +82,9 @@ func ExampleIndex_Range() {
 	if err != nil {
 		panic(err)
 	}
-	hamming.SortNeighbors(ns)
+	slices.SortFunc(ns, func(a, b hamming.Neighbor) int {
+		return cmp.Or(cmp.Compare(a.Dist, b.Dist), cmp.Compare(a.ID, b.ID))
+	})
 	fmt.Println(ns)
 	// Output: [{1 1} {0 2} {2 3} {3 3}]
 }

@@ -20,10 +20,10 @@ func randomCodes(r *rand.Rand, n int) []Code {
 // flip returns c with n distinct random bits flipped.
 func flip(r *rand.Rand, c Code, n int) Code {
 	m := Code{}
-	for m.OnesCount() < n {
+	for m.onesCount() < n {
 		m = m.SetBit(r.IntN(Bits), true)
 	}
-	return c.Xor(m)
+	return c.xor(m)
 }
 
 // clusteredCodes imitates word codes: clusters around random centres, each
@@ -47,7 +47,7 @@ func clusteredCodes(r *rand.Rand, n int) []Code {
 // bruteKNN is the reference: every code with distance <= the k-th smallest.
 func bruteKNN(codes []Code, q Code, k int, excl *bitset.BitSet) []Neighbor {
 	all := bruteRange(codes, q, Bits, excl)
-	SortNeighbors(all)
+	sortNeighbors(all)
 	if len(all) <= k {
 		return all
 	}
@@ -113,7 +113,7 @@ func checkRandomTies(t *testing.T, got, ref []Neighbor, k int) {
 
 func sortedCopy(ns []Neighbor) []Neighbor {
 	c := slices.Clone(ns)
-	SortNeighbors(c)
+	sortNeighbors(c)
 	return c
 }
 

@@ -31,7 +31,7 @@ type Histogram struct {
 
 // Histogram fills dst (a new Histogram if dst is nil) with the distances
 // from q to every code, in one pass, and returns it.
-func (s *Scan) Histogram(dst *Histogram, q Code) *Histogram {
+func (s *scan) Histogram(dst *Histogram, q Code) *Histogram {
 	if dst == nil {
 		dst = new(Histogram)
 	}

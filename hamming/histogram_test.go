@@ -73,7 +73,7 @@ func TestHistogramMatchesBruteForce(t *testing.T) {
 	var h *Histogram
 	for _, c := range histCases() {
 		t.Run(c.name, func(t *testing.T) {
-			s, err := NewScan(c.codes)
+			s, err := newScan(c.codes)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +104,7 @@ func TestHistogramMatchesBruteForce(t *testing.T) {
 // id order among all codes whose distance lies in the range.
 func TestHistogramSelectRange(t *testing.T) {
 	for _, c := range histCases() {
-		h := (&Scan{codes: c.codes}).Histogram(nil, c.q)
+		h := (&scan{codes: c.codes}).Histogram(nil, c.q)
 		for _, rg := range [][2]int{{0, Bits}, {100, 130}, {129, Bits}, {-5, 3}, {250, 999}} {
 			var want []int
 			for i, code := range c.codes {
@@ -152,7 +152,7 @@ func TestHistogramKernelsAgree(t *testing.T) {
 		}
 		if len(c.codes) > 0 {
 			var other Histogram
-			other.fill(c.codes, c.q.Xor(Code{1}), kernelGeneric)
+			other.fill(c.codes, c.q.xor(Code{1}), kernelGeneric)
 			if other.count == want.count {
 				// Flipping one query bit moves every code by one, so
 				// the histogram must change (the highest non-empty
@@ -177,11 +177,11 @@ func TestHistogramZeroAndNil(t *testing.T) {
 			t.Errorf("%s: Select: %v", name, err)
 		}
 	}
-	s, _ := NewScan(nil)
+	s, _ := newScan(nil)
 	if h := s.Histogram(nil, Code{}); h == nil || h.Len() != 0 {
 		t.Fatal("Histogram(nil) over no codes")
 	}
-	s, _ = NewScan(randomCodes(rand.New(rand.NewPCG(1, 1)), 10))
+	s, _ = newScan(randomCodes(rand.New(rand.NewPCG(1, 1)), 10))
 	h := s.Histogram(nil, Code{})
 	for _, args := range [][3]int{{0, Bits, -1}, {5, 4, 0}, {300, 400, 0}} {
 		if _, err := h.Select(args[0], args[1], args[2]); !errors.Is(err, ErrNoResult) {
@@ -232,7 +232,7 @@ func TestRangeCanBeatScan(t *testing.T) {
 func BenchmarkHistogram(b *testing.B) {
 	for _, name := range benchSets {
 		codes := benchData()[name]
-		s, _ := NewScan(codes)
+		s, _ := newScan(codes)
 		qs := benchQueries(codes, 0)
 		rng := rand.New(rand.NewChaCha8([32]byte{}))
 		perCode := func(b *testing.B) {

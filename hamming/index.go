@@ -15,17 +15,17 @@ import (
 // 200k), so a caller that only ever makes far queries, such as BRR, never
 // pays for them.
 type Index struct {
-	scan    *Scan
+	scan    *scan
 	mihOnce sync.Once
-	mih     *MIH
+	mih     *mih
 	// radiusEMA is a running estimate of recent k-th distances, in 1/256
 	// bits, used when a query gives no ExpectedRadius.
 	radiusEMA atomic.Int64
-	stats     Stats
+	stats     planStats
 }
 
-// Stats counts the planner's decisions, for benchmarks and diagnostics.
-type Stats struct {
+// planStats counts the planner's decisions, for benchmarks and diagnostics.
+type planStats struct {
 	// Scans counts queries answered by a linear scan (Histogram always
 	// scans), MIHs those answered by multi-index hashing, and Fallbacks
 	// the k-NN queries whose MIH search exceeded its work budget and were
@@ -41,7 +41,7 @@ const minMIH = 2048
 // NewIndex returns an index over codes. The slice is used in place: the
 // caller must not modify it while the Index is in use.
 func NewIndex(codes []Code) (*Index, error) {
-	s, err := NewScan(codes)
+	s, err := newScan(codes)
 	if err != nil {
 		return nil, err
 	}
@@ -54,14 +54,14 @@ func (x *Index) Len() int { return x.scan.Len() }
 // Codes returns the indexed codes (not a copy).
 func (x *Index) Codes() []Code { return x.scan.codes }
 
-// Stats returns the planner's counters.
-func (x *Index) Stats() *Stats { return &x.stats }
+// planStats returns the planner's counters.
+func (x *Index) planStats() *planStats { return &x.stats }
 
-// BuildMIH builds the multi-index tables now rather than on first use.
-func (x *Index) BuildMIH() { x.getMIH() }
+// buildMIH builds the multi-index tables now rather than on first use.
+func (x *Index) buildMIH() { x.getMIH() }
 
-func (x *Index) getMIH() *MIH {
-	x.mihOnce.Do(func() { x.mih, _ = NewMIH(x.scan.codes) }) // size checked by NewScan
+func (x *Index) getMIH() *mih {
+	x.mihOnce.Do(func() { x.mih, _ = newMIH(x.scan.codes) }) // size checked by NewScan
 	return x.mih
 }
 
@@ -152,7 +152,7 @@ func (x *Index) Nearest(q Code, opt Options) (Neighbor, error) {
 // buckets are handed to MIH (warm), so planning costs nothing extra when
 // MIH runs; the work budget, at least 15% of a scan, bounds the loss when
 // the prediction was too low.
-func (x *Index) planKNN(q *Code, opt Options) (m *MIH, sc *mihScratch, warm int, budget float64, ok bool) {
+func (x *Index) planKNN(q *Code, opt Options) (m *mih, sc *mihScratch, warm int, budget float64, ok bool) {
 	r := x.predictRadius(opt)
 	if !x.worthCounting(r) {
 		return nil, nil, 0, 0, false

@@ -22,14 +22,14 @@ const (
 	buckets    = 1 << subBits
 )
 
-// MIH is a multi-index hashing index (Norouzi, Punjani and Fleet, "Fast
+// mih is a multi-index hashing index (Norouzi, Punjani and Fleet, "Fast
 // Search in Hamming Space with Multi-Index Hashing", CVPR 2012). Its cost
 // grows with the search radius, not with N: it wins for small radii and
 // loses to a scan beyond roughly 40 bits.
 //
 // Memory: 16 tables of 65,537 bucket offsets plus N ids each, and a copy
 // of the codes split by word: about 4.2 MB + 96·N bytes (9 MB at N = 50k).
-type MIH struct {
+type mih struct {
 	codes []Code
 	// words[w][i] is word w of code i: the codes again, one array per
 	// 64-bit word, so that verification can reject a candidate from one
@@ -55,13 +55,13 @@ type span struct {
 	lo, hi uint32
 }
 
-// NewMIH builds the tables (a counting sort per substring, O(16·(N+65536))).
+// newMIH builds the tables (a counting sort per substring, O(16·(N+65536))).
 // The slice is used in place: the caller must not modify it afterwards.
-func NewMIH(codes []Code) (*MIH, error) {
+func newMIH(codes []Code) (*mih, error) {
 	if len(codes) > maxCodes {
 		return nil, ErrTooLarge
 	}
-	m := &MIH{codes: codes}
+	m := &mih{codes: codes}
 	for w := range m.words {
 		m.words[w] = make([]uint64, len(codes))
 		for i := range codes {
@@ -95,7 +95,7 @@ func NewMIH(codes []Code) (*MIH, error) {
 }
 
 // Len returns the number of codes.
-func (m *MIH) Len() int { return len(m.codes) }
+func (m *mih) Len() int { return len(m.codes) }
 
 func substring(c *Code, j int) uint32 {
 	return uint32(c[j>>2]>>(subBits*(uint(j)&3))) & (buckets - 1)
@@ -140,9 +140,9 @@ func rangeRadii(r int) (s, a int) {
 	return r / substrings, r % substrings
 }
 
-func (m *MIH) scratch() *mihScratch { return m.pool.Get().(*mihScratch) }
+func (m *mih) scratch() *mihScratch { return m.pool.Get().(*mihScratch) }
 
-func (m *MIH) release(sc *mihScratch) {
+func (m *mih) release(sc *mihScratch) {
 	for _, id := range sc.touched {
 		sc.seen.Clear(uint(id))
 	}
@@ -154,7 +154,7 @@ func (m *MIH) release(sc *mihScratch) {
 // mask. Reading all bounds before walking any bucket keeps these loads
 // independent, so the CPU overlaps their cache misses instead of chaining
 // them (offset line, then bucket, then code).
-func (m *MIH) addSpans(sc *mihScratch, j int, key uint32, ms []uint16) {
+func (m *mih) addSpans(sc *mihScratch, j int, key uint32, ms []uint16) {
 	off := m.off[j]
 	for _, mask := range ms {
 		k := key ^ uint32(mask)
@@ -165,7 +165,7 @@ func (m *MIH) addSpans(sc *mihScratch, j int, key uint32, ms []uint16) {
 // gather appends to sc.touched every id in sc.spans not yet gathered in this
 // query, empties sc.spans, and returns the number of bucket entries read.
 // Verifying only after gathering lets the random loads of codes overlap too.
-func (m *MIH) gather(sc *mihScratch) int {
+func (m *mih) gather(sc *mihScratch) int {
 	words, n := sc.words, 0
 	for _, sp := range sc.spans {
 		n += int(sp.hi - sp.lo)
@@ -184,7 +184,7 @@ func (m *MIH) gather(sc *mihScratch) int {
 
 // Range appends to dst[:0] every code within distance r of q, in no
 // particular order.
-func (m *MIH) Range(dst []Neighbor, q Code, r int, opt Options) ([]Neighbor, error) {
+func (m *mih) Range(dst []Neighbor, q Code, r int, opt Options) ([]Neighbor, error) {
 	if r < 0 {
 		return dst[:0], ErrInvalidRadius
 	}
@@ -198,7 +198,7 @@ func (m *MIH) Range(dst []Neighbor, q Code, r int, opt Options) ([]Neighbor, err
 // must visit (see the pigeonhole argument at the top of this file) and
 // returns how many entries they hold, duplicates included. It reads only
 // bucket bounds, so the planner can afford it before deciding.
-func (m *MIH) rangeSpans(sc *mihScratch, q *Code, r int) (entries int) {
+func (m *mih) rangeSpans(sc *mihScratch, q *Code, r int) (entries int) {
 	s, a := rangeRadii(r)
 	for j := 0; j < substrings; j++ {
 		rj := s
@@ -218,7 +218,7 @@ func (m *MIH) rangeSpans(sc *mihScratch, q *Code, r int) (entries int) {
 // codes: ~200 candidates for ~1 result), so each entry is verified straight
 // from its bucket and only the codes that pass go through the seen-set, which
 // removes duplicates (a code can sit in several probed buckets).
-func (m *MIH) rangeVerify(sc *mihScratch, dst []Neighbor, q Code, r int, opt Options) []Neighbor {
+func (m *mih) rangeVerify(sc *mihScratch, dst []Neighbor, q Code, r int, opt Options) []Neighbor {
 	out := dst[:0]
 	words := sc.words
 	for _, sp := range sc.spans {
@@ -267,7 +267,7 @@ func (budgetError) Error() string { return "hamming: MIH work budget exceeded" }
 // KNN appends to dst[:0] the k nearest codes to q, sorted by (distance, id).
 // It grows the search radius one substring at a time and stops as soon as
 // the k-th distance found is covered by the radius already searched.
-func (m *MIH) KNN(dst []Neighbor, q Code, k int, opt Options) ([]Neighbor, error) {
+func (m *mih) KNN(dst []Neighbor, q Code, k int, opt Options) ([]Neighbor, error) {
 	if err := checkKNN(k, &opt); err != nil {
 		return dst[:0], err
 	}
@@ -282,7 +282,7 @@ func (m *MIH) KNN(dst []Neighbor, q Code, k int, opt Options) ([]Neighbor, error
 // leaves off, so the planner's reads are never repeated. With budget > 0
 // (ns), it gives up with budgetError once its work passes the budget, so the
 // planner can switch to a scan.
-func (m *MIH) knn(sc *mihScratch, warm int, dst []Neighbor, q Code, k int, opt Options, budget float64) ([]Neighbor, error) {
+func (m *mih) knn(sc *mihScratch, warm int, dst []Neighbor, q Code, k int, opt Options, budget float64) ([]Neighbor, error) {
 	var t topK
 	t.reset(k, dst)
 	if len(m.codes) == 0 {
@@ -330,7 +330,7 @@ func (m *MIH) knn(sc *mihScratch, warm int, dst []Neighbor, q Code, k int, opt O
 
 // verifyKNN offers the gathered ids from sc.touched[from:] to t and returns
 // how many ids have now been offered.
-func (m *MIH) verifyKNN(t *topK, sc *mihScratch, from int, q Code, opt *Options) int {
+func (m *mih) verifyKNN(t *topK, sc *mihScratch, from int, q Code, opt *Options) int {
 	for _, id := range sc.touched[from:] {
 		if opt.Exclude != nil && opt.Exclude.Test(uint(id)) {
 			continue

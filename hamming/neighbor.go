@@ -3,7 +3,6 @@ package hamming
 import (
 	"cmp"
 	"errors"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 
@@ -58,28 +57,14 @@ var (
 	ErrTooLarge      = errors.New("hamming: database larger than 2^31-1 codes")
 )
 
-// SortNeighbors orders ns by distance, then id.
-func SortNeighbors(ns []Neighbor) {
+// sortNeighbors orders ns by distance, then id.
+func sortNeighbors(ns []Neighbor) {
 	slices.SortFunc(ns, func(a, b Neighbor) int {
 		if c := cmp.Compare(a.Dist, b.Dist); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.ID, b.ID)
 	})
-}
-
-// uniform returns a uniform integer in [0, n) without modulo bias (Lemire's
-// multiply-and-reject). n must be positive.
-func uniform(r rand.Source, n int) int {
-	un := uint64(n)
-	hi, lo := bits.Mul64(r.Uint64(), un)
-	if lo < un {
-		thresh := -un % un
-		for lo < thresh {
-			hi, lo = bits.Mul64(r.Uint64(), un)
-		}
-	}
-	return int(hi)
 }
 
 func checkKNN(k int, opt *Options) error {

@@ -1,30 +1,32 @@
 package hamming
 
-// Scan searches by comparing the query with every code, one kernel block at a
+import "github.com/wordveil/wordveil/internal/sample"
+
+// scan searches by comparing the query with every code, one kernel block at a
 // time. Its cost is N distance computations whatever the radius, which makes
 // it the right choice for far queries (BRR's noisy codes lie ~90-100 bits from
 // everything) and for small databases.
-type Scan struct {
+type scan struct {
 	codes []Code
 }
 
-// NewScan returns a scan over codes. The slice is used in place, not copied:
+// newScan returns a scan over codes. The slice is used in place, not copied:
 // the caller must not modify it while the Scan is in use.
-func NewScan(codes []Code) (*Scan, error) {
+func newScan(codes []Code) (*scan, error) {
 	if len(codes) > maxCodes {
 		return nil, ErrTooLarge
 	}
-	return &Scan{codes: codes}, nil
+	return &scan{codes: codes}, nil
 }
 
 const maxCodes = 1<<31 - 1
 
 // Len returns the number of codes.
-func (s *Scan) Len() int { return len(s.codes) }
+func (s *scan) Len() int { return len(s.codes) }
 
 // KNN appends to dst[:0] the k nearest codes to q, sorted by (distance, id),
 // with ties handled as opt.Ties says.
-func (s *Scan) KNN(dst []Neighbor, q Code, k int, opt Options) ([]Neighbor, error) {
+func (s *scan) KNN(dst []Neighbor, q Code, k int, opt Options) ([]Neighbor, error) {
 	if err := checkKNN(k, &opt); err != nil {
 		return dst[:0], err
 	}
@@ -55,7 +57,7 @@ func (s *Scan) KNN(dst []Neighbor, q Code, k int, opt Options) ([]Neighbor, erro
 // it is a uniformly random one among all minimizers, chosen by reservoir
 // sampling in a single pass; with TiesAll it is the lowest id among them.
 // It does not allocate.
-func (s *Scan) Nearest(q Code, opt Options) (Neighbor, error) {
+func (s *scan) Nearest(q Code, opt Options) (Neighbor, error) {
 	if err := checkKNN(1, &opt); err != nil {
 		return Neighbor{}, err
 	}
@@ -86,7 +88,7 @@ func (s *Scan) Nearest(q Code, opt Options) (Neighbor, error) {
 			seen++
 			// Keep the seen-th minimizer with probability 1/seen: every
 			// minimizer ends up chosen with probability 1/(total).
-			if seen == 1 || (opt.Ties == TiesRandom && uniform(opt.Rand, seen) == 0) {
+			if seen == 1 || (opt.Ties == TiesRandom && sample.UniformInt(opt.Rand, seen) == 0) {
 				pick = base + i
 			}
 		}
@@ -98,7 +100,7 @@ func (s *Scan) Nearest(q Code, opt Options) (Neighbor, error) {
 }
 
 // Range appends to dst[:0] every code within distance r of q, in id order.
-func (s *Scan) Range(dst []Neighbor, q Code, r int, opt Options) ([]Neighbor, error) {
+func (s *scan) Range(dst []Neighbor, q Code, r int, opt Options) ([]Neighbor, error) {
 	if r < 0 {
 		return dst[:0], ErrInvalidRadius
 	}

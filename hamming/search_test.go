@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/wordveil/wordveil/internal/sample"
 )
 
 type searcher interface {
@@ -19,11 +20,11 @@ type searcher interface {
 }
 
 func strategies(t testing.TB, codes []Code) map[string]searcher {
-	s, err := NewScan(codes)
+	s, err := newScan(codes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := NewMIH(codes)
+	m, err := newMIH(codes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestNearestMatchesBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	codes := clusteredCodes(r, 20000)
 	x, _ := NewIndex(codes)
-	s, _ := NewScan(codes)
+	s, _ := newScan(codes)
 	for _, q := range queriesFor(r, codes, 60) {
 		ref := bruteKNN(codes, q, 1, nil)
 		for _, ties := range []Ties{TiesAll, TiesRandom} {
@@ -205,7 +206,7 @@ func TestRandomTiesUniform(t *testing.T) {
 		codes[id] = flip(r, q, 10)
 	}
 	x, _ := NewIndex(codes)
-	s, _ := NewScan(codes)
+	s, _ := newScan(codes)
 	for name, f := range map[string]func(Code, Options) (Neighbor, error){"scan": s.Nearest, "index": x.Nearest} {
 		const draws = 40000
 		counts := map[int32]int{}
@@ -258,11 +259,11 @@ func TestUniformUnbiased(t *testing.T) {
 	const n, draws = 3, 30000
 	var c [n]int
 	for i := 0; i < draws; i++ {
-		c[uniform(r, n)]++
+		c[sample.UniformInt(r, n)]++
 	}
 	for _, v := range c {
 		if math.Abs(float64(v)-draws/n) > 5*math.Sqrt(draws/n) {
-			t.Fatalf("uniform(3) counts %v", c)
+			t.Fatalf("sample.UniformInt(3) counts %v", c)
 		}
 	}
 }
@@ -284,7 +285,7 @@ func TestDecodeCodesRoundTrip(t *testing.T) {
 func TestKNNWarmStart(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	codes := clusteredCodes(r, 3000)
-	m, _ := NewMIH(codes)
+	m, _ := newMIH(codes)
 	for _, q := range queriesFor(r, codes, 12) {
 		for _, warm := range []int{0, 1, 5, 15, 16, 17, 31, 32, 40, 70, 255, 256} {
 			for _, k := range []int{1, 7} {

@@ -1,5 +1,7 @@
 package hamming
 
+import "github.com/wordveil/wordveil/internal/sample"
+
 // topK collects the codes whose distance is at most the k-th smallest seen so
 // far. Distances are small integers, so a histogram keeps the threshold exact
 // in O(1) amortised per admitted code, ties included.
@@ -68,16 +70,16 @@ func (t *topK) finish(opt *Options) []Neighbor {
 	if opt.Ties == TiesRandom && len(out) > t.k {
 		// Move a uniform random subset of the codes tied at thr into the
 		// kept prefix: partial Fisher-Yates over the tied block.
-		SortNeighbors(out)
+		sortNeighbors(out)
 		below := len(out) - int(t.hist[t.thr])
 		tied := out[below:]
 		need := t.k - below
 		for i := 0; i < need; i++ {
-			j := i + uniform(opt.Rand, len(tied)-i)
+			j := i + sample.UniformInt(opt.Rand, len(tied)-i)
 			tied[i], tied[j] = tied[j], tied[i]
 		}
 		out = out[:t.k]
 	}
-	SortNeighbors(out)
+	sortNeighbors(out)
 	return out
 }

@@ -1,6 +1,9 @@
 package mobile
 
-import "github.com/wordveil/wordveil/core"
+import (
+	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/privatize"
+)
 
 // Config says how to privatize. Create it with NewConfig (which sets the
 // defaults), change fields, pass it to OpenPrivatizer; it is copied there.
@@ -51,5 +54,5 @@ type Config struct {
 // OpenPrivatizer takes nil as the defaults).
 func NewConfig() (c *Config) {
 	defer guardValue(&c, nil)
-	return &Config{Mechanism: core.NameBRR, Preset: core.LevelBalanced, OOV: core.OOVRandomWord}
+	return &Config{Mechanism: mechanism.NameBRR, Preset: mechanism.LevelBalanced, OOV: privatize.OOVRandomWord}
 }

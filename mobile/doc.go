@@ -26,7 +26,7 @@
 //     safe; a value out of range, or a cap without a LedgerDir, is
 //     refused with WV_INVALID_ARGUMENT, never ignored or wrapped around.
 //   - []byte arguments are copied before they are kept.
-//   - Randomness is always a CSPRNG keyed from the OS (core.NewSecureSource);
+//   - Randomness is always a CSPRNG keyed from the OS (mechanism.NewSecureSource);
 //     there is no way to pass a seed.
 //   - A Privatizer is safe for concurrent use from any number of threads.
 //

@@ -9,9 +9,10 @@ import (
 	"syscall"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/ledger"
+	"github.com/wordveil/wordveil/mechanism"
 	"github.com/wordveil/wordveil/memo"
+	"github.com/wordveil/wordveil/privatize"
 )
 
 // Error codes: every error this package returns starts with one of these
@@ -57,28 +58,28 @@ var codeTable = []struct {
 	{ledger.ErrBindingMismatch, CodeCorruptState}, // the memo was deleted or replaced under its ledger
 	{memo.ErrCorrupt, CodeCorruptState},
 	{memo.ErrWrongSecret, CodeCorruptState},
-	{core.ErrMemoMismatch, CodeInvalidArgument},
+	{privatize.ErrMemoMismatch, CodeInvalidArgument},
 	{memo.ErrFull, CodeCorruptState},
 	{memo.ErrSecret, CodeInvalidArgument},
 	{memo.ErrInvalid, CodeInvalidArgument},
-	{core.ErrEpsilonSaturated, CodeInvalidArgument},
-	{core.ErrInvalidSize, CodeInvalidArgument},
+	{mechanism.ErrEpsilonSaturated, CodeInvalidArgument},
+	{privatize.ErrInvalidSize, CodeInvalidArgument},
 	{wva.ErrNotRegular, CodeInvalidArgument},
 	{wva.ErrFileTooLarge, CodeInvalidArgument},
-	{core.ErrEmptyText, CodeEmptyText},
-	{core.ErrTextTooLarge, CodeTextTooLarge},
+	{privatize.ErrEmptyText, CodeEmptyText},
+	{privatize.ErrTextTooLarge, CodeTextTooLarge},
 
-	{core.ErrInvalidEpsilon, CodeInvalidArgument},
-	{core.ErrInvalidGamma, CodeInvalidArgument},
-	{core.ErrInvalidBeta, CodeInvalidArgument},
-	{core.ErrUnknownMechanism, CodeInvalidArgument},
-	{core.ErrUnknownLevel, CodeInvalidArgument},
-	{core.ErrNoPreset, CodeInvalidArgument},
-	{core.ErrOOVPolicy, CodeInvalidArgument},
-	{core.ErrNoUnitLoss, CodeInvalidArgument},
-	{core.ErrWordOutOfRange, CodeInvalidArgument},
-	{core.ErrNoLists, CodeInvalidArgument},    // the mechanism needs lists this asset lacks
-	{core.ErrNoTEMLists, CodeInvalidArgument}, // likewise, for Euclidean TEM
+	{mechanism.ErrInvalidEpsilon, CodeInvalidArgument},
+	{mechanism.ErrInvalidGamma, CodeInvalidArgument},
+	{mechanism.ErrInvalidBeta, CodeInvalidArgument},
+	{mechanism.ErrUnknownMechanism, CodeInvalidArgument},
+	{mechanism.ErrUnknownLevel, CodeInvalidArgument},
+	{mechanism.ErrNoPreset, CodeInvalidArgument},
+	{privatize.ErrOOVPolicy, CodeInvalidArgument},
+	{privatize.ErrNoUnitLoss, CodeInvalidArgument},
+	{mechanism.ErrWordOutOfRange, CodeInvalidArgument},
+	{mechanism.ErrNoLists, CodeInvalidArgument},    // the mechanism needs lists this asset lacks
+	{mechanism.ErrNoTEMLists, CodeInvalidArgument}, // likewise, for Euclidean TEM
 	{ledger.ErrInvalid, CodeInvalidArgument},
 	{wva.ErrGammaMax, CodeInvalidArgument}, // ε too small for the asset's TEM lists
 
@@ -88,11 +89,11 @@ var codeTable = []struct {
 	{wva.ErrTruncated, CodeCorruptAsset},
 	{wva.ErrCorrupt, CodeCorruptAsset},
 	{wva.ErrInvalid, CodeCorruptAsset},
-	{core.ErrEmptyVocabulary, CodeCorruptAsset},
-	{core.ErrListMismatch, CodeCorruptAsset},
+	{mechanism.ErrEmptyVocabulary, CodeCorruptAsset},
+	{mechanism.ErrListMismatch, CodeCorruptAsset},
 
 	// The facade always passes a source: reaching this is a bug.
-	{core.ErrNilSource, CodeInternal},
+	{mechanism.ErrNilSource, CodeInternal},
 
 	// Filesystem failures (also matched by type in codeOf).
 	{fs.ErrNotExist, CodeIO},

@@ -16,9 +16,10 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/ledger"
+	"github.com/wordveil/wordveil/mechanism"
 	"github.com/wordveil/wordveil/memo"
+	"github.com/wordveil/wordveil/privatize"
 )
 
 // knownSentinels names the exported sentinel errors of the packages below
@@ -26,49 +27,49 @@ import (
 // packages and fails on any Err* variable missing here, so a sentinel added
 // below cannot reach apps unclassified (as WV_INTERNAL).
 var knownSentinels = map[string]error{
-	"core.ErrNoTEMLists":        core.ErrNoTEMLists,
-	"core.ErrInvalidEpsilon":    core.ErrInvalidEpsilon,
-	"core.ErrInvalidGamma":      core.ErrInvalidGamma,
-	"core.ErrInvalidBeta":       core.ErrInvalidBeta,
-	"core.ErrWordOutOfRange":    core.ErrWordOutOfRange,
-	"core.ErrEmptyVocabulary":   core.ErrEmptyVocabulary,
-	"core.ErrNoLists":           core.ErrNoLists,
-	"core.ErrListMismatch":      core.ErrListMismatch,
-	"core.ErrNilSource":         core.ErrNilSource,
-	"core.ErrUnknownMechanism":  core.ErrUnknownMechanism,
-	"core.ErrUnknownLevel":      core.ErrUnknownLevel,
-	"core.ErrNoPreset":          core.ErrNoPreset,
-	"core.ErrEmptyText":         core.ErrEmptyText,
-	"core.ErrTextTooLarge":      core.ErrTextTooLarge,
-	"core.ErrOOVPolicy":         core.ErrOOVPolicy,
-	"core.ErrNoUnitLoss":        core.ErrNoUnitLoss,
-	"core.ErrMemoMismatch":      core.ErrMemoMismatch,
-	"core.ErrEpsilonSaturated":  core.ErrEpsilonSaturated,
-	"core.ErrInvalidSize":       core.ErrInvalidSize,
-	"ledger.ErrBindingMismatch": ledger.ErrBindingMismatch,
-	"wva.ErrNotRegular":         wva.ErrNotRegular,
-	"wva.ErrFileTooLarge":       wva.ErrFileTooLarge,
-	"memo.ErrCorrupt":           memo.ErrCorrupt,
-	"memo.ErrWrongSecret":       memo.ErrWrongSecret,
-	"memo.ErrSecret":            memo.ErrSecret,
-	"memo.ErrInvalid":           memo.ErrInvalid,
-	"memo.ErrFull":              memo.ErrFull,
-	"ledger.ErrBudgetExceeded":  ledger.ErrBudgetExceeded,
-	"ledger.ErrCorrupt":         ledger.ErrCorrupt,
-	"ledger.ErrInvalid":         ledger.ErrInvalid,
-	"wva.ErrGammaMax":           wva.ErrGammaMax,
-	"wva.ErrBadMagic":           wva.ErrBadMagic,
-	"wva.ErrVersion":            wva.ErrVersion,
-	"wva.ErrChecksum":           wva.ErrChecksum,
-	"wva.ErrTruncated":          wva.ErrTruncated,
-	"wva.ErrCorrupt":            wva.ErrCorrupt,
-	"wva.ErrInvalid":            wva.ErrInvalid,
+	"mechanism.ErrNoTEMLists":       mechanism.ErrNoTEMLists,
+	"mechanism.ErrInvalidEpsilon":   mechanism.ErrInvalidEpsilon,
+	"mechanism.ErrInvalidGamma":     mechanism.ErrInvalidGamma,
+	"mechanism.ErrInvalidBeta":      mechanism.ErrInvalidBeta,
+	"mechanism.ErrWordOutOfRange":   mechanism.ErrWordOutOfRange,
+	"mechanism.ErrEmptyVocabulary":  mechanism.ErrEmptyVocabulary,
+	"mechanism.ErrNoLists":          mechanism.ErrNoLists,
+	"mechanism.ErrListMismatch":     mechanism.ErrListMismatch,
+	"mechanism.ErrNilSource":        mechanism.ErrNilSource,
+	"mechanism.ErrUnknownMechanism": mechanism.ErrUnknownMechanism,
+	"mechanism.ErrUnknownLevel":     mechanism.ErrUnknownLevel,
+	"mechanism.ErrNoPreset":         mechanism.ErrNoPreset,
+	"privatize.ErrEmptyText":        privatize.ErrEmptyText,
+	"privatize.ErrTextTooLarge":     privatize.ErrTextTooLarge,
+	"privatize.ErrOOVPolicy":        privatize.ErrOOVPolicy,
+	"privatize.ErrNoUnitLoss":       privatize.ErrNoUnitLoss,
+	"privatize.ErrMemoMismatch":     privatize.ErrMemoMismatch,
+	"mechanism.ErrEpsilonSaturated": mechanism.ErrEpsilonSaturated,
+	"privatize.ErrInvalidSize":      privatize.ErrInvalidSize,
+	"ledger.ErrBindingMismatch":     ledger.ErrBindingMismatch,
+	"wva.ErrNotRegular":             wva.ErrNotRegular,
+	"wva.ErrFileTooLarge":           wva.ErrFileTooLarge,
+	"memo.ErrCorrupt":               memo.ErrCorrupt,
+	"memo.ErrWrongSecret":           memo.ErrWrongSecret,
+	"memo.ErrSecret":                memo.ErrSecret,
+	"memo.ErrInvalid":               memo.ErrInvalid,
+	"memo.ErrFull":                  memo.ErrFull,
+	"ledger.ErrBudgetExceeded":      ledger.ErrBudgetExceeded,
+	"ledger.ErrCorrupt":             ledger.ErrCorrupt,
+	"ledger.ErrInvalid":             ledger.ErrInvalid,
+	"wva.ErrGammaMax":               wva.ErrGammaMax,
+	"wva.ErrBadMagic":               wva.ErrBadMagic,
+	"wva.ErrVersion":                wva.ErrVersion,
+	"wva.ErrChecksum":               wva.ErrChecksum,
+	"wva.ErrTruncated":              wva.ErrTruncated,
+	"wva.ErrCorrupt":                wva.ErrCorrupt,
+	"wva.ErrInvalid":                wva.ErrInvalid,
 }
 
 // genuinelyInternal are the sentinels that may map to WV_INTERNAL: the
 // facade's own correctness rules them out.
 var genuinelyInternal = map[string]bool{
-	"core.ErrNilSource": true, // the facade always passes a source
+	"mechanism.ErrNilSource": true, // the facade always passes a source
 }
 
 // sentinelPackages returns the directories (relative to this one) of the
@@ -77,7 +78,7 @@ var genuinelyInternal = map[string]bool{
 func sentinelPackages(t *testing.T) map[string]string {
 	t.Helper()
 	const module = "github.com/wordveil/wordveil/"
-	dirs := map[string]string{"core": "../core", "ledger": "../ledger", "wva": "../binaryembed/wva"}
+	dirs := map[string]string{"mechanism": "../mechanism", "privatize": "../privatize", "ledger": "../ledger", "wva": "../binaryembed/wva"}
 	files, _ := filepath.Glob("*.go")
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
@@ -177,11 +178,11 @@ func TestCodeOf(t *testing.T) {
 		{"corrupt ledger", ledger.ErrCorrupt, CodeCorruptState},
 		{"corrupt memo", memo.ErrCorrupt, CodeCorruptState},
 		{"memo replaced under its ledger", ledger.ErrBindingMismatch, CodeCorruptState},
-		{"saturated ε", core.ErrEpsilonSaturated, CodeInvalidArgument},
+		{"saturated ε", mechanism.ErrEpsilonSaturated, CodeInvalidArgument},
 		{"bad asset", fmt.Errorf("wva: header: %w", wva.ErrBadMagic), CodeCorruptAsset},
-		{"empty text", core.ErrEmptyText, CodeEmptyText},
-		{"too large", core.ErrTextTooLarge, CodeTextTooLarge},
-		{"epsilon", core.ErrInvalidEpsilon, CodeInvalidArgument},
+		{"empty text", privatize.ErrEmptyText, CodeEmptyText},
+		{"too large", privatize.ErrTextTooLarge, CodeTextTooLarge},
+		{"epsilon", mechanism.ErrInvalidEpsilon, CodeInvalidArgument},
 		{"missing file", openErr, CodeIO},
 		{"not exist", fs.ErrNotExist, CodeIO},
 		{"permission", fmt.Errorf("x: %w", fs.ErrPermission), CodeIO},
@@ -190,7 +191,7 @@ func TestCodeOf(t *testing.T) {
 		{"link error", &os.LinkError{Op: "rename", Old: "a", New: "b", Err: errors.New("x")}, CodeIO},
 		{"errno (flock)", fmt.Errorf("ledger: %w", syscall.EIO), CodeIO},
 		{"unknown", errors.New("something nobody classified"), CodeInternal}, // no longer WV_IO
-		{"nil source", core.ErrNilSource, CodeInternal},
+		{"nil source", mechanism.ErrNilSource, CodeInternal},
 	} {
 		if got := codeOf(tc.err); got != tc.code {
 			t.Errorf("%s: codeOf(%v) = %s, want %s", tc.name, tc.err, got, tc.code)

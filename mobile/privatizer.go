@@ -8,10 +8,13 @@ import (
 
 	"github.com/wordveil/wordveil/assets"
 	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/deniability"
 	"github.com/wordveil/wordveil/internal/buildinfo"
+	"github.com/wordveil/wordveil/internal/sample"
 	"github.com/wordveil/wordveil/ledger"
+	"github.com/wordveil/wordveil/mechanism"
 	"github.com/wordveil/wordveil/memo"
+	"github.com/wordveil/wordveil/privatize"
 )
 
 // Privatizer privatizes texts. Safe for concurrent use. Only the Open…
@@ -20,8 +23,8 @@ import (
 // or their documented zero value.
 type Privatizer struct {
 	asset *wva.Asset
-	mech  core.Mechanism
-	text  *core.TextPrivatizer
+	mech  mechanism.Mechanism
+	text  *privatize.Privatizer
 	srcs  sync.Pool // *rand.ChaCha8, each keyed from crypto/rand
 }
 
@@ -68,7 +71,7 @@ func OpenPrivatizerFromFile(path string, cfg *Config) (p *Privatizer, err error)
 
 // Only Euclidean TEM reads the asset's TEM lists (~3 MB decoded); every
 // other mechanism gets an asset decoded without them.
-func needsTEM(cfg *Config) bool { return cfg != nil && cfg.Mechanism == core.NameTEM }
+func needsTEM(cfg *Config) bool { return cfg != nil && cfg.Mechanism == mechanism.NameTEM }
 
 func decodeOptions(cfg *Config) wva.DecodeOptions {
 	return wva.DecodeOptions{SkipTEM: !needsTEM(cfg), SkipFloats: true}
@@ -90,10 +93,10 @@ func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
 	}
 	c := *cfg
 	if c.Mechanism == "" {
-		c.Mechanism = core.NameBRR
+		c.Mechanism = mechanism.NameBRR
 	}
 	if c.Preset == "" {
-		c.Preset = core.LevelBalanced
+		c.Preset = mechanism.LevelBalanced
 	}
 	period, err := validate(&c)
 	if err != nil {
@@ -101,18 +104,15 @@ func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
 	}
 	eps := c.Epsilon
 	if eps == 0 {
-		if eps, err = core.PresetEpsilon(c.Mechanism, c.Preset); err != nil {
-			return nil, wrap(err)
-		}
-		if err := core.CheckPresets(a); err != nil {
+		if eps, err = mechanism.Preset(a, c.Mechanism, c.Preset); err != nil {
 			return nil, wrap(err)
 		}
 	}
-	m, err := core.NewMechanism(c.Mechanism, a, eps, core.MechanismOptions{AllowSaturated: c.AllowSaturatedEpsilon})
+	m, err := mechanism.New(c.Mechanism, a, eps, mechanism.Options{AllowSaturated: c.AllowSaturatedEpsilon})
 	if err != nil {
 		return nil, wrap(err)
 	}
-	opt := core.TextOptions{OOV: c.OOV, Placeholder: c.Placeholder, PrivatizePunctuation: c.PrivatizePunctuation,
+	opt := privatize.Options{OOV: c.OOV, Placeholder: c.Placeholder, PrivatizePunctuation: c.PrivatizePunctuation,
 		MaxTextBytes: int(c.MaxTextBytes)}
 	if c.LedgerDir != "" {
 		l, err := ledger.Open(c.LedgerDir, ledger.Caps{Lifetime: c.CapLifetime, PerPeriod: c.CapPerPeriod, Period: period})
@@ -122,18 +122,18 @@ func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
 		opt.Ledger = l
 	}
 	if c.MemoDir != "" {
-		mm, err := memo.Open(c.MemoDir, core.MemoIdentity(m, a), c.MemoSecret)
+		mm, err := memo.Open(c.MemoDir, privatize.MemoIdentity(m, a), c.MemoSecret)
 		if err != nil {
 			return nil, wrap(err)
 		}
 		opt.Memo = mm
 	}
-	t, err := core.NewTextPrivatizer(m, a, opt)
+	t, err := privatize.New(m, a, opt)
 	if err != nil {
 		return nil, wrap(err)
 	}
 	p := &Privatizer{asset: a, mech: m, text: t}
-	p.srcs.New = func() any { return core.NewSecureSource() }
+	p.srcs.New = func() any { return mechanism.NewSecureSource() }
 	// Decoding the asset allocates ~19 MB of temporary buffers for ~7 MB of
 	// kept data; hand the difference back to the OS now rather than at the
 	// runtime's leisure (keyboard extensions are killed above ~50 MB).
@@ -244,15 +244,15 @@ func (p *Privatizer) Deniability(words, draws int64) (d *Deniability, err error)
 	}
 	defer p.srcs.Put(src)
 	n := p.asset.Len()
-	sample := make([]int, min(int(words), n))
-	for i := range sample {
-		sample[i] = core.UniformInt(src, n)
+	ids := make([]int, min(int(words), n))
+	for i := range ids {
+		ids[i] = sample.UniformInt(src, n)
 	}
-	est, err := core.EstimateDeniability(p.mech, sample, int(draws), src)
+	est, err := deniability.Estimate(p.mech, ids, int(draws), src)
 	if err != nil {
 		return nil, wrap(err)
 	}
-	return &Deniability{MeanN: est.MeanN, MeanS: est.MeanS, Words: int64(len(sample)), Draws: draws}, nil
+	return &Deniability{MeanN: est.MeanN, MeanS: est.MeanS, Words: int64(len(ids)), Draws: draws}, nil
 }
 
 // Bounds of Deniability's arguments.

@@ -15,12 +15,12 @@ import (
 // concurrent use).
 //
 // To write a file, fill Header's provenance fields and the data, then call
-// Encode, which checks the Asset with Validate and fills the derived header
+// Marshal, which checks the Asset with Validate and fills the derived header
 // fields.
 type Asset struct {
 	// Header is the file's JSON header. A writer fills its provenance
 	// fields; the derived ones (marked in Header) may be left zero for
-	// Encode to fill. Decode checks them against the sections.
+	// Marshal to fill. Decode checks them against the sections.
 	Header Header
 	// Words holds the vocabulary in id order (id 0 = most frequent):
 	// unique, non-empty, valid UTF-8, at most MaxWordLen bytes each.
@@ -73,7 +73,7 @@ func (a *Asset) Vector(id int) []float32 {
 }
 
 // Validate checks the Asset against every rule Decode enforces, so that
-// Encode never writes a file Decode would refuse. Errors wrap ErrInvalid.
+// Marshal never writes a file Decode would refuse. Errors wrap ErrInvalid.
 func (a *Asset) Validate() error {
 	_, err := a.derivedHeader()
 	return err
@@ -84,8 +84,8 @@ func (a *Asset) Validate() error {
 func (a *Asset) derivedHeader() (Header, error) {
 	h := a.Header
 	n := len(a.Words)
-	if n > MaxWords {
-		return h, invalidf("vocabulary", "%d words, at most %d", n, MaxWords)
+	if n > maxWords {
+		return h, invalidf("vocabulary", "%d words, at most %d", n, maxWords)
 	}
 	for id, w := range a.Words {
 		if err := checkWord(w); err != "" {
@@ -106,14 +106,17 @@ func (a *Asset) derivedHeader() (Header, error) {
 		return h, invalidf("header", "codeBits %d, codes have %d", h.CodeBits, hamming.Bits)
 	}
 	h.CodeBits = hamming.Bits
-	if h.Dim < 0 || h.Dim > MaxDim {
-		return h, invalidf("header", "dim %d out of [0, %d]", h.Dim, MaxDim)
+	if h.Dim < 0 || h.Dim > maxDim {
+		return h, invalidf("header", "dim %d out of [0, %d]", h.Dim, maxDim)
 	}
 	if err := a.deriveLists(&h); err != nil {
 		return h, err
 	}
 	if err := a.deriveTEM(&h); err != nil {
 		return h, err
+	}
+	if msg := checkPresets(h.Presets); msg != "" {
+		return h, invalidf("header", "%s", msg)
 	}
 	if a.Floats != nil {
 		if h.Dim == 0 {
@@ -140,8 +143,8 @@ func (a *Asset) deriveLists(h *Header) error {
 		h.Lists = nil
 		return nil
 	}
-	if len(a.Lists) > MaxLists {
-		return invalidf("lists", "%d lists, at most %d", len(a.Lists), MaxLists)
+	if len(a.Lists) > maxLists {
+		return invalidf("lists", "%d lists, at most %d", len(a.Lists), maxLists)
 	}
 	info := ListsInfo{}
 	if h.Lists != nil {
@@ -205,7 +208,7 @@ func checkWord(w string) string {
 	switch {
 	case w == "":
 		return "empty"
-	case len(w) > MaxWordLen:
+	case len(w) > maxWordLen:
 		return "longer than MaxWordLen bytes"
 	case !utf8.ValidString(w):
 		return "not valid UTF-8"

@@ -21,7 +21,7 @@ func compress(enc *zstd.Encoder, raw []byte) []byte {
 		return nil
 	}
 	z := enc.EncodeAll(raw, make([]byte, 0, len(raw)))
-	if len(z) >= len(raw) || uint64(len(raw)) > MaxExpansion*uint64(len(z)) {
+	if len(z) >= len(raw) || uint64(len(raw)) > maxExpansion*uint64(len(z)) {
 		return nil
 	}
 	return z

@@ -34,8 +34,8 @@ type Info struct {
 	Size int
 }
 
-// Section returns the table entry of kind k, if present.
-func (in *Info) Section(k Kind) (SectionInfo, bool) {
+// section returns the table entry of kind k, if present.
+func (in *Info) section(k Kind) (SectionInfo, bool) {
 	for _, s := range in.Sections {
 		if s.Kind == k {
 			return s, true
@@ -59,14 +59,14 @@ func Inspect(b []byte) (in *Info, err error) {
 
 func parseContainer(b []byte) (*Info, error) {
 	const part = "container"
-	if len(b) < len(Magic) {
-		if bytes.HasPrefix([]byte(Magic), b) {
+	if len(b) < len(magic) {
+		if bytes.HasPrefix([]byte(magic), b) {
 			return nil, truncatedf(part, "%d bytes, shorter than the magic", len(b))
 		}
 		return nil, fmt.Errorf("wva: %w", ErrBadMagic)
 	}
-	if string(b[:len(Magic)]) != Magic {
-		return nil, fmt.Errorf("wva: %w: starts with %q", ErrBadMagic, b[:len(Magic)])
+	if string(b[:len(magic)]) != magic {
+		return nil, fmt.Errorf("wva: %w: starts with %q", ErrBadMagic, b[:len(magic)])
 	}
 	// The major version is checked as soon as it is readable, before the
 	// rest of the preamble and the checksum: a later major version may lay
@@ -74,24 +74,24 @@ func parseContainer(b []byte) (*Info, error) {
 	if len(b) < 10 {
 		return nil, truncatedf(part, "%d bytes, shorter than magic and version", len(b))
 	}
-	if major := binary.LittleEndian.Uint16(b[8:]); major != MajorVersion {
-		return nil, fmt.Errorf("wva: %w: file is major version %d, this reader reads %d", ErrVersion, major, MajorVersion)
+	if major := binary.LittleEndian.Uint16(b[8:]); major != majorVersion {
+		return nil, fmt.Errorf("wva: %w: file is major version %d, this reader reads %d", ErrVersion, major, majorVersion)
 	}
 	if len(b) < preambleSize {
 		return nil, truncatedf(part, "%d bytes, shorter than the %d-byte preamble", len(b), preambleSize)
 	}
 	in := &Info{
-		Major: MajorVersion,
+		Major: majorVersion,
 		Minor: binary.LittleEndian.Uint16(b[10:]),
 		Size:  len(b),
 	}
 	hlen := uint64(binary.LittleEndian.Uint32(b[12:]))
 	nsec := uint64(binary.LittleEndian.Uint32(b[16:]))
-	if hlen > MaxHeaderLen {
-		return nil, corruptf(part, "header length %d above %d", hlen, MaxHeaderLen)
+	if hlen > maxHeaderLen {
+		return nil, corruptf(part, "header length %d above %d", hlen, maxHeaderLen)
 	}
-	if nsec > MaxSections {
-		return nil, corruptf(part, "%d sections, above %d", nsec, MaxSections)
+	if nsec > maxSections {
+		return nil, corruptf(part, "%d sections, above %d", nsec, maxSections)
 	}
 	tableAt := preambleSize + hlen
 	crcAt := tableAt + nsec*entrySize
@@ -166,15 +166,15 @@ func checkEntry(b []byte, s SectionInfo, reserved uint32, prev Kind, prevEnd uin
 	switch {
 	case reserved != 0:
 		return corruptf(part, "reserved field is %#x", reserved)
-	case s.Flags&^FlagZstd != 0:
+	case s.Flags&^flagZstd != 0:
 		return corruptf(part, "unknown flags %#x", s.Flags)
-	case s.Flags&FlagZstd != 0 && !s.Kind.compressible():
+	case s.Flags&flagZstd != 0 && !s.Kind.compressible():
 		return corruptf(part, "compressed, but %s is always stored raw", s.Kind)
-	case s.Flags&FlagZstd == 0 && s.Raw != s.Stored:
+	case s.Flags&flagZstd == 0 && s.Raw != s.Stored:
 		return corruptf(part, "uncompressed, but raw length %d differs from stored length %d", s.Raw, s.Stored)
-	case s.Flags&FlagZstd != 0 && (s.Stored >= s.Raw || s.Raw > MaxExpansion*s.Stored):
+	case s.Flags&flagZstd != 0 && (s.Stored >= s.Raw || s.Raw > maxExpansion*s.Stored):
 		// Stored ≤ file size, so the product cannot overflow.
-		return corruptf(part, "compressed %d bytes to %d: ratio must be in (1, %d]", s.Raw, s.Stored, MaxExpansion)
+		return corruptf(part, "compressed %d bytes to %d: ratio must be in (1, %d]", s.Raw, s.Stored, maxExpansion)
 	}
 	return nil
 }

@@ -23,7 +23,7 @@ func smallFile(t testing.TB) []byte {
 		a.Words[i] = "representation" + string(rune('a'+i))
 	}
 	b := mustMarshal(t, a)
-	if v, _ := Inspect(b); v.Sections[0].Flags != FlagZstd {
+	if v, _ := Inspect(b); v.Sections[0].Flags != flagZstd {
 		t.Fatal("small file's vocabulary is not compressed")
 	}
 	return b
@@ -106,7 +106,7 @@ func TestTruncation(t *testing.T) {
 
 func TestTrailingBytes(t *testing.T) {
 	b := smallFile(t)
-	for _, extra := range [][]byte{{0}, {1, 2, 3}, make([]byte, 8), []byte(Magic)} {
+	for _, extra := range [][]byte{{0}, {1, 2, 3}, make([]byte, 8), []byte(magic)} {
 		if _, err := Decode(append(bytes.Clone(b), extra...)); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("%d trailing bytes: %v, want ErrCorrupt", len(extra), err)
 		}
@@ -129,17 +129,17 @@ func fileParts(t testing.TB, a *Asset) (Header, []testSection) {
 		t.Fatal(err)
 	}
 	secs := []testSection{
-		{kind: KindVocab, stored: encodeVocab(a.Words)},
-		{kind: KindCodes, stored: hamming.AppendBytes(nil, a.Codes)},
+		{kind: kindVocab, stored: encodeVocab(a.Words)},
+		{kind: kindCodes, stored: hamming.AppendBytes(nil, a.Codes)},
 	}
 	if len(a.Lists) > 0 {
-		secs = append(secs, testSection{kind: KindLists, stored: encodeLists(a.Lists, len(a.Words))})
+		secs = append(secs, testSection{kind: kindLists, stored: encodeLists(a.Lists, len(a.Words))})
 	}
 	if a.TEM != nil {
-		secs = append(secs, testSection{kind: KindTEMLists, stored: encodeTEM(a.TEM)})
+		secs = append(secs, testSection{kind: kindTEMLists, stored: encodeTEM(a.TEM)})
 	}
 	if a.Floats != nil {
-		secs = append(secs, testSection{kind: KindFloats, stored: encodeFloats(a.Floats)})
+		secs = append(secs, testSection{kind: kindFloats, stored: encodeFloats(a.Floats)})
 	}
 	return h, secs
 }
@@ -227,7 +227,7 @@ func TestSemanticCorruption(t *testing.T) {
 			return append(s[:2:2], s[1:]...)
 		}, want: ErrCorrupt},
 		{name: "compressed CODES", mutate: func(h *Header, s []testSection) []testSection {
-			s[1].flags, s[1].raw = FlagZstd, uint64(len(s[1].stored))+1
+			s[1].flags, s[1].raw = flagZstd, uint64(len(s[1].stored))+1
 			return s
 		}, want: ErrCorrupt},
 		{name: "unknown flag", mutate: func(h *Header, s []testSection) []testSection {
@@ -239,30 +239,30 @@ func TestSemanticCorruption(t *testing.T) {
 			return s
 		}, want: ErrCorrupt},
 		{name: "zstd not smaller", mutate: func(h *Header, s []testSection) []testSection {
-			s[0].flags = FlagZstd
+			s[0].flags = flagZstd
 			return s
 		}, want: ErrCorrupt},
 		{name: "zstd expansion above limit", mutate: func(h *Header, s []testSection) []testSection {
-			s[0].flags, s[0].raw = FlagZstd, MaxExpansion*uint64(len(s[0].stored))+1
+			s[0].flags, s[0].raw = flagZstd, maxExpansion*uint64(len(s[0].stored))+1
 			return s
 		}, want: ErrCorrupt},
 		{name: "zstd garbage", mutate: func(h *Header, s []testSection) []testSection {
-			s[0].flags, s[0].raw = FlagZstd, 2*uint64(len(s[0].stored))
+			s[0].flags, s[0].raw = flagZstd, 2*uint64(len(s[0].stored))
 			return s
 		}, want: ErrCorrupt},
 		{name: "zstd shorter than declared", mutate: func(h *Header, s []testSection) []testSection {
 			h.Words, s[1].stored = 4, make([]byte, 4*32)
-			s[0].stored, s[0].flags, s[0].raw = zstdBytes(t, longVocab), FlagZstd, uint64(len(longVocab))+1
+			s[0].stored, s[0].flags, s[0].raw = zstdBytes(t, longVocab), flagZstd, uint64(len(longVocab))+1
 			return s
 		}, want: ErrCorrupt},
 		{name: "zstd longer than declared", mutate: func(h *Header, s []testSection) []testSection {
-			s[0].stored, s[0].flags, s[0].raw = zstdBytes(t, longVocab), FlagZstd, uint64(len(longVocab))-1
+			s[0].stored, s[0].flags, s[0].raw = zstdBytes(t, longVocab), flagZstd, uint64(len(longVocab))-1
 			return s
 		}, want: ErrCorrupt},
 		{name: "zstd valid", mutate: func(h *Header, s []testSection) []testSection {
 			h.Words, s[1].stored = 4, make([]byte, 4*32)
 			h.Lists, h.TEM, h.Dim = nil, nil, 0
-			s[0].stored, s[0].flags, s[0].raw = zstdBytes(t, longVocab), FlagZstd, uint64(len(longVocab))
+			s[0].stored, s[0].flags, s[0].raw = zstdBytes(t, longVocab), flagZstd, uint64(len(longVocab))
 			return s[:2]
 		}},
 		{name: "non-zero padding", raw: func(b []byte) {
@@ -312,11 +312,11 @@ func TestSemanticCorruption(t *testing.T) {
 		{name: "floats with dim 0", mutate: func(h *Header, s []testSection) []testSection { h.Dim = 0; return s }, want: ErrCorrupt},
 		{name: "floats length", mutate: func(h *Header, s []testSection) []testSection { h.Dim = 3; return s }, want: ErrCorrupt},
 		{name: "floats NaN", mutate: func(h *Header, s []testSection) []testSection {
-			binary.LittleEndian.PutUint32(sec(s, KindFloats).stored[4:], math.Float32bits(float32(math.NaN())))
+			binary.LittleEndian.PutUint32(sec(s, kindFloats).stored[4:], math.Float32bits(float32(math.NaN())))
 			return s
 		}, want: ErrCorrupt},
 		{name: "floats Inf", mutate: func(h *Header, s []testSection) []testSection {
-			binary.LittleEndian.PutUint32(sec(s, KindFloats).stored[28:], math.Float32bits(float32(math.Inf(-1))))
+			binary.LittleEndian.PutUint32(sec(s, kindFloats).stored[28:], math.Float32bits(float32(math.Inf(-1))))
 			return s
 		}, want: ErrCorrupt},
 		{name: "vocab duplicate word", mutate: func(h *Header, s []testSection) []testSection {
@@ -332,7 +332,7 @@ func TestSemanticCorruption(t *testing.T) {
 			return s
 		}, want: ErrCorrupt},
 		{name: "vocab word too long", mutate: func(h *Header, s []testSection) []testSection {
-			long := string(bytes.Repeat([]byte{'a'}, MaxWordLen+1))
+			long := string(bytes.Repeat([]byte{'a'}, maxWordLen+1))
 			s[0].stored = encodeVocab([]string{"the", "cat", long, "mat"})
 			return s
 		}, want: ErrCorrupt},
@@ -376,7 +376,7 @@ func TestSemanticCorruption(t *testing.T) {
 			return s
 		}, want: ErrCorrupt},
 		{name: "list count above max", mutate: func(h *Header, s []testSection) []testSection {
-			binary.LittleEndian.PutUint32(s[2].stored, MaxLists+1)
+			binary.LittleEndian.PutUint32(s[2].stored, maxLists+1)
 			return s
 		}, want: ErrCorrupt},
 		{name: "list words", mutate: func(h *Header, s []testSection) []testSection { s[2].stored[4] = 5; return s }, want: ErrCorrupt},
@@ -397,36 +397,36 @@ func TestSemanticCorruption(t *testing.T) {
 			return s[:3]
 		}, want: ErrCorrupt},
 		{name: "tem stream truncated", mutate: func(h *Header, s []testSection) []testSection {
-			st := sec(s, KindTEMLists)
+			st := sec(s, kindTEMLists)
 			st.stored = st.stored[:len(st.stored)-1]
 			return s
 		}, want: ErrCorrupt},
 		{name: "tem short header", mutate: func(h *Header, s []testSection) []testSection {
-			sec(s, KindTEMLists).stored = make([]byte, temFixedLen-1)
+			sec(s, kindTEMLists).stored = make([]byte, temFixedLen-1)
 			return s
 		}, want: ErrCorrupt},
 		{name: "tem words", mutate: func(h *Header, s []testSection) []testSection {
-			sec(s, KindTEMLists).stored[0] = 3
+			sec(s, kindTEMLists).stored[0] = 3
 			return s
 		}, want: ErrCorrupt},
 		{name: "tem section maxSteps", mutate: func(h *Header, s []testSection) []testSection {
-			sec(s, KindTEMLists).stored[4] = 2
+			sec(s, kindTEMLists).stored[4] = 2
 			return s
 		}, want: ErrCorrupt},
 		{name: "tem section pairs", mutate: func(h *Header, s []testSection) []testSection {
-			sec(s, KindTEMLists).stored[8] = 3
+			sec(s, kindTEMLists).stored[8] = 3
 			return s
 		}, want: ErrCorrupt},
 		{name: "tem dist width", mutate: func(h *Header, s []testSection) []testSection {
-			sec(s, KindTEMLists).stored[17] = 3
+			sec(s, kindTEMLists).stored[17] = 3
 			return s
 		}, want: ErrCorrupt},
 		{name: "tem reserved", mutate: func(h *Header, s []testSection) []testSection {
-			sec(s, KindTEMLists).stored[19] = 1
+			sec(s, kindTEMLists).stored[19] = 1
 			return s
 		}, want: ErrCorrupt},
 		{name: "tem hand-written valid", mutate: func(h *Header, s []testSection) []testSection {
-			sec(s, KindTEMLists).stored = temStream(4, 3, 2, 1, 2, func(w *bitpack.Writer) {
+			sec(s, kindTEMLists).stored = temStream(4, 3, 2, 1, 2, func(w *bitpack.Writer) {
 				w.Write(1, 1) // word 0: one neighbour
 				w.Write(0, 6) // gap width 0
 				w.Write(0, 0) // gap 0 → id 1
@@ -441,7 +441,7 @@ func TestSemanticCorruption(t *testing.T) {
 			return s
 		}},
 		{name: "tem neighbour id out of range", mutate: func(h *Header, s []testSection) []testSection {
-			sec(s, KindTEMLists).stored = temStream(4, 3, 2, 1, 2, func(w *bitpack.Writer) {
+			sec(s, kindTEMLists).stored = temStream(4, 3, 2, 1, 2, func(w *bitpack.Writer) {
 				w.Write(1, 1)
 				w.Write(0, 6)
 				w.Write(0, 0)
@@ -457,7 +457,7 @@ func TestSemanticCorruption(t *testing.T) {
 		}, want: ErrCorrupt},
 		{name: "tem distance above maxSteps", mutate: func(h *Header, s []testSection) []testSection {
 			h.TEM.MaxSteps, h.TEM.GammaMax = 2, 1
-			sec(s, KindTEMLists).stored = temStream(4, 2, 2, 1, 2, func(w *bitpack.Writer) {
+			sec(s, kindTEMLists).stored = temStream(4, 2, 2, 1, 2, func(w *bitpack.Writer) {
 				w.Write(1, 1)
 				w.Write(0, 6)
 				w.Write(2, 2)
@@ -471,7 +471,7 @@ func TestSemanticCorruption(t *testing.T) {
 			return s
 		}, want: ErrCorrupt},
 		{name: "tem gap width not minimal", mutate: func(h *Header, s []testSection) []testSection {
-			sec(s, KindTEMLists).stored = temStream(4, 3, 2, 1, 2, func(w *bitpack.Writer) {
+			sec(s, kindTEMLists).stored = temStream(4, 3, 2, 1, 2, func(w *bitpack.Writer) {
 				w.Write(1, 1)
 				w.Write(1, 6) // gap 0 needs width 0
 				w.Write(0, 1)
@@ -486,7 +486,7 @@ func TestSemanticCorruption(t *testing.T) {
 			return s
 		}, want: ErrCorrupt},
 		{name: "tem gap width above 32", mutate: func(h *Header, s []testSection) []testSection {
-			sec(s, KindTEMLists).stored = temStream(4, 3, 2, 1, 2, func(w *bitpack.Writer) {
+			sec(s, kindTEMLists).stored = temStream(4, 3, 2, 1, 2, func(w *bitpack.Writer) {
 				w.Write(1, 1)
 				w.Write(33, 6)
 				w.Write(0, 32)
@@ -495,7 +495,7 @@ func TestSemanticCorruption(t *testing.T) {
 			return s
 		}, want: ErrCorrupt},
 		{name: "tem count width not minimal", mutate: func(h *Header, s []testSection) []testSection {
-			sec(s, KindTEMLists).stored = temStream(4, 3, 2, 2, 2, func(w *bitpack.Writer) {
+			sec(s, kindTEMLists).stored = temStream(4, 3, 2, 2, 2, func(w *bitpack.Writer) {
 				w.Write(1, 2)
 				w.Write(0, 6)
 				w.Write(2, 2)
@@ -509,7 +509,7 @@ func TestSemanticCorruption(t *testing.T) {
 			return s
 		}, want: ErrCorrupt},
 		{name: "tem count above words left", mutate: func(h *Header, s []testSection) []testSection {
-			sec(s, KindTEMLists).stored = temStream(4, 3, 2, 2, 2, func(w *bitpack.Writer) {
+			sec(s, kindTEMLists).stored = temStream(4, 3, 2, 2, 2, func(w *bitpack.Writer) {
 				w.Write(1, 2)
 				w.Write(0, 6)
 				w.Write(2, 2)
@@ -522,21 +522,21 @@ func TestSemanticCorruption(t *testing.T) {
 			return s
 		}, want: ErrCorrupt},
 		{name: "tem count width above 32", mutate: func(h *Header, s []testSection) []testSection {
-			sec(s, KindTEMLists).stored[16] = 33
+			sec(s, kindTEMLists).stored[16] = 33
 			return s
 		}, want: ErrCorrupt},
 		{name: "tem pair count mismatch", mutate: func(h *Header, s []testSection) []testSection {
 			h.TEM.Pairs = 1
-			sec(s, KindTEMLists).stored[8] = 1
+			sec(s, kindTEMLists).stored[8] = 1
 			return s
 		}, want: ErrCorrupt},
 		{name: "tem trailing byte", mutate: func(h *Header, s []testSection) []testSection {
-			st := sec(s, KindTEMLists)
+			st := sec(s, kindTEMLists)
 			st.stored = append(st.stored, 0)
 			return s
 		}, want: ErrCorrupt},
 		{name: "tem padding bits", mutate: func(h *Header, s []testSection) []testSection {
-			st := sec(s, KindTEMLists)
+			st := sec(s, kindTEMLists)
 			st.stored[len(st.stored)-1] |= 0x80
 			return s
 		}, want: ErrCorrupt},
@@ -574,13 +574,13 @@ func TestSemanticCorruption(t *testing.T) {
 func TestZstdBomb(t *testing.T) {
 	raw := bytes.Repeat([]byte{'a'}, 1<<20)
 	z := zstdBytes(t, raw)
-	if len(z)*MaxExpansion >= len(raw) {
+	if len(z)*maxExpansion >= len(raw) {
 		t.Skip("zstd did not compress enough for this test")
 	}
 	h := Header{CodeBits: 256}
 	b := buildFile(mustJSON(t, h), []testSection{
-		{kind: KindVocab, flags: FlagZstd, stored: z, raw: uint64(len(raw))},
-		{kind: KindCodes},
+		{kind: kindVocab, flags: flagZstd, stored: z, raw: uint64(len(raw))},
+		{kind: kindCodes},
 	})
 	if _, err := Decode(b); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("Decode: %v", err)

@@ -56,18 +56,18 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 	if err != nil {
 		return nil, err
 	}
-	var sec [KindFloats + 1]*SectionInfo
+	var sec [kindFloats + 1]*SectionInfo
 	var maxRaw uint64
 	for i := range in.Sections {
 		s := &in.Sections[i]
 		if s.Kind.known() {
 			sec[s.Kind] = s
-			if s.Flags&FlagZstd != 0 {
+			if s.Flags&flagZstd != 0 {
 				maxRaw = max(maxRaw, s.Raw)
 			}
 		}
 	}
-	for _, k := range []Kind{KindVocab, KindCodes} {
+	for _, k := range []Kind{kindVocab, kindCodes} {
 		if sec[k] == nil {
 			return nil, corruptf("section table", "required section %s missing", k)
 		}
@@ -83,14 +83,14 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 	raw := func(k Kind) ([]byte, error) {
 		s := sec[k]
 		stored := b[s.Offset : s.Offset+s.Stored]
-		if s.Flags&FlagZstd == 0 {
+		if s.Flags&flagZstd == 0 {
 			return stored, nil
 		}
 		return dz.decompress(k, stored, s.Raw, maxRaw)
 	}
 
 	a = &Asset{Header: h, SHA256: sha256.Sum256(b)}
-	r, err := raw(KindVocab)
+	r, err := raw(kindVocab)
 	if err != nil {
 		return nil, err
 	}
@@ -103,15 +103,15 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 	}
 	a.index.Store(idx)
 
-	if r, err = raw(KindCodes); err != nil {
+	if r, err = raw(kindCodes); err != nil {
 		return nil, err
 	}
 	if a.Codes, err = hamming.DecodeCodes(r); err != nil {
 		return nil, corruptf("section CODES", "%v", err)
 	}
 
-	if sec[KindLists] != nil {
-		if r, err = raw(KindLists); err != nil {
+	if sec[kindLists] != nil {
+		if r, err = raw(kindLists); err != nil {
 			return nil, err
 		}
 		if a.Lists, err = decodeLists(r, n); err != nil {
@@ -126,16 +126,16 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 			}
 		}
 	}
-	if sec[KindTEMLists] != nil && !opt.SkipTEM {
-		if r, err = raw(KindTEMLists); err != nil {
+	if sec[kindTEMLists] != nil && !opt.SkipTEM {
+		if r, err = raw(kindTEMLists); err != nil {
 			return nil, err
 		}
 		if a.TEM, err = decodeTEM(r, n, h.TEM); err != nil {
 			return nil, err
 		}
 	}
-	if sec[KindFloats] != nil && !opt.SkipFloats {
-		if r, err = raw(KindFloats); err != nil {
+	if sec[kindFloats] != nil && !opt.SkipFloats {
+		if r, err = raw(kindFloats); err != nil {
 			return nil, err
 		}
 		if a.Floats, err = decodeFloats(r, n, h.Dim); err != nil {
@@ -154,34 +154,34 @@ func panicError(p any) error { return fmt.Errorf("wva: %w: %s: %v", ErrCorrupt, 
 // checkHeader checks the header's counts against the section table and
 // the file size, before any section is decoded, so that every later
 // allocation is sized by a checked count.
-func checkHeader(h *Header, sec [KindFloats + 1]*SectionInfo) error {
+func checkHeader(h *Header, sec [kindFloats + 1]*SectionInfo) error {
 	const part = "header"
-	codes := sec[KindCodes]
+	codes := sec[kindCodes]
 	switch {
 	case h.CodeBits != hamming.Bits:
 		return corruptf(part, "codeBits %d, this reader handles %d", h.CodeBits, hamming.Bits)
-	case h.Words < 0 || h.Words > MaxWords:
-		return corruptf(part, "words %d out of [0, %d]", h.Words, MaxWords)
+	case h.Words < 0 || h.Words > maxWords:
+		return corruptf(part, "words %d out of [0, %d]", h.Words, maxWords)
 	case codes.Raw != uint64(h.Words)*hamming.CodeSize:
 		// CODES is stored raw, so this also bounds N by the file size.
 		return corruptf(part, "words %d, CODES section holds %d bytes = %d codes", h.Words, codes.Raw, codes.Raw/hamming.CodeSize)
-	case h.Dim < 0 || h.Dim > MaxDim:
-		return corruptf(part, "dim %d out of [0, %d]", h.Dim, MaxDim)
+	case h.Dim < 0 || h.Dim > maxDim:
+		return corruptf(part, "dim %d out of [0, %d]", h.Dim, maxDim)
 	}
-	if (h.Lists != nil) != (sec[KindLists] != nil) {
-		return corruptf(part, "lists description present = %v, LISTS section present = %v", h.Lists != nil, sec[KindLists] != nil)
+	if (h.Lists != nil) != (sec[kindLists] != nil) {
+		return corruptf(part, "lists description present = %v, LISTS section present = %v", h.Lists != nil, sec[kindLists] != nil)
 	}
 	if h.Lists != nil {
 		want := 0
 		if h.Words > 0 {
 			want = h.Lists.Count
 		}
-		if h.Lists.Count < 1 || h.Lists.Count > MaxLists || len(h.Lists.StartWords) != want {
+		if h.Lists.Count < 1 || h.Lists.Count > maxLists || len(h.Lists.StartWords) != want {
 			return corruptf(part, "lists count %d with %d start words", h.Lists.Count, len(h.Lists.StartWords))
 		}
 	}
-	if (h.TEM != nil) != (sec[KindTEMLists] != nil) {
-		return corruptf(part, "tem description present = %v, TEMLISTS section present = %v", h.TEM != nil, sec[KindTEMLists] != nil)
+	if (h.TEM != nil) != (sec[kindTEMLists] != nil) {
+		return corruptf(part, "tem description present = %v, TEMLISTS section present = %v", h.TEM != nil, sec[kindTEMLists] != nil)
 	}
 	if t := h.TEM; t != nil {
 		if err := checkTEMParams("header: tem", h.Words, t.Step, t.MaxSteps, corruptf); err != nil {
@@ -191,7 +191,10 @@ func checkHeader(h *Header, sec [KindFloats + 1]*SectionInfo) error {
 			return corruptf(part, "tem gammaMax %v, maxSteps × step = %v", t.GammaMax, float64(t.MaxSteps)*t.Step)
 		}
 	}
-	if f := sec[KindFloats]; f != nil && (h.Dim == 0 || f.Raw != 4*uint64(h.Words)*uint64(h.Dim)) {
+	if msg := checkPresets(h.Presets); msg != "" {
+		return corruptf(part, "%s", msg)
+	}
+	if f := sec[kindFloats]; f != nil && (h.Dim == 0 || f.Raw != 4*uint64(h.Words)*uint64(h.Dim)) {
 		return corruptf(part, "dim %d and %d words, FLOATS section holds %d bytes", h.Dim, h.Words, f.Raw)
 	}
 	return nil

@@ -20,8 +20,8 @@
 //     word), TEM balls symmetric by construction, words unique and valid
 //     UTF-8, floats finite, no trailing bytes. It allocates at most a small
 //     constant multiple of the input size.
-//   - Encode is deterministic and refuses (with ErrInvalid) any Asset that
-//     Decode would refuse; Decode(Encode(a)) equals a.
+//   - Marshal is deterministic and refuses (with ErrInvalid) any Asset that
+//     Decode would refuse; Decode(Marshal(a)) equals a.
 //   - TEM lists hold exact balls under the ceil-quantized metric
 //     q·⌈d/q⌉, which remains a metric (see TEMLists), so TEM's guarantee
 //     holds for it; StepsFor refuses γ above the lists' γ_max.

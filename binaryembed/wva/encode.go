@@ -4,25 +4,9 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"io"
 
 	"github.com/wordveil/wordveil/hamming"
 )
-
-// Encode writes a as a .wva file. It validates a first (see Validate) and
-// writes nothing if a is invalid. The output is deterministic: the same
-// Asset gives the same bytes (for a given klauspost/compress version; see
-// compress). Encode does not modify a.
-func Encode(w io.Writer, a *Asset) error {
-	b, err := Marshal(a)
-	if err != nil {
-		return err
-	}
-	if _, err := w.Write(b); err != nil {
-		return fmt.Errorf("wva: write: %w", err)
-	}
-	return nil
-}
 
 type outSection struct {
 	kind   Kind
@@ -31,7 +15,11 @@ type outSection struct {
 	raw    uint64
 }
 
-// Marshal returns a encoded as a .wva file; see Encode.
+// Marshal returns a encoded as a .wva file. It validates a first (see
+// Validate) and returns an error wrapping ErrInvalid, and no bytes, if a is
+// invalid. The output is deterministic: the same Asset gives the same
+// bytes (for a given klauspost/compress version; see compress). Marshal
+// does not modify a.
 func Marshal(a *Asset) ([]byte, error) {
 	h, err := a.derivedHeader()
 	if err != nil {
@@ -39,17 +27,17 @@ func Marshal(a *Asset) ([]byte, error) {
 	}
 	n := len(a.Words)
 	secs := []outSection{
-		{kind: KindVocab, stored: encodeVocab(a.Words)},
-		{kind: KindCodes, stored: hamming.AppendBytes(make([]byte, 0, n*hamming.CodeSize), a.Codes)},
+		{kind: kindVocab, stored: encodeVocab(a.Words)},
+		{kind: kindCodes, stored: hamming.AppendBytes(make([]byte, 0, n*hamming.CodeSize), a.Codes)},
 	}
 	if len(a.Lists) > 0 {
-		secs = append(secs, outSection{kind: KindLists, stored: encodeLists(a.Lists, n)})
+		secs = append(secs, outSection{kind: kindLists, stored: encodeLists(a.Lists, n)})
 	}
 	if a.TEM != nil {
-		secs = append(secs, outSection{kind: KindTEMLists, stored: encodeTEM(a.TEM)})
+		secs = append(secs, outSection{kind: kindTEMLists, stored: encodeTEM(a.TEM)})
 	}
 	if a.Floats != nil {
-		secs = append(secs, outSection{kind: KindFloats, stored: encodeFloats(a.Floats)})
+		secs = append(secs, outSection{kind: kindFloats, stored: encodeFloats(a.Floats)})
 	}
 	enc, err := encoder()
 	if err != nil {
@@ -60,7 +48,7 @@ func Marshal(a *Asset) ([]byte, error) {
 		s.raw = uint64(len(s.stored))
 		if s.kind.compressible() {
 			if z := compress(enc, s.stored); z != nil {
-				s.stored, s.flags = z, FlagZstd
+				s.stored, s.flags = z, flagZstd
 			}
 		}
 	}
@@ -69,8 +57,8 @@ func Marshal(a *Asset) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("wva: header: %w", err)
 	}
-	if len(hj) > MaxHeaderLen {
-		return nil, invalidf("header", "%d bytes of JSON, at most %d", len(hj), MaxHeaderLen)
+	if len(hj) > maxHeaderLen {
+		return nil, invalidf("header", "%d bytes of JSON, at most %d", len(hj), maxHeaderLen)
 	}
 	tableAt := uint64(preambleSize + len(hj))
 	crcAt := tableAt + uint64(len(secs))*entrySize
@@ -80,9 +68,9 @@ func Marshal(a *Asset) ([]byte, error) {
 		total = alignUp(total) + uint64(len(s.stored))
 	}
 	b := make([]byte, crcAt, total)
-	copy(b, Magic)
-	binary.LittleEndian.PutUint16(b[8:], MajorVersion)
-	binary.LittleEndian.PutUint16(b[10:], MinorVersion)
+	copy(b, magic)
+	binary.LittleEndian.PutUint16(b[8:], majorVersion)
+	binary.LittleEndian.PutUint16(b[10:], minorVersion)
 	binary.LittleEndian.PutUint32(b[12:], uint32(len(hj)))
 	binary.LittleEndian.PutUint32(b[16:], uint32(len(secs)))
 	copy(b[preambleSize:], hj)

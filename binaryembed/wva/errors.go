@@ -23,7 +23,7 @@ var (
 	// breaks a rule of the format; a writer bug or a tampered file.
 	ErrCorrupt = errors.New("corrupt")
 
-	// ErrInvalid is returned by Encode, Validate and the constructors when
+	// ErrInvalid is returned by Marshal, Validate and the constructors when
 	// an in-memory Asset, permutation or TEM list set breaks a rule of the
 	// format, so that no file is ever written that Decode would refuse.
 	ErrInvalid = errors.New("invalid asset")

@@ -25,14 +25,14 @@ func ExampleDecode() {
 		panic(err)
 	}
 	for _, s := range in.Sections {
-		fmt.Printf("%-8s %9d bytes, zstd %v\n", s.Kind, s.Raw, s.Flags&wva.FlagZstd != 0)
+		fmt.Printf("%-8s %9d bytes, %9d stored\n", s.Kind, s.Raw, s.Stored)
 	}
 	// Output:
 	// en-glove100-50k 50000 words, 2 lists
-	// VOCAB       411527 bytes, zstd true
-	// CODES      1600000 bytes, zstd false
-	// LISTS       200012 bytes, zstd false
-	// TEMLISTS   1397158 bytes, zstd false
+	// VOCAB       411527 bytes,    206050 stored
+	// CODES      1600000 bytes,   1600000 stored
+	// LISTS       200012 bytes,    200012 stored
+	// TEMLISTS   1397158 bytes,   1397158 stored
 }
 
 // ReadFile refuses, before reading, anything but a regular file; a missing

@@ -34,7 +34,7 @@ func FuzzDecode(f *testing.F) {
 		}
 	}
 	f.Add([]byte{})
-	f.Add([]byte(Magic))
+	f.Add([]byte(magic))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkDecode(t, b)
 		c := bytes.Clone(b)

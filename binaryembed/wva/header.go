@@ -1,7 +1,7 @@
 package wva
 
 // Header is the asset's provenance and counts, stored as JSON so that it
-// can be read with any tool (`wordveil asset info`, or by eye). Encode fills
+// can be read with any tool (`wordveil assets inspect`, or by eye). Marshal fills
 // the derived fields (marked below) from the data and refuses a header whose
 // non-zero derived fields disagree with it; Decode checks them against the
 // sections. Unknown JSON fields are ignored, so a later minor version can
@@ -33,6 +33,9 @@ type Header struct {
 	Lists *ListsInfo `json:"lists,omitempty"`
 	// TEM describes the TEMLISTS section; nil when it is absent.
 	TEM *TEMInfo `json:"tem,omitempty"`
+	// Presets are the privacy levels calibrated on this asset by its
+	// builder; nil when it has none (preset names are then refused).
+	Presets *Presets `json:"presets,omitempty"`
 }
 
 // Source identifies the upstream embedding.

@@ -144,7 +144,7 @@ func mustMarshal(tb testing.TB, a *Asset) []byte {
 }
 
 // checkEqual fails unless got holds the same data as want, whose header is
-// compared after Encode's derivation.
+// compared after Marshal's derivation.
 func checkEqual(t *testing.T, want, got *Asset) {
 	t.Helper()
 	wh, err := want.derivedHeader()
@@ -217,9 +217,9 @@ func buildFile(header []byte, secs []testSection) []byte {
 	tableAt := preambleSize + len(header)
 	crcAt := tableAt + len(secs)*entrySize
 	b := make([]byte, crcAt)
-	copy(b, Magic)
-	binary.LittleEndian.PutUint16(b[8:], MajorVersion)
-	binary.LittleEndian.PutUint16(b[10:], MinorVersion)
+	copy(b, magic)
+	binary.LittleEndian.PutUint16(b[8:], majorVersion)
+	binary.LittleEndian.PutUint16(b[10:], minorVersion)
 	binary.LittleEndian.PutUint32(b[12:], uint32(len(header)))
 	binary.LittleEndian.PutUint32(b[16:], uint32(len(secs)))
 	copy(b[preambleSize:], header)
@@ -256,7 +256,7 @@ func reseal(b []byte) {
 	}
 	hlen := uint64(binary.LittleEndian.Uint32(b[12:]))
 	nsec := uint64(binary.LittleEndian.Uint32(b[16:]))
-	if hlen > MaxHeaderLen || nsec > MaxSections {
+	if hlen > maxHeaderLen || nsec > maxSections {
 		return
 	}
 	tableAt := preambleSize + hlen

@@ -20,8 +20,8 @@ import (
 // memory speed; they are never compressed.
 const listsFixedLen = 12
 
-// MaxLists bounds the number of 1-Diffractor lists.
-const MaxLists = 256
+// maxLists bounds the number of 1-Diffractor lists.
+const maxLists = 256
 
 func encodeLists(lists []Permutation, n int) []byte {
 	idBits := bitpack.Width(uint64(max(n, 1) - 1))
@@ -47,8 +47,8 @@ func decodeLists(raw []byte, n int) ([]Permutation, error) {
 	idBits := uint(raw[8])
 	wantBits := bitpack.Width(uint64(max(n, 1) - 1))
 	switch {
-	case l == 0 || l > MaxLists:
-		return nil, corruptf(part, "%d lists, want 1..%d", l, MaxLists)
+	case l == 0 || l > maxLists:
+		return nil, corruptf(part, "%d lists, want 1..%d", l, maxLists)
 	case uint64(secN) != uint64(n):
 		return nil, corruptf(part, "%d words, header says %d", secN, n)
 	case idBits != wantBits:

@@ -54,13 +54,6 @@ func TestDeterministic(t *testing.T) {
 	if !bytes.Equal(b1, b2) {
 		t.Fatal("two encodings of equal assets differ")
 	}
-	var buf bytes.Buffer
-	if err := Encode(&buf, genAsset(t, rand.New(rand.NewPCG(1, 1)), o)); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(buf.Bytes(), b1) {
-		t.Fatal("Encode and Marshal differ")
-	}
 }
 
 // TestCompressionChoice checks the storage policy: the vocabulary is
@@ -72,15 +65,15 @@ func TestCompressionChoice(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range in.Sections {
-		compressed := s.Flags&FlagZstd != 0
-		if compressed != (s.Kind == KindVocab) {
+		compressed := s.Flags&flagZstd != 0
+		if compressed != (s.Kind == kindVocab) {
 			t.Errorf("%s: compressed = %v", s.Kind, compressed)
 		}
 		if s.Offset%align != 0 {
 			t.Errorf("%s at unaligned offset %d", s.Kind, s.Offset)
 		}
 	}
-	v, _ := in.Section(KindVocab)
+	v, _ := in.section(kindVocab)
 	if ratio := float64(v.Raw) / float64(v.Stored); ratio < 1.5 {
 		t.Errorf("vocabulary compressed only %.2fx", ratio)
 	}
@@ -108,16 +101,6 @@ func TestLoad(t *testing.T) {
 	}
 	if _, err := Load(path); !errors.Is(err, ErrVersion) {
 		t.Fatalf("bad file: %v", err)
-	}
-}
-
-type failWriter struct{}
-
-func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
-
-func TestEncodeWriteError(t *testing.T) {
-	if err := Encode(failWriter{}, &Asset{}); err == nil {
-		t.Fatal("write error not reported")
 	}
 }
 

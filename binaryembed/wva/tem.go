@@ -144,8 +144,8 @@ func cmpU32(a, b uint32) int {
 // (invalid input to the constructor, or a corrupt file).
 func checkTEMParams(part string, n int, step float64, maxSteps uint32, errf func(part, format string, args ...any) error) error {
 	switch {
-	case n < 0 || n > MaxWords:
-		return errf(part, "vocabulary size %d out of [0, %d]", n, MaxWords)
+	case n < 0 || n > maxWords:
+		return errf(part, "vocabulary size %d out of [0, %d]", n, maxWords)
 	case !(step > 0) || math.IsInf(step, 0):
 		return errf(part, "quantization step %v is not a positive finite number", step)
 	case maxSteps == 0:

@@ -39,7 +39,7 @@ func TestNewPermutation(t *testing.T) {
 	}
 }
 
-// TestValidate checks that Encode refuses every asset Decode would refuse.
+// TestValidate checks that Marshal refuses every asset Decode would refuse.
 func TestValidate(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -47,7 +47,7 @@ func TestValidate(t *testing.T) {
 	}{
 		{"duplicate word", func(a *Asset) { a.Words[2] = "the" }},
 		{"empty word", func(a *Asset) { a.Words[1] = "" }},
-		{"long word", func(a *Asset) { a.Words[1] = strings.Repeat("x", MaxWordLen+1) }},
+		{"long word", func(a *Asset) { a.Words[1] = strings.Repeat("x", maxWordLen+1) }},
 		{"invalid UTF-8", func(a *Asset) { a.Words[1] = "\xff" }},
 		{"codes count", func(a *Asset) { a.Codes = a.Codes[:3] }},
 		{"header words", func(a *Asset) { a.Header.Words = 3 }},
@@ -60,7 +60,7 @@ func TestValidate(t *testing.T) {
 		{"lists start words", func(a *Asset) { a.Header.Lists.StartWords = []uint32{0} }},
 		{"lists described, absent", func(a *Asset) { a.Lists = nil; a.Header.Lists = &ListsInfo{Count: 1} }},
 		{"too many lists", func(a *Asset) {
-			for len(a.Lists) <= MaxLists {
+			for len(a.Lists) <= maxLists {
 				a.Lists = append(a.Lists, a.Lists[0])
 			}
 		}},

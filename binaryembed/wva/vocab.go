@@ -46,8 +46,8 @@ func decodeVocab(raw []byte, n int) ([]string, error) {
 		if k != uvarintLen(v) {
 			return nil, corruptf(part, "length of word %d is not minimally encoded", i)
 		}
-		if v == 0 || v > MaxWordLen {
-			return nil, corruptf(part, "word %d has length %d, want 1..%d", i, v, MaxWordLen)
+		if v == 0 || v > maxWordLen {
+			return nil, corruptf(part, "word %d has length %d, want 1..%d", i, v, maxWordLen)
 		}
 		lens[i] = uint16(v)
 		total += v

@@ -9,8 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/mechanism"
 )
 
 // benchCmd measures text throughput per mechanism on this machine, on a
@@ -20,7 +20,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("wordveil bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	nWords := fs.Int("words", 10000, "words in the generated text")
-	preset := fs.String("preset", core.LevelBalanced, "privacy level for every mechanism")
+	preset := fs.String("preset", mechanism.LevelBalanced, "privacy level for every mechanism")
 	minTime := fs.Duration("time", time.Second, "minimum measuring time per mechanism")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -39,7 +39,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 		sb.WriteByte(" .,"[min(r.IntN(20), 2)])
 	}
 	text := sb.String()
-	src := core.NewSecureSource()
+	src := mechanism.NewSecureSource()
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "mechanism\tε\twords/s\tms per text\t\n")
 	for _, name := range presetMechanisms {

@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/mechanism"
 )
 
 const demoText = "My doctor in Boston says the new treatment works, so I will call her tomorrow."
@@ -18,7 +18,7 @@ const demoText = "My doctor in Boston says the new treatment works, so I will ca
 func demo(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("wordveil demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	preset := fs.String("preset", core.LevelBalanced, "privacy level: strong, balanced or light")
+	preset := fs.String("preset", mechanism.LevelBalanced, "privacy level: strong, balanced or light")
 	text := fs.String("text", demoText, "the text to privatize")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -28,7 +28,7 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	src := core.NewSecureSource()
+	src := mechanism.NewSecureSource()
 	fmt.Fprintf(stdout, "Embedded asset %s (%d words), preset %q; fresh randomness each run.\n\n", a.Header.Name, a.Len(), *preset)
 	fmt.Fprintf(stdout, "input:\n  %s\n\n", *text)
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)

@@ -17,10 +17,11 @@ import (
 	"time"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/linereader"
 	"github.com/wordveil/wordveil/ledger"
+	"github.com/wordveil/wordveil/mechanism"
 	"github.com/wordveil/wordveil/memo"
+	"github.com/wordveil/wordveil/privatize"
 )
 
 // Block limits: lines already at hand are privatized, charged and written
@@ -73,12 +74,12 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 		fs.PrintDefaults()
 	}
 	var f privatizeFlags
-	fs.StringVar(&f.spec.Name, "mechanism", core.NameBRR, fmt.Sprintf("mechanism: one of %v", core.MechanismNames()))
+	fs.StringVar(&f.spec.Name, "mechanism", mechanism.NameBRR, fmt.Sprintf("mechanism: one of %v", mechanism.Names()))
 	fs.Float64Var(&f.spec.Epsilon, "epsilon", 0, "ε in the mechanism's metric, finite and > 0 (overrides -preset)")
-	fs.StringVar(&f.spec.Preset, "preset", core.LevelBalanced, "privacy level: strong, balanced or light (docs/PRIVACY_LEVELS.md)")
+	fs.StringVar(&f.spec.Preset, "preset", mechanism.LevelBalanced, "privacy level: strong, balanced or light (docs/PRIVACY_LEVELS.md)")
 	fs.BoolVar(&f.allowSaturated, "allow-saturated", false, "accept an ε so large that the output is almost surely the input (experiments only)")
-	fs.StringVar(&f.oov, "oov", core.OOVRandomWord, "out-of-vocabulary policy: random-word or placeholder")
-	fs.StringVar(&f.placeholder, "placeholder", core.DefaultPlaceholder, "replacement for -oov placeholder")
+	fs.StringVar(&f.oov, "oov", privatize.OOVRandomWord, "out-of-vocabulary policy: random-word or placeholder")
+	fs.StringVar(&f.placeholder, "placeholder", privatize.DefaultPlaceholder, "replacement for -oov placeholder")
 	fs.BoolVar(&f.punct, "punct", false, "privatize punctuation too (each mark becomes a uniformly random one)")
 	fs.BoolVar(&f.asJSON, "json", false, "write one JSON object per line: the text and its privacy accounting (docs/CLI_JSON.md)")
 	fs.StringVar(&f.assetPath, "asset", "", "asset file (default: the embedded English asset)")
@@ -88,7 +89,7 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	fs.DurationVar(&f.period, "period", 24*time.Hour, "with -ledger -cap-period: the rolling window")
 	fs.StringVar(&f.memoDir, "memo", "", "keep a permanent response per word in this directory (docs/TEXT_PRIVACY.md)")
 	fs.StringVar(&f.memoKey, "memo-key", "", "with -memo: the 32-byte key file sealing the memo (default DIR/memo.key, created 0600)")
-	fs.IntVar(&f.maxLine, "max-line", core.DefaultMaxTextBytes, "longest input line in bytes; a longer line is an error, read no further")
+	fs.IntVar(&f.maxLine, "max-line", privatize.DefaultMaxTextBytes, "longest input line in bytes; a longer line is an error, read no further")
 	fs.Uint64Var(&f.seed, "seed", 0, "EVALUATION ONLY: seed the randomness so output is reproducible (0 = secure randomness)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -111,12 +112,12 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	// Decoding the asset leaves ~20 MB of garbage; return it before the
 	// stream, whose line buffer may grow to -max-line.
 	debug.FreeOSMemory()
-	var src rand.Source = core.NewSecureSource()
+	var src rand.Source = mechanism.NewSecureSource()
 	if f.seed != 0 {
 		fmt.Fprintln(stderr, "wordveil: WARNING: -seed makes the output reproducible by anyone who knows the seed; use it for evaluation only, never on real data")
 		var k [32]byte
 		binary.LittleEndian.PutUint64(k[:], f.seed)
-		src = core.NewSeededSourceForEvaluation(k)
+		src = mechanism.NewSeededSourceForEvaluation(k)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -132,8 +133,8 @@ func (f *privatizeFlags) validate(fs *flag.FlagSet) error {
 	switch {
 	case fs.NArg() > 0:
 		return fmt.Errorf("%w: privatize reads standard input and takes no arguments", errUsage)
-	case set["epsilon"] && !(f.spec.Epsilon > 0 && f.spec.Epsilon <= core.MaxEpsilon):
-		return fmt.Errorf("%w: -epsilon %v: must be a finite number in (0, %g]; omit it to use -preset", errUsage, f.spec.Epsilon, float64(core.MaxEpsilon))
+	case set["epsilon"] && !(f.spec.Epsilon > 0 && f.spec.Epsilon <= mechanism.MaxEpsilon):
+		return fmt.Errorf("%w: -epsilon %v: must be a finite number in (0, %g]; omit it to use -preset", errUsage, f.spec.Epsilon, float64(mechanism.MaxEpsilon))
 	case f.ledgerDir == "" && (set["cap"] || set["cap-period"] || set["period"]):
 		return fmt.Errorf("%w: -cap, -cap-period and -period need -ledger (without it nothing is capped)", errUsage)
 	case bad(f.capLifetime) || bad(f.capPeriod):
@@ -142,15 +143,15 @@ func (f *privatizeFlags) validate(fs *flag.FlagSet) error {
 		return fmt.Errorf("%w: -cap-period needs a positive -period", errUsage)
 	case f.memoDir == "" && set["memo-key"]:
 		return fmt.Errorf("%w: -memo-key needs -memo", errUsage)
-	case f.maxLine < 1 || f.maxLine > core.MaxTextBytesLimit:
-		return fmt.Errorf("%w: -max-line %d not in [1, %d]", errUsage, f.maxLine, core.MaxTextBytesLimit)
+	case f.maxLine < 1 || f.maxLine > privatize.MaxTextBytesLimit:
+		return fmt.Errorf("%w: -max-line %d not in [1, %d]", errUsage, f.maxLine, privatize.MaxTextBytesLimit)
 	}
 	return nil
 }
 
 // privatizer opens the ledger and the memo the flags name and wraps m.
-func (f *privatizeFlags) privatizer(m core.Mechanism, a *wva.Asset) (*core.TextPrivatizer, error) {
-	opt := core.TextOptions{OOV: f.oov, Placeholder: f.placeholder, PrivatizePunctuation: f.punct, MaxTextBytes: f.maxLine}
+func (f *privatizeFlags) privatizer(m mechanism.Mechanism, a *wva.Asset) (*privatize.Privatizer, error) {
+	opt := privatize.Options{OOV: f.oov, Placeholder: f.placeholder, PrivatizePunctuation: f.punct, MaxTextBytes: f.maxLine}
 	if f.ledgerDir != "" {
 		l, err := ledger.Open(f.ledgerDir, ledger.Caps{Lifetime: f.capLifetime, PerPeriod: f.capPeriod, Period: f.period})
 		if errors.Is(err, ledger.ErrInvalid) {
@@ -170,12 +171,12 @@ func (f *privatizeFlags) privatizer(m core.Mechanism, a *wva.Asset) (*core.TextP
 		if err != nil {
 			return nil, err
 		}
-		if opt.Memo, err = memo.Open(f.memoDir, core.MemoIdentity(m, a), secret); err != nil {
+		if opt.Memo, err = memo.Open(f.memoDir, privatize.MemoIdentity(m, a), secret); err != nil {
 			return nil, err
 		}
 	}
-	p, err := core.NewTextPrivatizer(m, a, opt)
-	if errors.Is(err, core.ErrOOVPolicy) || errors.Is(err, core.ErrNoUnitLoss) {
+	p, err := privatize.New(m, a, opt)
+	if errors.Is(err, privatize.ErrOOVPolicy) || errors.Is(err, privatize.ErrNoUnitLoss) {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return p, err
@@ -226,7 +227,7 @@ func readBlocks(ctx context.Context, r *linereader.Reader, out chan<- block) {
 // block's output is encoded before its charge (so nothing can fail after
 // paying) and written after it; a signal stops at once, writing nothing of
 // the unfinished block.
-func stream(ctx context.Context, p *core.TextPrivatizer, src rand.Source, r *linereader.Reader, w io.Writer, enc recordEncoder) error {
+func stream(ctx context.Context, p *privatize.Privatizer, src rand.Source, r *linereader.Reader, w io.Writer, enc recordEncoder) error {
 	blocks := make(chan block, 1)
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -242,7 +243,7 @@ func stream(ctx context.Context, p *core.TextPrivatizer, src rand.Source, r *lin
 		}
 		if len(b.lines) > 0 {
 			buf.Reset()
-			res, err := p.PrivatizeBlock(ctx, b.lines, src, func(res []core.TextResult) error {
+			res, err := p.PrivatizeBlock(ctx, b.lines, src, func(res []privatize.Result) error {
 				return enc.encode(&buf, res)
 			})
 			switch {

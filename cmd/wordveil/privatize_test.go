@@ -16,14 +16,15 @@ import (
 
 	"github.com/wordveil/wordveil/assets"
 	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/linereader"
+	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/privatize"
 )
 
 func TestPrivatizeCmd(t *testing.T) {
 	in := "Call Dr. Smith at 555-0100 or smith@example.org\n\nThe cat sat.\n"
-	for _, mech := range core.MechanismNames() {
-		if mech == core.NameTEM {
+	for _, mech := range mechanism.Names() {
+		if mech == mechanism.NameTEM {
 			continue // no preset: tested below with -epsilon
 		}
 		var out, errb bytes.Buffer
@@ -249,11 +250,11 @@ func TestStreamInterrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := core.NewMechanism(core.NameBRR, a, 0.5, core.MechanismOptions{})
+	m, err := mechanism.New(mechanism.NameBRR, a, 0.5, mechanism.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := core.NewTextPrivatizer(m, a, core.TextOptions{})
+	p, err := privatize.New(m, a, privatize.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +265,7 @@ func TestStreamInterrupt(t *testing.T) {
 	var out bytes.Buffer
 	done := make(chan error)
 	go func() {
-		done <- stream(ctx, p, core.NewSecureSource(), linereader.New(r, 16<<20), &out, recordEncoder{asset: a})
+		done <- stream(ctx, p, mechanism.NewSecureSource(), linereader.New(r, 16<<20), &out, recordEncoder{asset: a})
 	}()
 	time.Sleep(50 * time.Millisecond)
 	cancel()
@@ -276,7 +277,7 @@ func TestStreamInterrupt(t *testing.T) {
 	ctx, cancel = context.WithCancel(context.Background())
 	long := strings.Repeat("the cat sat ", 1<<16) + "\n"
 	go func() {
-		done <- stream(ctx, p, core.NewSecureSource(), linereader.New(strings.NewReader(long), 16<<20), &out, recordEncoder{asset: a})
+		done <- stream(ctx, p, mechanism.NewSecureSource(), linereader.New(strings.NewReader(long), 16<<20), &out, recordEncoder{asset: a})
 	}()
 	time.Sleep(20 * time.Millisecond)
 	cancel()
@@ -294,15 +295,16 @@ func TestLongLineBounded(t *testing.T) {
 	}
 }
 
-// TestPresetsOnlyOnTheirAsset: with another asset, a preset is a usage
-// error naming the problem, and an explicit ε works.
-func TestPresetsOnlyOnTheirAsset(t *testing.T) {
+// TestPresetsComeFromTheAsset: an asset built without presets makes a
+// preset name a usage error naming the problem, and an explicit ε works.
+func TestPresetsComeFromTheAsset(t *testing.T) {
 	a, err := assets.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
 	small := &wva.Asset{Header: a.Header, Words: a.Words[:2000], Codes: a.Codes[:2000]}
 	small.Header.Name, small.Header.Words, small.Header.Lists, small.Header.TEM = "small", 2000, nil, nil
+	small.Header.Presets = nil
 	b, err := wva.Marshal(small)
 	if err != nil {
 		t.Fatal(err)

@@ -7,8 +7,8 @@ import (
 	"math"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/ledger"
+	"github.com/wordveil/wordveil/privatize"
 )
 
 // record is one line of `privatize -json` output; docs/CLI_JSON.md and
@@ -56,7 +56,7 @@ func finite(x float64) *float64 {
 	return &x
 }
 
-func newRecord(r core.TextResult, a *wva.Asset) record {
+func newRecord(r privatize.Result, a *wva.Asset) record {
 	acc := r.Accounting
 	rec := record{
 		Text: r.Text, Mechanism: acc.Mechanism, Epsilon: acc.Epsilon, Metric: acc.Metric,
@@ -90,7 +90,7 @@ type recordEncoder struct {
 	json  bool
 }
 
-func (e recordEncoder) encode(buf *bytes.Buffer, res []core.TextResult) error {
+func (e recordEncoder) encode(buf *bytes.Buffer, res []privatize.Result) error {
 	if !e.json {
 		for _, r := range res {
 			buf.WriteString(r.Text)

@@ -7,7 +7,8 @@ import (
 	"math/rand/v2"
 	"text/tabwriter"
 
-	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/deniability"
+	"github.com/wordveil/wordveil/mechanism"
 )
 
 // statsCmd prints plausible deniability (N_w, S_w; docs/MECHANISMS.md)
@@ -18,9 +19,9 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("wordveil stats", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var spec mechanismSpec
-	fs.StringVar(&spec.Name, "mechanism", "", fmt.Sprintf("one of %v (default: all with a preset)", core.MechanismNames()))
+	fs.StringVar(&spec.Name, "mechanism", "", fmt.Sprintf("one of %v (default: all with a preset)", mechanism.Names()))
 	fs.Float64Var(&spec.Epsilon, "epsilon", 0, "ε (overrides -preset)")
-	fs.StringVar(&spec.Preset, "preset", core.LevelBalanced, "privacy level: strong, balanced or light")
+	fs.StringVar(&spec.Preset, "preset", mechanism.LevelBalanced, "privacy level: strong, balanced or light")
 	nWords := fs.Int("words", 100, "words in the seeded sample")
 	draws := fs.Int("draws", 100, "draws per word")
 	assetPath := fs.String("asset", "", "asset file (default: the embedded English asset)")
@@ -39,7 +40,7 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 		names = presetMechanisms
 	}
 	sample := rand.New(rand.NewPCG(2026, 5)).Perm(a.Len())[:min(*nWords, a.Len())]
-	src := core.NewSeededSourceForEvaluation([32]byte{'s', 't', 'a', 't', 's'})
+	src := mechanism.NewSeededSourceForEvaluation([32]byte{'s', 't', 'a', 't', 's'})
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "mechanism\tε\tmetric\tmean N_w\tmean S_w\tP_avg\tε·P_avg per word\n")
 	for _, name := range names {
@@ -49,11 +50,11 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		d, err := core.EstimateDeniability(m, sample, *draws, src)
+		d, err := deniability.Estimate(m, sample, *draws, src)
 		if err != nil {
 			return err
 		}
-		pavg, known := core.MeanDistance(m)
+		pavg, known := mechanism.MeanDistance(m)
 		if !known {
 			fmt.Fprintf(tw, "%s\t%.4g\t%s\t%.3f\t%.1f\tunknown\tunknown\n", name, eps, m.Metric(), d.MeanN, d.MeanS)
 			continue

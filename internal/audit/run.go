@@ -8,9 +8,10 @@ import (
 	"strconv"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/hamming"
 	"github.com/wordveil/wordveil/internal/dpexact"
+	"github.com/wordveil/wordveil/internal/sample"
+	"github.com/wordveil/wordveil/mechanism"
 )
 
 // DefaultWords is Run's default number of asset words.
@@ -164,7 +165,7 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 		eps  float64
 	}{{16, 10, 0.3}, {16, 10, 1.0}, {24, 12, 0.6}} {
 		low, codes := syntheticCodes(c.n, c.L, "brr")
-		m, err := core.NewBRR(mustIndex(codes), c.eps)
+		m, err := mechanism.NewBRR(mustIndex(codes), c.eps)
 		if err != nil {
 			return Table{}, err
 		}
@@ -178,11 +179,11 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 		d := hammingDistances(codes)
 		x := mustIndex(codes)
 		for _, c := range cases {
-			m, err := core.NewTEMHamming(x, c.eps, core.TEMOptions{Gamma: c.gamma})
+			_, err := mechanism.NewTEMHamming(x, c.eps, mechanism.TEMOptions{Gamma: c.gamma})
 			if err != nil {
 				return err
 			}
-			g := m.Gamma()
+			g := gammaFor(c.eps, c.gamma, len(codes))
 			P, err := dpexact.TEM(d, g, c.eps)
 			t.add("TEMHamming "+gammaName(g, c.gamma), false, c.eps, vocab, P, err, d)
 		}
@@ -207,17 +208,19 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 		}{{s, vocabA}, {dense, fmt.Sprintf("asset neighbourhood of %q", dense.centre)}} {
 			vocab := fmt.Sprintf("%s: Euclidean balls, %d pairs ≤ γ_max", sub.vocab, sub.s.pairs)
 			for _, c := range []temCase{{6, 0}, {1, 3}, {2, sub.s.gammaMax}, {0.7, 3.6}} {
-				m, err := core.NewTEM(sub.s.tem, c.eps, core.TEMOptions{Gamma: c.gamma})
+				given := c.gamma
+				_, err := mechanism.NewTEM(sub.s.tem, c.eps, mechanism.TEMOptions{Gamma: given})
 				name := ""
-				if c.gamma == 0 && errors.Is(err, wva.ErrGammaMax) {
+				if given == 0 && errors.Is(err, wva.ErrGammaMax) {
 					// Theorem 4.2's γ grows with N: audit at the stored maximum.
-					m, err = core.NewTEM(sub.s.tem, c.eps, core.TEMOptions{Gamma: sub.s.gammaMax})
-					name = "TEM γ=" + FormatFloat(sub.s.gammaMax) + " (γ_max < Thm 4.2)"
+					given = sub.s.gammaMax
+					_, err = mechanism.NewTEM(sub.s.tem, c.eps, mechanism.TEMOptions{Gamma: given})
+					name = "TEM γ=" + FormatFloat(given) + " (γ_max < Thm 4.2)"
 				}
 				if err != nil {
 					return Table{}, err
 				}
-				g := m.Gamma()
+				g := gammaFor(c.eps, given, len(sub.s.dist))
 				if name == "" {
 					name = "TEM " + gammaName(g, c.gamma)
 				}
@@ -260,18 +263,18 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 			return Table{}, err
 		}
 		for _, eps := range []float64{0.2, 0.9} {
-			if _, err := core.NewDiffractorGeometric(ls.lists, eps); err != nil {
+			if _, err := mechanism.NewDiffractorGeometric(ls.lists, eps); err != nil {
 				return Table{}, err
 			}
 			P, err := dpexact.DiffractorGeometric(ls.pos, eps)
 			t.add("1-DG", false, eps, ls.vocab, P, err, d)
 		}
 		for _, c := range []temCase{{0.4, 5}, {1, 3}, {0.5, 0}, {2.5, 0}} {
-			m, err := core.NewDiffractorTEM(ls.lists, c.eps, core.TEMOptions{Gamma: c.gamma})
+			_, err := mechanism.NewDiffractorTEM(ls.lists, c.eps, mechanism.TEMOptions{Gamma: c.gamma})
 			if err != nil {
 				return Table{}, err
 			}
-			g := m.Gamma()
+			g := gammaFor(c.eps, c.gamma, len(ls.pos[0]))
 			P, err := dpexact.DiffractorTEM(ls.pos, g, c.eps)
 			t.add("1-DT "+gammaName(g, c.gamma), false, c.eps, ls.vocab, P, err, d)
 		}
@@ -432,7 +435,7 @@ func seed(label string) [32]byte {
 // 1, 2, including an exact duplicate), the rest uniformly random. Varied
 // local density is what makes TEM's ball sizes differ between words.
 func syntheticCodes(n, L int, label string) ([]uint64, []hamming.Code) {
-	src := core.NewSeededSourceForEvaluation(seed(label))
+	src := mechanism.NewSeededSourceForEvaluation(seed(label))
 	mask := uint64(1)<<L - 1
 	low := make([]uint64, n)
 	centre := src.Uint64() & mask
@@ -453,13 +456,13 @@ func syntheticCodes(n, L int, label string) ([]uint64, []hamming.Code) {
 
 // syntheticList is a seeded random permutation of n words.
 func syntheticList(n int, label string) (wva.Permutation, []int) {
-	src := core.NewSeededSourceForEvaluation(seed(label))
+	src := mechanism.NewSeededSourceForEvaluation(seed(label))
 	order := make([]uint32, n)
 	for i := range order {
 		order[i] = uint32(i)
 	}
 	for i := n - 1; i > 0; i-- {
-		j := core.UniformInt(src, i+1)
+		j := sample.UniformInt(src, i+1)
 		order[i], order[j] = order[j], order[i]
 	}
 	p, err := wva.NewPermutation(order)
@@ -471,4 +474,18 @@ func syntheticList(n int, label string) (wva.Permutation, []int) {
 		pos[w] = int(q)
 	}
 	return p, pos
+}
+
+// gammaFor is the TEM radius the audited mechanism must use: the given γ,
+// or Theorem 4.2's for N words. It is computed here, independently of the
+// mechanism, so that a mechanism using another γ fails the audit.
+func gammaFor(eps, given float64, n int) float64 {
+	if given > 0 {
+		return given
+	}
+	g, err := mechanism.TheoremGamma(eps, mechanism.DefaultBeta, n)
+	if err != nil {
+		return math.NaN()
+	}
+	return g
 }

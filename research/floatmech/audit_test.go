@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/mechanism"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -41,7 +41,7 @@ var (
 	plane  = [][]float64{{0, 0}, {1, 0}, {0, 1}, {1.2, 1.1}, {-0.7, 0.4}, {2, -1}}
 )
 
-func drawCounts(t *testing.T, m core.Mechanism, draws int, src rand.Source) [][]int {
+func drawCounts(t *testing.T, m mechanism.Mechanism, draws int, src rand.Source) [][]int {
 	t.Helper()
 	n := m.Len()
 	counts := make([][]int, n)
@@ -160,7 +160,7 @@ func euclidBound(e *Embedding, eps float64) func(w, w2 int) float64 {
 
 func TestAuditMetricDP(t *testing.T) {
 	e1, e2 := tinyEmbedding(t, line1D), tinyEmbedding(t, plane)
-	must := func(m core.Mechanism, err error) core.Mechanism {
+	must := func(m mechanism.Mechanism, err error) mechanism.Mechanism {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,7 +169,7 @@ func TestAuditMetricDP(t *testing.T) {
 	mahal := must(NewMahalanobis(e2, 1.5, 0.5))
 	cases := []struct {
 		name  string
-		m     core.Mechanism
+		m     mechanism.Mechanism
 		bound func(w, w2 int) float64
 	}{
 		{"madlib 1-D", must(NewMadlib(e1, 2)), euclidBound(e1, 2)},

@@ -39,7 +39,7 @@ func NewLaplace(emb *Embedding, eps, c float64) (*Laplace, error) {
 	return m, nil
 }
 
-// Metric implements core.Mechanism.
+// Metric implements mechanism.Mechanism.
 func (m *Laplace) Metric() string { return "discrete (word-level eps-DP)" }
 
 // Variance is the per-coordinate noise variance 2·(Δ₁/ε)².
@@ -90,7 +90,7 @@ func NewGaussian(emb *Embedding, eps, c, delta float64) (*Gaussian, error) {
 	return m, nil
 }
 
-// Metric implements core.Mechanism.
+// Metric implements mechanism.Mechanism.
 func (m *Gaussian) Metric() string { return "discrete (word-level (eps, delta)-DP)" }
 
 // Variance is the per-coordinate noise variance σ².

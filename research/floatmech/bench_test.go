@@ -8,8 +8,8 @@ import (
 
 	"github.com/wordveil/wordveil/assets"
 	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/mechanism"
 )
 
 // The benchmarks run on the real GloVe vectors of a research asset when
@@ -110,7 +110,7 @@ func BenchmarkMechanisms(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		m, err := core.NewBRR(x, 0.5)
+		m, err := mechanism.NewBRR(x, 0.5)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -30,7 +30,7 @@
 //	             as specified, for comparison, and labelled so.
 //
 // Randomness comes only from the rand.Source the caller passes
-// (core.NewSecureSource in production; a seeded source only for tests and
+// (mechanism.NewSecureSource in production; a seeded source only for tests and
 // reproducible evaluation) and fresh noise is drawn for every word.
 //
 // Floating-point caveats (Mironov, CCS 2012). A noisy vector released
@@ -39,7 +39,7 @@
 // and every function of the noisy point (rounding it to float32, the
 // search) is post-processing. What remains is how faithfully the samplers
 // realize their densities: radii and Laplace magnitudes are built from
-// exponential variates whose tails are never cut off (core.Exponential,
+// exponential variates whose tails are never cut off (sample.Exponential,
 // fine uniforms near 0), Gaussian coordinates come from Box–Muller over the
 // same variates, so no region of the noise space that has positive
 // probability in the ideal mechanism gets probability zero; the remaining

@@ -8,7 +8,8 @@ import (
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/hamming"
 
-	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/privatize"
 	"github.com/wordveil/wordveil/research/floatmech"
 )
 
@@ -58,13 +59,13 @@ func ExampleNewMadlib() {
 		fmt.Println(err)
 		return
 	}
-	y, err := m.Privatize(0, core.NewSecureSource())
+	y, err := m.Privatize(0, mechanism.NewSecureSource())
 	fmt.Println(y >= 0 && y < 3, err)
 	// Output: true <nil>
 }
 
 // Text in, private text out with a float-vector mechanism: every
-// mechanism here is a core.Mechanism, so core's text privatizer (layout
+// mechanism here is a mechanism.Mechanism, so core's text privatizer (layout
 // kept, case restored, out-of-vocabulary tokens replaced) takes it.
 func ExampleMadlib_text() {
 	words := []string{"good", "great", "bad", "awful", "movie", "film"}
@@ -81,12 +82,12 @@ func ExampleMadlib_text() {
 		fmt.Println(err)
 		return
 	}
-	tp, err := core.NewTextPrivatizer(m, a, core.TextOptions{})
+	tp, err := privatize.New(m, a, privatize.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	res, err := tp.Privatize("Good movie, call 555-0100!", core.NewSecureSource())
+	res, err := tp.Privatize("Good movie, call 555-0100!", mechanism.NewSecureSource())
 	if err != nil {
 		fmt.Println(err)
 		return

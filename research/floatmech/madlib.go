@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/mechanism"
 )
 
 // Madlib is the multivariate Laplace mechanism of Feyisetan et al. (CMP;
@@ -23,7 +23,7 @@ func NewMadlib(emb *Embedding, eps float64) (*Madlib, error) {
 	return m, nil
 }
 
-// Metric implements core.Mechanism.
+// Metric implements mechanism.Mechanism.
 func (m *Madlib) Metric() string { return "euclidean" }
 
 // madlibNoise adds r·u to φ(w): r ~ Gamma(d, 1/ε), u uniform on the sphere
@@ -38,7 +38,7 @@ func madlibNoise(emb *Embedding, eps float64) func([]float64, int, rand.Source) 
 
 func checkEps(eps float64) error {
 	if !(eps > 0) || eps > 1e300 {
-		return fmt.Errorf("%w (got %v)", core.ErrInvalidEpsilon, eps)
+		return fmt.Errorf("%w (got %v)", mechanism.ErrInvalidEpsilon, eps)
 	}
 	return nil
 }

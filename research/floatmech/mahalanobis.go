@@ -55,7 +55,7 @@ func NewMahalanobis(emb *Embedding, eps, lambda float64) (*Mahalanobis, error) {
 	return m, nil
 }
 
-// Metric implements core.Mechanism.
+// Metric implements mechanism.Mechanism.
 func (m *Mahalanobis) Metric() string { return fmt.Sprintf("mahalanobis(lambda=%g)", m.lambda) }
 
 // Lambda returns λ.

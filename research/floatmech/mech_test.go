@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/mechanism"
 	"github.com/wordveil/wordveil/research/euclid"
 )
 
@@ -151,15 +151,15 @@ func TestSingleCalls(t *testing.T) {
 			}
 		}
 		for _, bad := range []int{-1, e.Len()} {
-			if y, err := m.Privatize(bad, src); !errors.Is(err, core.ErrWordOutOfRange) || y != -1 {
+			if y, err := m.Privatize(bad, src); !errors.Is(err, mechanism.ErrWordOutOfRange) || y != -1 {
 				t.Errorf("%s: Privatize(%d) = %d, %v", b.name, bad, y, err)
 			}
 		}
-		if y, err := m.Privatize(0, nil); !errors.Is(err, core.ErrNilSource) || y != -1 {
+		if y, err := m.Privatize(0, nil); !errors.Is(err, mechanism.ErrNilSource) || y != -1 {
 			t.Errorf("%s: nil source: %d, %v", b.name, y, err)
 		}
 		out := []int{5, 5}
-		if err := m.PrivatizeBatch([]int{0, e.Len()}, out, src, 1); !errors.Is(err, core.ErrWordOutOfRange) || out[0] != -1 || out[1] != -1 {
+		if err := m.PrivatizeBatch([]int{0, e.Len()}, out, src, 1); !errors.Is(err, mechanism.ErrWordOutOfRange) || out[0] != -1 || out[1] != -1 {
 			t.Errorf("%s: bad batch: %v, out %v", b.name, err, out)
 		}
 		if err := m.PrivatizeBatch([]int{0}, out, src, 1); !errors.Is(err, ErrInvalidParameter) {
@@ -178,7 +178,7 @@ func TestConstructorErrors(t *testing.T) {
 	e := randomEmbedding(t, 20, 3, 3)
 	for _, eps := range []float64{0, -1, math.NaN(), math.Inf(1)} {
 		for _, b := range allMechanisms() {
-			if _, err := b.build(e, eps); !errors.Is(err, core.ErrInvalidEpsilon) {
+			if _, err := b.build(e, eps); !errors.Is(err, mechanism.ErrInvalidEpsilon) {
 				t.Errorf("%s ε=%v: %v", b.name, eps, err)
 			}
 		}

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/internal/sample"
 )
 
 // gammaRadius returns R ~ Gamma(shape d, scale 1/ε), the norm of a vector
@@ -13,7 +13,7 @@ import (
 func gammaRadius(src rand.Source, d int, eps float64) float64 {
 	var s float64
 	for range d {
-		s += core.Exponential(src)
+		s += sample.Exponential(src)
 	}
 	return s / eps
 }
@@ -21,8 +21,8 @@ func gammaRadius(src rand.Source, d int, eps float64) float64 {
 // normalPair returns two independent N(0, 1) variates by Box–Muller:
 // radius √(2E) with E ~ Exp(1) (unbounded tail), angle uniform.
 func normalPair(src rand.Source) (float64, float64) {
-	r := math.Sqrt(2 * core.Exponential(src))
-	s, c := math.Sincos(2 * math.Pi * core.UniformOpen(src))
+	r := math.Sqrt(2 * sample.Exponential(src))
+	s, c := math.Sincos(2 * math.Pi * sample.UniformOpen(src))
 	return r * c, r * s
 }
 
@@ -60,7 +60,7 @@ func unitDirection(src rand.Source, u []float64) {
 // laplace returns a Laplace(0, scale) variate: a random sign times an
 // exponential with an unbounded tail.
 func laplace(src rand.Source, scale float64) float64 {
-	x := scale * core.Exponential(src)
+	x := scale * sample.Exponential(src)
 	if src.Uint64()&1 == 0 {
 		return -x
 	}
@@ -74,7 +74,7 @@ func laplace(src rand.Source, scale float64) float64 {
 // −expm1(−α·a). The clamp only absorbs rounding at the very edge: no value
 // ever leaves [−a, a].
 func truncLaplace(src rand.Source, alpha, a, mass float64) float64 {
-	x := -math.Log1p(-core.UniformOpen(src)*mass) / alpha
+	x := -math.Log1p(-sample.UniformOpen(src)*mass) / alpha
 	if x > a {
 		x = a
 	}

@@ -6,14 +6,14 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/mechanism"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
 func seeded(tag byte) rand.Source {
 	var s [32]byte
 	s[0] = tag
-	return core.NewSeededSourceForEvaluation(s)
+	return mechanism.NewSeededSourceForEvaluation(s)
 }
 
 // ksCritical is the Kolmogorov–Smirnov critical value at significance

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/mechanism"
 	"github.com/wordveil/wordveil/research/euclid"
 )
 
@@ -16,7 +16,7 @@ import (
 // worker count. On error out is filled with −1: no input word is ever
 // returned as a failure value.
 type Batcher interface {
-	core.Mechanism
+	mechanism.Mechanism
 	PrivatizeBatch(ws []int, out []int, src rand.Source, workers int) error
 }
 
@@ -44,10 +44,10 @@ func (p *pipeline) Len() int         { return p.emb.Len() }
 
 func (p *pipeline) check(w int, src rand.Source) error {
 	if w < 0 || w >= p.emb.Len() {
-		return fmt.Errorf("%s: %w: %d not in [0, %d)", p.name, core.ErrWordOutOfRange, w, p.emb.Len())
+		return fmt.Errorf("%s: %w: %d not in [0, %d)", p.name, mechanism.ErrWordOutOfRange, w, p.emb.Len())
 	}
 	if src == nil {
-		return fmt.Errorf("%s: %w", p.name, core.ErrNilSource)
+		return fmt.Errorf("%s: %w", p.name, mechanism.ErrNilSource)
 	}
 	return nil
 }

@@ -158,7 +158,7 @@ func NewTrLaplace(emb *Embedding, eps, c, delta float64) (*TrLaplace, error) {
 	return m, nil
 }
 
-// Metric implements core.Mechanism.
+// Metric implements mechanism.Mechanism.
 func (m *TrLaplace) Metric() string {
 	return fmt.Sprintf("claimed (eps, delta=e^%.4g)-DP, word level; proof invalid for d>=2", m.P.LnDelta)
 }

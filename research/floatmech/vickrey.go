@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/internal/sample"
 	"github.com/wordveil/wordveil/research/euclid"
 )
 
@@ -63,7 +63,7 @@ func NewVickreyK(emb *Embedding, eps float64, ts []float64) (*Vickrey, error) {
 	return v, nil
 }
 
-// Metric implements core.Mechanism.
+// Metric implements mechanism.Mechanism.
 func (v *Vickrey) Metric() string { return "euclidean" }
 
 // T returns Algorithm 1's t (NaN for the generalized form).
@@ -78,7 +78,7 @@ func (v *Vickrey) pickTwo(nb []euclid.Neighbor, src rand.Source) int {
 		return int(nb[0].ID)
 	}
 	p := (1 - v.t) * d2 / den
-	if core.UniformOpen(src) < p {
+	if sample.UniformOpen(src) < p {
 		return int(nb[0].ID)
 	}
 	return int(nb[1].ID)
@@ -100,7 +100,7 @@ func (v *Vickrey) pickSoftmax(nb []euclid.Neighbor, src rand.Source) int {
 		ws[r] = math.Exp(ws[r] - mx)
 		total += ws[r]
 	}
-	u := core.UniformOpen(src) * total
+	u := sample.UniformOpen(src) * total
 	for r, x := range ws {
 		if u < x {
 			return int(nb[r].ID)

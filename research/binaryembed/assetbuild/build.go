@@ -72,6 +72,13 @@ func Build(src []byte, cfg Config) (*wva.Asset, error) {
 		a.Floats = emb.Vectors
 	}
 	a.Header = header(emb, proj, &cfg)
+	if cfg.Presets {
+		t0 = time.Now()
+		if a.Header.Presets, err = calibrate(a, seedFor(cfg.Seed, stageCalibration), workers(cfg.Workers)); err != nil {
+			return nil, err
+		}
+		logf("calibrated the privacy levels in %v", time.Since(t0).Round(time.Millisecond))
+	}
 	return a, nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/mechanism"
 	"github.com/wordveil/wordveil/research/binaryembed"
 	"github.com/wordveil/wordveil/research/euclid"
 )
@@ -121,6 +122,22 @@ func TestBuildDeterministicAndValid(t *testing.T) {
 	got, err := wva.Decode(b1)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Presets: calibrated for every level of the Hamming mechanisms (the
+	// worker count above showed in none of them), and what Preset serves.
+	p := got.Header.Presets
+	if p == nil || p.Method != CalibrationMethod || len(p.Targets) != len(Levels) {
+		t.Fatalf("presets: %+v", p)
+	}
+	for _, name := range []string{mechanism.NameBRR, mechanism.NameTEMHamming, mechanism.Name1DG, mechanism.Name1DT} {
+		prev := 0.0
+		for _, l := range Levels {
+			eps, err := mechanism.Preset(got, name, l.Name)
+			if err != nil || !(eps > prev) {
+				t.Errorf("%s %s: ε %v (previous level %v), %v", name, l.Name, eps, prev, err)
+			}
+			prev = eps
+		}
 	}
 	// Vocabulary: the first 400 words the filter keeps, in source order.
 	var want []string

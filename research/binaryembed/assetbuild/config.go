@@ -31,7 +31,10 @@ type Config struct {
 	// to multiples of TEMStep. GammaMax 0 leaves the section out.
 	GammaMax, TEMStep float64
 	Floats            bool // also store the float vectors (research builds)
-	Workers           int  // 0 = all cores
+	// Presets calibrates the named privacy levels on the built codes and
+	// lists and stores them in the header (about 40 s on 2 cores).
+	Presets bool
+	Workers int // 0 = all cores
 
 	// Progress, if not nil, receives progress lines and bars.
 	Progress io.Writer
@@ -70,4 +73,6 @@ func seedFor(master uint64, stage uint64) uint64 {
 const (
 	stageProjection = 1
 	stageLists      = 2
+	// stageCalibration seeds the presets' calibration.
+	stageCalibration = 3
 )

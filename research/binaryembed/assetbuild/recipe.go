@@ -37,5 +37,6 @@ func DefaultEnglish() Config {
 		Lists:         2,
 		GammaMax:      4.25,
 		TEMStep:       0.01,
+		Presets:       true,
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/mechanism"
 )
 
 // Empirical is one mechanism's empirical privacy–utility point (Vickrey
@@ -77,7 +77,7 @@ var ErrBadMeasure = errors.New("privacy: invalid Measure input")
 //     term is an unbiased estimate of a real adversary's error, so its
 //     expectation is at least the Bayes error; with
 //     InferenceErrorMAP it brackets the Bayes error in expectation.
-func Measure(m core.Mechanism, universe []int, prior []float64, dL func(w, w2 int) float64, draws int, seed uint64, progress func(done, total int)) (Empirical, error) {
+func Measure(m mechanism.Mechanism, universe []int, prior []float64, dL func(w, w2 int) float64, draws int, seed uint64, progress func(done, total int)) (Empirical, error) {
 	if err := checkMeasure(m, universe, prior, dL, draws); err != nil {
 		return Empirical{}, err
 	}
@@ -102,7 +102,7 @@ func Measure(m core.Mechanism, universe []int, prior []float64, dL func(w, w2 in
 				if i >= nu {
 					return
 				}
-				src := core.NewSeededSourceForEvaluation(wordKey(seed, i))
+				src := mechanism.NewSeededSourceForEvaluation(wordKey(seed, i))
 				clear(seen)
 				var cs []outCount
 				for k := range draws {
@@ -267,7 +267,7 @@ func wordKey(seed uint64, i int) [32]byte {
 	return k
 }
 
-func checkMeasure(m core.Mechanism, universe []int, prior []float64, dL func(w, w2 int) float64, draws int) error {
+func checkMeasure(m mechanism.Mechanism, universe []int, prior []float64, dL func(w, w2 int) float64, draws int) error {
 	switch {
 	case m == nil:
 		return fmt.Errorf("%w: nil mechanism", ErrBadMeasure)

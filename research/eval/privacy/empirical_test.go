@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/mechanism"
 )
 
 // table is a mechanism given by its exact f(w'|w) = f[w][w'].
@@ -18,7 +18,7 @@ type table struct {
 
 func (m table) Privatize(w int, src rand.Source) (int, error) {
 	if w < 0 || w >= len(m.f) {
-		return -1, core.ErrWordOutOfRange
+		return -1, mechanism.ErrWordOutOfRange
 	}
 	u := rand.New(src).Float64()
 	for o, p := range m.f[w] {
@@ -226,7 +226,7 @@ func TestMeasureErrors(t *testing.T) {
 	ok := []float64{0.5, 0.5}
 	for _, c := range []struct {
 		name  string
-		m     core.Mechanism
+		m     mechanism.Mechanism
 		u     []int
 		p     []float64
 		dL    func(w, w2 int) float64

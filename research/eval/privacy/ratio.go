@@ -11,8 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/sample"
 )
 
 // Ratio is the aggregate distance P_d of one metric over one vocabulary.
@@ -213,8 +213,8 @@ func parallelPairs(n int, rowSum func(i int) float64) float64 {
 func sampled(metric string, n, samples int, src rand.Source, d func(i, j int) float64) Ratio {
 	var mean, m2 float64
 	for k := 1; k <= samples; k++ {
-		i := core.UniformInt(src, n)
-		j := core.UniformInt(src, n-1)
+		i := sample.UniformInt(src, n)
+		j := sample.UniformInt(src, n-1)
 		if j >= i {
 			j++
 		}

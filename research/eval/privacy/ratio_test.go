@@ -6,14 +6,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/mechanism"
 )
 
 func seeded(b byte) *rand.ChaCha8 {
 	var s [32]byte
 	s[0] = b
-	return core.NewSeededSourceForEvaluation(s)
+	return mechanism.NewSeededSourceForEvaluation(s)
 }
 
 func randomCodes(r *rand.Rand, n int) []hamming.Code {

@@ -17,5 +17,5 @@
 // Config.PoolK does the same for the nearest-neighbour mechanisms when a
 // caller asks for it. The report shows what pooling costs. Runs are
 // reproducible from Config.Seed; the seeded sources used here are for
-// evaluation only (core.NewSeededSourceForEvaluation).
+// evaluation only (mechanism.NewSeededSourceForEvaluation).
 package study

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/mechanism"
 	"github.com/wordveil/wordveil/research/eval/privacy"
 	"github.com/wordveil/wordveil/research/floatmech"
 )
@@ -162,10 +162,10 @@ func priorMass(c *Corpus, u []int) float64 {
 	return float64(n) / float64(c.InVocab())
 }
 
-// asMechanism presents a sampler as a core.Mechanism for privacy.Measure.
+// asMechanism presents a sampler as a mechanism.Mechanism for privacy.Measure.
 // TEM's per-word cumulative weights are cached (the measurement draws
 // each word many times).
-func asMechanism(s sampler, n int, eps float64, family string) core.Mechanism {
+func asMechanism(s sampler, n int, eps float64, family string) mechanism.Mechanism {
 	if m, ok := s.(batchSampler); ok {
 		return m.m
 	}
@@ -186,7 +186,7 @@ type samplerMechanism struct {
 func (m *samplerMechanism) Privatize(w int, src rand.Source) (int, error) {
 	if t, ok := m.s.(*temEuclid); ok {
 		if w < 0 || w >= m.n {
-			return -1, core.ErrWordOutOfRange
+			return -1, mechanism.ErrWordOutOfRange
 		}
 		c, ok := m.cache.Load(w)
 		if !ok {

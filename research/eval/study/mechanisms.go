@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/mechanism"
 	"github.com/wordveil/wordveil/research/eval/privacy"
 	"github.com/wordveil/wordveil/research/floatmech"
 )
@@ -145,7 +145,7 @@ func Specs(env *Env, names []string, grid []float64) ([]Spec, error) {
 				f = euc.Max / ham.Max
 			}
 			s = Spec{Family: "hamming", Eps: scale(grid, f), Matched: grid, Pooled: true, build: func(env *Env, eps float64) (sampler, error) {
-				return single(core.NewBRR(env.Ham, eps))
+				return single(mechanism.NewBRR(env.Ham, eps))
 			}}
 		case "1dg-1", "1dg-2", "1dt-1", "1dt-2":
 			k := int(name[4] - '0')
@@ -156,9 +156,9 @@ func Specs(env *Env, names []string, grid []float64) ([]Spec, error) {
 			geometric := name[:3] == "1dg"
 			s = Spec{Family: fam, Eps: ListGrid, Matched: scale(ListGrid, r.Avg/euc.Avg), build: func(env *Env, eps float64) (sampler, error) {
 				if geometric {
-					return single(core.NewDiffractorGeometric(env.Asset.Lists[:k], eps))
+					return single(mechanism.NewDiffractorGeometric(env.Asset.Lists[:k], eps))
 				}
-				return single(core.NewDiffractorTEM(env.Asset.Lists[:k], eps, core.TEMOptions{}))
+				return single(mechanism.NewDiffractorTEM(env.Asset.Lists[:k], eps, mechanism.TEMOptions{}))
 			}}
 		default:
 			return nil, fmt.Errorf("unknown mechanism %q (known: %v)", name, DefaultMechanisms)
@@ -191,9 +191,9 @@ type sampler interface {
 	drawMany(ws []int, out []int, src rand.Source) error
 }
 
-type singleSampler struct{ m core.Mechanism }
+type singleSampler struct{ m mechanism.Mechanism }
 
-func single[M core.Mechanism](m M, err error) (sampler, error) {
+func single[M mechanism.Mechanism](m M, err error) (sampler, error) {
 	if err != nil {
 		return nil, err
 	}

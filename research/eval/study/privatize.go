@@ -6,7 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/internal/sample"
+	"github.com/wordveil/wordveil/mechanism"
 )
 
 var nan = math.NaN()
@@ -21,7 +22,7 @@ func source(seed uint64, label string) rand.Source {
 	h.Write([]byte(label))
 	var key [32]byte
 	copy(key[:], h.Sum(nil))
-	return core.NewSeededSourceForEvaluation(key)
+	return mechanism.NewSeededSourceForEvaluation(key)
 }
 
 // privatizeCorpus returns c's tokens privatized by s: every in-vocabulary
@@ -32,7 +33,7 @@ func source(seed uint64, label string) rand.Source {
 func privatizeCorpus(c *Corpus, s sampler, poolK int, n int, src rand.Source) ([]int32, int, error) {
 	out := make([]int32, len(c.Tokens))
 	for _, p := range c.OOV {
-		out[p] = int32(core.UniformInt(src, n))
+		out[p] = int32(sample.UniformInt(src, n))
 	}
 	ws := make([]int, 0, c.Draws(poolK))
 	for _, w := range c.Types {
@@ -66,7 +67,7 @@ func assign(out []int32, positions []int32, ys []int, poolK int, src rand.Source
 		return len(positions)
 	}
 	for _, p := range positions {
-		out[p] = int32(ys[core.UniformInt(src, poolK)])
+		out[p] = int32(ys[sample.UniformInt(src, poolK)])
 	}
 	return poolK
 }

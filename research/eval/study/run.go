@@ -14,8 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/progress"
+	"github.com/wordveil/wordveil/internal/sample"
 	"github.com/wordveil/wordveil/research/eval/fasttext"
 )
 
@@ -332,7 +332,7 @@ func deniability(s sampler, n, words, draws int, seed uint64, src rand.Source) (
 	ws := make([]int, draws)
 	ys := make([]int, draws)
 	for range words {
-		w := core.UniformInt(pick, n)
+		w := sample.UniformInt(pick, n)
 		for i := range ws {
 			ws[i] = w
 		}

@@ -6,7 +6,8 @@ import (
 	"math/rand/v2"
 	"sort"
 
-	"github.com/wordveil/wordveil/core"
+	"github.com/wordveil/wordveil/internal/sample"
+	"github.com/wordveil/wordveil/mechanism"
 	"github.com/wordveil/wordveil/research/euclid"
 	"github.com/wordveil/wordveil/research/floatmech"
 )
@@ -27,7 +28,7 @@ type temEuclid struct {
 }
 
 func newTEM(emb *floatmech.Embedding, eps float64) (*temEuclid, error) {
-	g, err := core.TheoremGamma(eps, core.DefaultBeta, emb.Len())
+	g, err := mechanism.TheoremGamma(eps, mechanism.DefaultBeta, emb.Len())
 	if err != nil {
 		return nil, fmt.Errorf("tem: %w", err)
 	}
@@ -56,7 +57,7 @@ func (t *temEuclid) cumulative(dist, cdf []float64) {
 
 // drawFrom returns an index distributed by the cumulative weights.
 func drawFrom(cdf []float64, src rand.Source) int {
-	u := core.UniformOpen(src) * cdf[len(cdf)-1]
+	u := sample.UniformOpen(src) * cdf[len(cdf)-1]
 	return min(sort.SearchFloat64s(cdf, u), len(cdf)-1)
 }
 
@@ -66,7 +67,7 @@ func (t *temEuclid) drawMany(ws []int, out []int, src rand.Source) error {
 	last := -1
 	for i, w := range ws {
 		if w < 0 || w >= n {
-			return fmt.Errorf("tem: %w: %d", core.ErrWordOutOfRange, w)
+			return fmt.Errorf("tem: %w: %d", mechanism.ErrWordOutOfRange, w)
 		}
 		if w != last {
 			distances(t.emb, w, dist)

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/progress"
+	"github.com/wordveil/wordveil/internal/sample"
 )
 
 // temCorpora holds TEM's privatized training corpora for every grid index
@@ -64,7 +64,7 @@ func (cfg *Config) buildTEMCorpora(ctx context.Context, names []string, grid []f
 				// OOV tokens: a uniformly random word, as the product does.
 				src := source(cfg.Seed, fmt.Sprintf("%s/oov/%d/%d", name, e, r))
 				for _, p := range c.OOV {
-					toks[p] = int32(core.UniformInt(src, n))
+					toks[p] = int32(sample.UniformInt(src, n))
 				}
 				byEps[e][r] = toks
 			}

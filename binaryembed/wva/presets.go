@@ -1,0 +1,84 @@
+package wva
+
+import (
+	"math"
+	"sort"
+	"strconv"
+)
+
+// Presets are named privacy levels calibrated on one asset: for each
+// mechanism, the ε at which its mean plausible deniability N_w (the chance
+// a word is released unchanged) is near each level's target. N_w depends
+// on the codes and lists, so the values live with them, in the asset that
+// was measured; another asset needs its own calibration.
+type Presets struct {
+	// Method says how the values were found, for humans.
+	Method string `json:"method"`
+	// Targets maps each level name to the mean N_w it was calibrated to.
+	Targets map[string]float64 `json:"targets"`
+	// Epsilon maps a mechanism name, then a level name, to ε in that
+	// mechanism's metric. A mechanism may lack a level it cannot reach.
+	Epsilon map[string]map[string]float64 `json:"epsilon"`
+}
+
+// Bounds on the presets a header may carry.
+const (
+	maxPresetNames  = 32
+	maxPresetName   = 64
+	maxPresetMethod = 4096
+	maxPresetEps    = 1e6
+)
+
+// checkPresets returns "" when p is well formed (every target in (0, 1),
+// every ε finite and in (0, 10⁶], every level known), else the first
+// problem. A nil p is well formed.
+func checkPresets(p *Presets) string {
+	if p == nil {
+		return ""
+	}
+	badName := func(s string) bool { return s == "" || len(s) > maxPresetName }
+	switch {
+	case len(p.Method) > maxPresetMethod:
+		return "presets method too long"
+	case len(p.Targets) == 0 || len(p.Targets) > maxPresetNames:
+		return "presets need 1 to 32 levels"
+	case len(p.Epsilon) > maxPresetNames:
+		return "presets for more than 32 mechanisms"
+	}
+	for _, l := range sortedKeys(p.Targets) {
+		if t := p.Targets[l]; badName(l) || !(t > 0 && t < 1) {
+			return "preset level " + quote(l) + ": bad name or target outside (0, 1)"
+		}
+	}
+	for _, m := range sortedKeys(p.Epsilon) {
+		if badName(m) {
+			return "preset mechanism " + quote(m) + ": bad name"
+		}
+		for _, l := range sortedKeys(p.Epsilon[m]) {
+			e := p.Epsilon[m][l]
+			if _, ok := p.Targets[l]; !ok {
+				return "preset " + quote(m) + "/" + quote(l) + ": unknown level"
+			}
+			if math.IsNaN(e) || math.IsInf(e, 0) || e <= 0 || e > maxPresetEps {
+				return "preset " + quote(m) + "/" + quote(l) + ": ε outside (0, 1e6]"
+			}
+		}
+	}
+	return ""
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func quote(s string) string {
+	if len(s) > maxPresetName {
+		s = s[:maxPresetName] + "…"
+	}
+	return strconv.Quote(s)
+}

@@ -1,0 +1,84 @@
+package wva
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func goodPresets() *Presets {
+	return &Presets{
+		Method:  "bisection on log ε",
+		Targets: map[string]float64{"strong": 0.1, "light": 0.6},
+		Epsilon: map[string]map[string]float64{"brr": {"strong": 0.39, "light": 0.6}, "1dg": {"strong": 0.19}},
+	}
+}
+
+// TestPresetsRoundTrip: presets survive Marshal/Decode exactly, and an
+// asset without presets decodes with none.
+func TestPresetsRoundTrip(t *testing.T) {
+	a := tinyAsset(t)
+	a.Header.Presets = goodPresets()
+	b, err := Decode(mustMarshal(t, a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := b.Header.Presets
+	if p == nil || p.Method != "bisection on log ε" || p.Targets["light"] != 0.6 || p.Epsilon["brr"]["strong"] != 0.39 || len(p.Epsilon["1dg"]) != 1 {
+		t.Fatalf("presets after round trip: %+v", p)
+	}
+	a.Header.Presets = nil
+	if b, err = Decode(mustMarshal(t, a)); err != nil || b.Header.Presets != nil {
+		t.Fatalf("no presets: %+v, %v", b.Header.Presets, err)
+	}
+}
+
+// TestPresetsValidated: Validate refuses malformed presets (ErrInvalid) and
+// Decode refuses them in a file (ErrCorrupt), so a device never reads an ε
+// that is not a finite positive number.
+func TestPresetsValidated(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		mutate func(p *Presets)
+	}{
+		{"no levels", func(p *Presets) { p.Targets = nil }},
+		{"target 0", func(p *Presets) { p.Targets["strong"] = 0 }},
+		{"target 1", func(p *Presets) { p.Targets["light"] = 1 }},
+		{"target NaN", func(p *Presets) { p.Targets["light"] = math.NaN() }},
+		{"empty level name", func(p *Presets) { p.Targets[""] = 0.5 }},
+		{"unknown level", func(p *Presets) { p.Epsilon["brr"]["balanced"] = 0.5 }},
+		{"ε zero", func(p *Presets) { p.Epsilon["brr"]["strong"] = 0 }},
+		{"ε negative", func(p *Presets) { p.Epsilon["brr"]["strong"] = -1 }},
+		{"ε infinite", func(p *Presets) { p.Epsilon["brr"]["strong"] = math.Inf(1) }},
+		{"ε huge", func(p *Presets) { p.Epsilon["brr"]["strong"] = 2e6 }},
+		{"long mechanism name", func(p *Presets) { p.Epsilon[strings.Repeat("m", 65)] = nil }},
+		{"long method", func(p *Presets) { p.Method = strings.Repeat("x", 5000) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := tinyAsset(t)
+			a.Header.Presets = goodPresets()
+			if err := a.Validate(); err != nil {
+				t.Fatalf("control: good presets refused: %v", err)
+			}
+			h, secs := fileParts(t, a)
+			tc.mutate(a.Header.Presets)
+			if err := a.Validate(); !errors.Is(err, ErrInvalid) {
+				t.Fatalf("Validate: %v", err)
+			}
+			// NaN and Inf cannot be written as JSON; the others can.
+			if strings.Contains(tc.name, "NaN") || strings.Contains(tc.name, "infinite") {
+				return
+			}
+			h.Presets = a.Header.Presets
+			hj, err := json.Marshal(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Decode(buildFile(hj, secs)); !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("Decode: %v", err)
+			}
+		})
+	}
+}

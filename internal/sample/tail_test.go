@@ -1,0 +1,173 @@
+package sample
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/wordveil/wordveil/internal/stattest"
+)
+
+// scripted is a rand.Source that replays fixed values, then a constant:
+// it drives the samplers down chosen paths deterministically.
+type scripted struct {
+	vals []uint64
+	i    int
+	then uint64
+}
+
+func (s *scripted) Uint64() uint64 {
+	if s.i < len(s.vals) {
+		s.i++
+		return s.vals[s.i-1]
+	}
+	return s.then
+}
+
+// Tails beyond what a 2^-53 uniform grid can reach must be reachable: a
+// truncated tail makes some output impossible for one input and possible
+// for a neighbour (an unbounded privacy-loss ratio).
+func TestTailsAreNotTruncated(t *testing.T) {
+	// Gumbel: Bernoulli trial fails (b = 0), then a uniform of ~2^-64.
+	g := Gumbel(&scripted{vals: []uint64{math.MaxUint64, 1, 0}}, 1)
+	if g < 40 {
+		t.Errorf("Gumbel upper tail capped at %v; a 2^-53 grid stops at 36.7", g)
+	}
+	// Geometric: 100 successes of the e^-1 trial give E ≥ 100.
+	vals := make([]uint64, 100)
+	vals = append(vals, math.MaxUint64, 1<<63)
+	if k := Geometric(&scripted{vals: vals}, 1); k < 100 {
+		t.Errorf("Geometric(ε=1) = %d after 100 unit steps, want ≥ 100 (53·ln2/ε ≈ 36.7 with a 2^-53 grid)", k)
+	}
+	// uniformFine keeps 53 significant bits near zero and never returns 0.
+	u := uniformFine(&scripted{vals: []uint64{0, 0, 1, math.MaxUint64}})
+	if want := math.Ldexp(float64(uint64(1)<<53-1), -53-128-63); u != want {
+		t.Errorf("uniformFine = %g, want %g", u, want)
+	}
+	if u := uniformFine(&scripted{then: 0}); !(u > 0) {
+		t.Errorf("uniformFine with all-zero bits = %v, want > 0", u)
+	}
+}
+
+func TestBernoulliLogPaths(t *testing.T) {
+	ln := math.Log
+	for _, c := range []struct {
+		name string
+		lnp  float64
+		vals []uint64
+		want bool
+	}{
+		{"certain", 0, nil, true},
+		{"NaN", math.NaN(), nil, false},
+		{"p=0.5 below", ln(0.5), []uint64{1<<63 - 1}, true},
+		{"p=0.5 at", ln(0.5), []uint64{1 << 63}, false},
+		// p = 2^-20: one chunk of exactly 2^-16 (draw < 2^48), then 2^-4.
+		{"chunk fails", -20 * math.Ln2, []uint64{1 << 48}, false},
+		{"chunk passes, rest passes", -20 * math.Ln2, []uint64{1<<48 - 1, 1 << 59}, true},
+		{"chunk passes, rest fails", -20 * math.Ln2, []uint64{1<<48 - 1, 1<<60 + 1<<50}, false},
+		{"-Inf", math.Inf(-1), []uint64{0, 0, 0, 1 << 48}, false},
+	} {
+		if got := BernoulliLog(&scripted{vals: c.vals, then: math.MaxUint64}, c.lnp); got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+	}
+	// Statistically, a probability far below 2^-16.
+	src := rand.NewChaCha8(stattest.Seed("blog"))
+	const p, draws = 2e-5, 2000000
+	hits := 0
+	for range draws {
+		if BernoulliLog(src, math.Log(p)) {
+			hits++
+		}
+	}
+	if stat, _, pv := stattest.ChiSquare([]int{hits, draws - hits}, []float64{p, 1 - p}); pv < stattest.FalseFailureRate {
+		t.Errorf("p=%g: %d hits in %d (chi2=%.1f)", p, hits, draws, stat)
+	}
+}
+
+func TestLogHelpers(t *testing.T) {
+	for _, c := range []struct{ a, b, want float64 }{
+		{0, 0, math.Ln2},
+		{1000, 1000, 1000 + math.Ln2},
+		{-1000, math.Inf(-1), -1000},
+		{math.Log(3), math.Log(5), math.Log(8)},
+	} {
+		if got := LogAddExp(c.a, c.b); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("LogAddExp(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+	for _, c := range []struct{ x, want float64 }{
+		{0, math.Ln2}, {1000, 1000}, {-1000, math.Exp(-1000)}, {2, math.Log1p(math.Exp(2))},
+	} {
+		if got := Softplus(c.x); math.Abs(got-c.want) > 1e-12*math.Max(1, c.want) {
+			t.Errorf("Softplus(%v) = %v, want %v", c.x, got, c.want)
+		}
+	}
+}
+
+// Exp(1) from exponential: 40 equiprobable cells.
+func TestExponential(t *testing.T) {
+	src := rand.NewChaCha8(stattest.Seed("exp"))
+	const cells = 40
+	counts := make([]int, cells)
+	p := make([]float64, cells)
+	for i := range p {
+		p[i] = 1.0 / cells
+	}
+	for range 40000 {
+		e := exponential(src)
+		// CDF 1 − e^−x maps E to a uniform cell.
+		counts[min(int(-math.Expm1(-e)*cells), cells-1)]++
+	}
+	if stat, df, pv := stattest.ChiSquare(counts, p); pv < stattest.FalseFailureRate {
+		t.Errorf("chi2=%.1f df=%d p=%.3g", stat, df, pv)
+	}
+}
+
+// The lazy bit-sliced mask equals 64 full per-lane comparisons of the
+// uniform integers the same 64 draws define (draws the lazy version never
+// reads cannot matter), on random streams and edge thresholds.
+func TestBernoulliMaskEqualsPerLaneComparison(t *testing.T) {
+	src := rand.NewChaCha8(stattest.Seed("slice"))
+	thresholds := []uint64{0, 1, 1 << 63, math.MaxUint64, BernoulliThreshold(1 / (1 + math.Exp(0.5)))}
+	for range 20 {
+		thresholds = append(thresholds, src.Uint64())
+	}
+	for _, th := range thresholds {
+		for range 200 {
+			// The first depth draws copy threshold's bits into most lanes
+			// (all of them at depth 64), so lanes stay open deep into the
+			// comparison and the equality case is reached.
+			depth := UniformInt(src, 65)
+			//lint:ignore SA4000 two independent draws: each lane is kept with probability 3/4
+			keep := src.Uint64() | src.Uint64() // lanes forced to follow
+			if depth == 64 {
+				keep = math.MaxUint64
+			}
+			words := make([]uint64, 64)
+			for j := range words {
+				words[j] = src.Uint64()
+				if j < depth {
+					if th>>uint(63-j)&1 == 1 {
+						words[j] |= keep
+					} else {
+						words[j] &^= keep
+					}
+				}
+			}
+			var want uint64
+			for i := range 64 {
+				var u uint64
+				for j, w := range words {
+					u |= (w >> uint(i) & 1) << uint(63-j)
+				}
+				if u < th {
+					want |= 1 << uint(i)
+				}
+			}
+			if got := Mask64(&scripted{vals: words}, th); got != want {
+				t.Fatalf("threshold %#x: mask %#x, per-lane comparison %#x", th, got, want)
+			}
+		}
+	}
+}

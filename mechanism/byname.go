@@ -1,0 +1,65 @@
+package mechanism
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/hamming"
+)
+
+// ErrNoTEMLists is returned for TEM over the Euclidean lists on an asset
+// built without them.
+var ErrNoTEMLists = errors.New("the asset has no TEM lists")
+
+// Options adjust New.
+type Options struct {
+	// AllowSaturated accepts ε above the mechanism's SaturationEpsilon,
+	// where the output is almost surely the input (for experiments that
+	// sweep ε). Off, such an ε is refused with ErrEpsilonSaturated.
+	AllowSaturated bool
+}
+
+// New builds the on-device mechanism called name (NameBRR,
+// NameTEMHamming, NameTEM, Name1DG, Name1DT) over asset a with ε in that
+// mechanism's metric (γ from Theorem 4.2 for the TEM variants). The CLI and
+// the mobile API both build their mechanisms here. It refuses ε above
+// MaxEpsilon, and above the mechanism's SaturationEpsilon unless
+// opts.AllowSaturated.
+func New(name string, a *wva.Asset, eps float64, opts Options) (Mechanism, error) {
+	if a == nil {
+		return nil, fmt.Errorf("%s: %w", name, ErrEmptyVocabulary)
+	}
+	m, err := newMechanism(name, a, eps)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSaturation(m, opts.AllowSaturated); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return m, nil
+}
+
+func newMechanism(name string, a *wva.Asset, eps float64) (Mechanism, error) {
+	switch name {
+	case NameBRR, NameTEMHamming:
+		idx, err := hamming.NewIndex(a.Codes)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if name == NameBRR {
+			return newBRR(idx, eps)
+		}
+		return newTEMHamming(idx, eps, TEMOptions{})
+	case NameTEM:
+		if a.TEM == nil {
+			return nil, ErrNoTEMLists
+		}
+		return newTEM(a.TEM, eps, TEMOptions{})
+	case Name1DG:
+		return newDG(a.Lists, eps)
+	case Name1DT:
+		return newDT(a.Lists, eps, TEMOptions{})
+	}
+	return nil, fmt.Errorf("%w %q (want one of %v)", ErrUnknownMechanism, name, Names())
+}

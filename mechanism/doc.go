@@ -1,0 +1,27 @@
+// Package mechanism implements WordVeil's word-level privacy mechanisms: BRR,
+// TEM (on the asset's Euclidean neighbour balls and on 256-bit Hamming
+// codes), and 1-Diffractor (1-DG and 1-DT over one or several lists).
+// docs/MECHANISMS.md defines each mechanism and sketches its proof; the
+// papers are cited in docs/REFERENCES.md.
+//
+// Guarantees. Every Mechanism maps a word id to a word id and satisfies
+// ε·d-metric differential privacy for the metric d its Metric method names:
+// for all words w, w' and every output y,
+//
+//	Pr[M(w) = y] ≤ exp(ε·d(w, w')) · Pr[M(w') = y].
+//
+// A text of n words is privatized word by word; its privacy loss is the sum
+// of the per-word losses, and its length is disclosed. The guarantees hold
+// only if every draw comes from an unpredictable source: production code
+// must use NewSecureSource (ChaCha8 keyed from crypto/rand). The seeded
+// source exists for tests and reproducible evaluation only.
+//
+// Failure. A mechanism that cannot produce a correctly distributed output
+// returns an error and the id -1; it never falls back to returning the
+// input word (which would leak it).
+//
+// Concurrency. Mechanisms are immutable after construction and safe for
+// concurrent use, provided each goroutine passes its own rand.Source:
+// sources, including the ones this package returns, are not safe for
+// concurrent use.
+package mechanism

@@ -1,0 +1,85 @@
+package mechanism
+
+// The exact output distributions and the metric-DP check live in package
+// internal/dpexact (shared with package audit); the tests that use them
+// are in exact_ext_test.go (package core_test). This file is the bridge:
+// it exports to those tests the fixtures and hooks that only package
+// core's own test files can reach, and keeps the small helpers other
+// internal test files still call.
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/dpexact"
+	"github.com/wordveil/wordveil/internal/stattest"
+)
+
+// AuditCase is auditCase for package core_test: its exact law is the
+// field P, the rest is read through Name, Mech, D and Eps.
+type AuditCase = auditCase
+
+func (c auditCase) Name() string    { return c.name }
+func (c auditCase) Mech() Mechanism { return c.mech }
+func (c auditCase) D() [][]float64  { return c.d }
+func (c auditCase) Eps() float64    { return c.eps }
+
+// AuditCasesForTest is auditCases.
+func AuditCasesForTest(t testing.TB) []AuditCase { return auditCases(t) }
+
+// SyntheticCodesForTest is syntheticCodes (fixtures_test.go).
+func SyntheticCodesForTest(n, L int, seed string) ([]uint64, []hamming.Code) {
+	return syntheticCodes(n, L, seed)
+}
+
+// NewIndexForTest is newIndex (fixtures_test.go).
+func NewIndexForTest(t testing.TB, codes []hamming.Code) *hamming.Index { return newIndex(t, codes) }
+
+// AssetSubsetMetricsForTest returns the default asset subset's quantized
+// distances (+Inf beyond γ_max) and the metric its audits use (+Inf
+// replaced by the (G+1)·step lower bound).
+func AssetSubsetMetricsForTest(t testing.TB) (dist, auditD [][]float64) {
+	s := assetSubset(t)
+	return s.dist, s.auditD
+}
+
+// ChiSquareForTest is stattest.ChiSquare (stats_test.go).
+func ChiSquareForTest(counts []int, p []float64) (stat float64, df int, pvalue float64) {
+	return stattest.ChiSquare(counts, p)
+}
+
+// SampleCountsForTest is stattest.SampleCounts (stats_test.go).
+func SampleCountsForTest(m Mechanism, w, draws int, src rand.Source) ([]int, error) {
+	return stattest.SampleCounts(m, w, draws, src)
+}
+
+// FalseFailureRateForTest is stattest.FalseFailureRate (stats_test.go).
+const FalseFailureRateForTest = stattest.FalseFailureRate
+
+// SeedForTest is stattest.Seed (stats_test.go).
+func SeedForTest(label string) [32]byte { return stattest.Seed(label) }
+
+// SetLowestIndexTiesForTest makes b break ties by lowest id
+// (hamming.TiesAll: Nearest returns the lowest id among minimizers), the
+// published code's bias, for the negative control.
+func SetLowestIndexTiesForTest(m Mechanism) { m.(*brrMech).ties = hamming.TiesAll }
+
+// newMatrix is an n×n zero matrix (fixtures_test.go builds metrics in it).
+func newMatrix(n int) [][]float64 { return dpexact.Distances(n, func(int, int) float64 { return 0 }) }
+
+// exactGeometricList is 1-DG's exact law on one list (dpexact); it panics
+// on arguments dpexact rejects, which deniability_test.go never passes.
+func exactGeometricList(pos []int, eps float64) [][]float64 {
+	return mustLaw(dpexact.DiffractorGeometric([][]int{pos}, eps))
+}
+
+// mixture is dpexact.Mixture, panicking like exactGeometricList.
+func mixture(Ps ...[][]float64) [][]float64 { return mustLaw(dpexact.Mixture(Ps...)) }
+
+func mustLaw(P [][]float64, err error) [][]float64 {
+	if err != nil {
+		panic(err)
+	}
+	return P
+}

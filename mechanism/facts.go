@@ -1,0 +1,190 @@
+package mechanism
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/wordveil/wordveil/hamming"
+)
+
+// Facts are what an on-device mechanism knows about itself beyond its
+// guarantee: the numbers accounting and validation need. Every mechanism
+// New builds implements it; the text privatizer asks through this
+// interface (never by type), so a mechanism that does not implement it is
+// treated as "loss unknown" and cannot be charged to a ledger.
+type Facts interface {
+	// MeanDistance is P_avg, the mean metric distance between two
+	// distinct vocabulary words; ok is false when it cannot be known on
+	// this device (the unit-free loss ε·P_avg is then unknown, never 0).
+	MeanDistance() (pavg float64, ok bool)
+	// SaturationEpsilon is an ε above which the mechanism's output is
+	// almost surely its input: for every word, the probability that the
+	// noise changes anything is at most SaturationTolerance (a sound,
+	// conservative bound: the output may be the input almost always at
+	// smaller ε too; docs/PRIVACY_LEVELS.md shows the measured N_w).
+	SaturationEpsilon() float64
+	// Name is the mechanism's name (NameBRR, ...).
+	Name() string
+	// Params lists every parameter the output distribution depends on,
+	// canonically ("epsilon=0.4845 gamma=..."), so that a memo of
+	// responses is never reused under other settings.
+	Params() string
+}
+
+// SaturationTolerance is the probability of a change below which a
+// mechanism's output counts as "almost surely the input".
+const SaturationTolerance = 0.01
+
+// MaxEpsilon bounds ε for every mechanism, even when saturation is
+// allowed: beyond it the per-text loss ε·words·P_avg could overflow.
+const MaxEpsilon = 1e6
+
+// ErrEpsilonSaturated: ε is above the mechanism's SaturationEpsilon, where
+// the text would almost surely be released unchanged.
+var ErrEpsilonSaturated = errors.New("epsilon so large that the output is almost surely the input")
+
+// MeanDistance returns P_avg of m and whether it is known (see Facts); a
+// mechanism that does not implement Facts has an unknown P_avg.
+func MeanDistance(m Mechanism) (float64, bool) {
+	f, ok := m.(Facts)
+	if !ok {
+		return math.NaN(), false
+	}
+	return f.MeanDistance()
+}
+
+// checkSaturation refuses ε above m's SaturationEpsilon unless allowed,
+// and ε above MaxEpsilon always.
+func checkSaturation(m Mechanism, allow bool) error {
+	eps := m.Epsilon()
+	if eps > MaxEpsilon {
+		return fmt.Errorf("%w: ε = %g exceeds %g", ErrInvalidEpsilon, eps, float64(MaxEpsilon))
+	}
+	f, ok := m.(Facts)
+	if !ok || allow {
+		return nil
+	}
+	if s := f.SaturationEpsilon(); eps > s {
+		return fmt.Errorf("%w: ε = %g, above %.4g the output equals the input with probability ≥ %g", ErrEpsilonSaturated, eps, s, 1-SaturationTolerance)
+	}
+	return nil
+}
+
+// The bounds below use P[output ≠ input] ≤ P[the noise moves anything].
+
+// BRR: the output is the input's code unless a bit flips (ties between
+// equal codes aside): P[some flip] = 1 − (1−q)^256 ≤ η for
+// q ≤ 1 − (1−η)^(1/256), i.e. ε ≥ ln((1−q)/q).
+func brrSaturation() float64 {
+	q := -math.Expm1(math.Log1p(-SaturationTolerance) / hamming.Bits)
+	return math.Log((1 - q) / q)
+}
+
+// TEM family: relative to the input (weight 1), every other word in the
+// ball weighs at most e^(−ε·dmin/2) and ⊥ weighs (N−|L_w|)·e^(−εγ/2),
+// which with Theorem 4.2's γ is at most β/(1−β). So P[≠] ≤
+// (N−1)·e^(−ε·dmin/2) + β/(1−β) ≤ η when ε ≥ 2·ln((N−1)/(η − β/(1−β)))/dmin.
+// A given γ (no β) bounds ⊥ by (N−1)·e^(−εγ/2), covered by dmin ≤ γ.
+func temSaturation(n int, dmin float64, opts TEMOptions) float64 {
+	if n <= 1 {
+		return 0
+	}
+	if dmin <= 0 {
+		return math.Inf(1) // equal points: the noise never vanishes
+	}
+	slack := SaturationTolerance
+	if opts.Gamma == 0 {
+		beta := opts.Beta
+		if beta == 0 {
+			beta = DefaultBeta
+		}
+		slack -= beta / (1 - beta)
+	} else {
+		dmin = min(dmin, opts.Gamma)
+	}
+	if slack <= 0 || dmin <= 0 {
+		return math.Inf(1)
+	}
+	return 2 * math.Log(float64(n-1)/slack) / dmin
+}
+
+// 1-DG: the position moves unless the two-sided geometric noise is 0:
+// P[G ≠ 0] = 2α/(1+α) ≤ 2α with α = e^(−ε), so ε ≥ ln(2/η).
+func geometricSaturation() float64 { return math.Log(2 / SaturationTolerance) }
+
+// MeanDistance: exact from per-bit counts.
+func (b *brrMech) MeanDistance() (float64, bool) { return hamming.MeanDistance(b.index.Codes()), true }
+
+// SaturationEpsilon: see brrSaturation.
+func (b *brrMech) SaturationEpsilon() float64 { return brrSaturation() }
+
+// MeanDistance: exact from per-bit counts.
+func (t *temHammingMech) MeanDistance() (float64, bool) {
+	return hamming.MeanDistance(t.index.Codes()), true
+}
+
+// SaturationEpsilon: the TEM bound with dmin = 1 bit.
+func (t *temHammingMech) SaturationEpsilon() float64 { return temSaturation(t.index.Len(), 1, t.opts) }
+
+// MeanDistance: exactly (N+1)/3 for one list, estimated for several.
+func (m *dgMech) MeanDistance() (float64, bool) { return listsMean(m.lists), true }
+
+// SaturationEpsilon: see geometricSaturation.
+func (m *dgMech) SaturationEpsilon() float64 { return geometricSaturation() }
+
+// MeanDistance: as 1-DG.
+func (m *dtMech) MeanDistance() (float64, bool) { return listsMean(m.lists), true }
+
+// SaturationEpsilon: the TEM bound with dmin = 1 position.
+func (m *dtMech) SaturationEpsilon() float64 { return temSaturation(m.n, 1, m.opts) }
+
+// MeanDistance: unknown on the device (the float vectors are not there).
+func (t *temMech) MeanDistance() (float64, bool) { return math.NaN(), false }
+
+// SaturationEpsilon: the TEM bound with dmin = one quantization step, the
+// smallest distance two distinct words can have in the quantized metric.
+func (t *temMech) SaturationEpsilon() float64 { return temSaturation(t.lists.Len(), t.step, t.opts) }
+
+// formatFloat writes x exactly (shortest round-trip form).
+func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+func temParams(eps, gamma float64, opts TEMOptions) string {
+	return fmt.Sprintf("epsilon=%s gamma=%s given-gamma=%s beta=%s", formatFloat(eps), formatFloat(gamma), formatFloat(opts.Gamma), formatFloat(opts.Beta))
+}
+
+// Name returns NameBRR.
+func (b *brrMech) Name() string { return NameBRR }
+
+// Params returns ε per bit.
+func (b *brrMech) Params() string { return "epsilon=" + formatFloat(b.eps) }
+
+// Name returns NameTEMHamming.
+func (t *temHammingMech) Name() string { return NameTEMHamming }
+
+// Params returns ε, γ and how γ was chosen.
+func (t *temHammingMech) Params() string { return temParams(t.eps, t.gamma, t.opts) }
+
+// Name returns Name1DG.
+func (m *dgMech) Name() string { return Name1DG }
+
+// Params returns ε and the lists' count (the lists themselves are part of
+// the asset, whose hash the memo identity carries).
+func (m *dgMech) Params() string {
+	return fmt.Sprintf("epsilon=%s lists=%d", formatFloat(m.eps), len(m.lists))
+}
+
+// Name returns Name1DT.
+func (m *dtMech) Name() string { return Name1DT }
+
+// Params returns ε, γ, how γ was chosen and the lists' count.
+func (m *dtMech) Params() string {
+	return fmt.Sprintf("%s lists=%d", temParams(m.eps, m.gamma, m.opts), len(m.lists))
+}
+
+// Name returns NameTEM.
+func (t *temMech) Name() string { return NameTEM }
+
+// Params returns ε, γ and how γ was chosen.
+func (t *temMech) Params() string { return temParams(t.eps, t.gamma, t.opts) }

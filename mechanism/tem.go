@@ -1,0 +1,154 @@
+package mechanism
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/internal/sample"
+)
+
+// temMech is the mechanism NewTEM documents.
+type temMech struct {
+	gapW  []float64 // gapW[Δ] = exp(−ε·Δ·step/2), Δ = 0..steps
+	lists *wva.TEMLists
+	eps   float64
+	gamma float64
+	steps uint32 // largest k with k·Step ≤ γ: L_w is the ball prefix with Dist ≤ steps
+	step  float64
+	opts  TEMOptions
+	pool  sync.Pool // *temScratch
+}
+
+type temScratch struct {
+	ball []wva.Neighbor
+	runs []temRun
+}
+
+// temRun is a run of ball members at one quantized distance.
+type temRun struct {
+	start, count int
+	dist         uint32  // in steps
+	r            float64 // Σ over this and farther runs of count·e^(−ε(d − this d)/2)
+}
+
+// maxHalfEpsGamma bounds ε·γ/2: beyond it exp(−ε·d/2) could underflow to 0
+// inside the ball, and a word that should be merely improbable would become
+// impossible, breaking the DP ratio. Such a TEM releases the input with
+// probability 1 − e^(−700) anyway.
+const maxHalfEpsGamma = 700
+
+// newTEM validates the parameters and builds the mechanism; see NewTEM.
+func newTEM(lists *wva.TEMLists, eps float64, opts TEMOptions) (*temMech, error) {
+	if err := checkEpsilon(eps); err != nil {
+		return nil, fmt.Errorf("TEM: %w", err)
+	}
+	if lists == nil || lists.Len() == 0 {
+		return nil, fmt.Errorf("TEM: %w", ErrEmptyVocabulary)
+	}
+	gamma, err := opts.gammaFor(eps, lists.Len())
+	if err != nil {
+		return nil, fmt.Errorf("TEM: %w", err)
+	}
+	steps, err := lists.StepsFor(gamma)
+	if err != nil {
+		return nil, fmt.Errorf("TEM with ε=%v: γ=%v needs larger neighbour balls (raise ε or rebuild the lists): %w", eps, gamma, err)
+	}
+	if eps*gamma/2 > maxHalfEpsGamma {
+		return nil, fmt.Errorf("TEM: %w: ε·γ/2 = %v exceeds %v (the output would be the input word with probability 1 − e^-700)", ErrInvalidGamma, eps*gamma/2, maxHalfEpsGamma)
+	}
+	t := &temMech{lists: lists, eps: eps, gamma: gamma, steps: steps, step: lists.Step(), opts: opts}
+	t.gapW = make([]float64, steps+1)
+	for d := range t.gapW {
+		t.gapW[d] = math.Exp(-eps / 2 * float64(d) * t.step)
+	}
+	t.pool.New = func() any { return new(temScratch) }
+	return t, nil
+}
+
+// Privatize returns TEM's output for word w.
+func (t *temMech) Privatize(w int, src rand.Source) (int, error) {
+	n := t.lists.Len()
+	if err := checkCall("TEM", w, n, src); err != nil {
+		return -1, err
+	}
+	sc := t.pool.Get().(*temScratch)
+	defer t.pool.Put(sc)
+	sc.ball = t.lists.BallWithin(w, t.steps, sc.ball[:0])
+	ball := sc.ball
+	if len(ball) == 0 || ball[0].Dist != 0 {
+		// Unreachable: w is in its own ball at distance 0. Fail rather than
+		// release anything from a wrong ball.
+		return -1, fmt.Errorf("TEM: word %d missing from its own ball", w)
+	}
+	sc.runs = sc.runs[:0]
+	for i := 0; i < len(ball); {
+		j := i + 1
+		for j < len(ball) && ball[j].Dist == ball[i].Dist {
+			j++
+		}
+		sc.runs = append(sc.runs, temRun{start: i, count: j - i, dist: ball[i].Dist})
+		i = j
+	}
+	runs := sc.runs
+	for k := len(runs) - 1; k >= 0; k-- {
+		runs[k].r = float64(runs[k].count)
+		if k+1 < len(runs) {
+			runs[k].r += t.gapW[runs[k+1].dist-runs[k].dist] * runs[k+1].r
+		}
+	}
+	// ⊥ against the ball: ball mass R_0 (run 0 is at distance 0), ⊥ mass
+	// (N − |L_w|)·e^(−εγ/2): Pr[⊥] = 1/(1 + e^x), which can be tiny, so it
+	// is decided in log space.
+	if outside := n - len(ball); outside > 0 {
+		x := math.Log(runs[0].r) + t.eps/2*t.gamma - math.Log(float64(outside))
+		if sample.BernoulliLog(src, -sample.Softplus(x)) {
+			return outsideBall(ball, n, src), nil
+		}
+	}
+	// Pr[run k | no nearer run] = count_k / R_k ≥ 1/|L_w|: never tiny, so a
+	// 64-bit threshold decides it to a relative error below |L_w|·2^-64.
+	pick := runs[len(runs)-1]
+	for _, r := range runs[:len(runs)-1] {
+		if src.Uint64() < sample.BernoulliThreshold(float64(r.count)/r.r) {
+			pick = r
+			break
+		}
+	}
+	return int(ball[pick.start+sample.UniformInt(src, pick.count)].ID), nil
+}
+
+// outsideBall returns a uniform word of W \ L_w by rejection: draw from W
+// until the word is not in the ball. Expected draws N/(N − |L_w|), each a
+// scan of the ball (sequential, a few hundred entries at most in practice).
+func outsideBall(ball []wva.Neighbor, n int, src rand.Source) int {
+	for {
+		i := uint32(sample.UniformInt(src, n))
+		in := false
+		for _, nb := range ball {
+			if nb.ID == i {
+				in = true
+				break
+			}
+		}
+		if !in {
+			return int(i)
+		}
+	}
+}
+
+// Epsilon returns ε.
+func (t *temMech) Epsilon() float64 { return t.eps }
+
+// Gamma returns the truncation radius γ.
+func (t *temMech) Gamma() float64 { return t.gamma }
+
+// Metric names the quantized Euclidean metric.
+func (t *temMech) Metric() string {
+	return fmt.Sprintf("euclidean-ceil-quantized(step=%v)", t.step)
+}
+
+// Len returns the vocabulary size.
+func (t *temMech) Len() int { return t.lists.Len() }

@@ -1,0 +1,18 @@
+package mechanism
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestTEMRefusesUnderflowingWeights: a configuration whose in-ball weights
+// could underflow to zero (ε·γ/2 > 700) is refused, not run inexactly.
+func TestTEMRefusesUnderflowingWeights(t *testing.T) {
+	a := defaultAsset(t)
+	if _, err := newTEM(a.TEM, 400, TEMOptions{Gamma: 4.25}); !errors.Is(err, ErrInvalidGamma) {
+		t.Fatalf("ε=400, γ=4.25: err = %v", err)
+	}
+	if _, err := newTEM(a.TEM, 300, TEMOptions{Gamma: 4.25}); err != nil {
+		t.Fatalf("ε=300, γ=4.25 (ε·γ/2 = 637): %v", err)
+	}
+}

@@ -1,0 +1,198 @@
+package mechanism
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/sample"
+)
+
+// temHammingMech is the mechanism NewTEMHamming documents.
+type temHammingMech struct {
+	index    *hamming.Index
+	eps      float64
+	gamma    float64
+	r        int  // ⌊γ⌋ capped at 256: d ≤ γ ⟺ d ≤ r for integer d
+	useRange bool // list the ball with Index.Range rather than a histogram
+	opts     TEMOptions
+	pool     sync.Pool // *temHammingScratch
+}
+
+type temHammingScratch struct {
+	nbrs    []hamming.Neighbor
+	hist    hamming.Histogram
+	count   [hamming.Bits + 1]int
+	lnCount [hamming.Bits + 1]float64
+	lnR     [hamming.Bits + 1]float64
+}
+
+// newTEMHamming validates the parameters and builds the mechanism; see NewTEMHamming.
+func newTEMHamming(index *hamming.Index, eps float64, opts TEMOptions) (*temHammingMech, error) {
+	if err := checkEpsilon(eps); err != nil {
+		return nil, fmt.Errorf("TEM (Hamming): %w", err)
+	}
+	if index == nil || index.Len() == 0 {
+		return nil, fmt.Errorf("TEM (Hamming): %w", ErrEmptyVocabulary)
+	}
+	gamma, err := opts.gammaFor(eps, index.Len())
+	if err != nil {
+		return nil, fmt.Errorf("TEM (Hamming): %w", err)
+	}
+	r := int(math.Min(math.Floor(gamma), hamming.Bits))
+	t := &temHammingMech{
+		index: index,
+		eps:   eps,
+		gamma: gamma,
+		r:     r,
+		// Past this radius Range would scan every code and then list the
+		// whole ball; the histogram scans once and lists nothing.
+		useRange: index.RangeCanBeatScan(r),
+		opts:     opts,
+	}
+	t.pool.New = func() any { return new(temHammingScratch) }
+	return t, nil
+}
+
+// Privatize returns TEM's output for word w.
+func (t *temHammingMech) Privatize(w int, src rand.Source) (int, error) {
+	n := t.index.Len()
+	if err := checkCall("TEM (Hamming)", w, n, src); err != nil {
+		return -1, err
+	}
+	sc := t.pool.Get().(*temHammingScratch)
+	defer t.pool.Put(sc)
+	if t.useRange {
+		return t.privatizeRange(sc, w, src)
+	}
+	return t.privatizeHistogram(sc, w, src)
+}
+
+// privatizeRange lists the ball with Index.Range (MIH for small radii).
+func (t *temHammingMech) privatizeRange(sc *temHammingScratch, w int, src rand.Source) (int, error) {
+	codes := t.index.Codes()
+	nbrs, err := t.index.Range(sc.nbrs[:0], codes[w], t.r, hamming.Options{ExpectedRadius: max(t.r, 1)})
+	sc.nbrs = nbrs
+	if err != nil {
+		return -1, fmt.Errorf("TEM (Hamming): range search: %w", err)
+	}
+	sc.count = [hamming.Bits + 1]int{}
+	for _, nb := range nbrs {
+		sc.count[nb.Dist]++
+	}
+	bucket, bottom, err := t.drawBucket(sc, len(nbrs), src)
+	if err != nil {
+		return -1, err
+	}
+	if bottom {
+		// Rejection on the distance: uniform over W \ L_w without a
+		// membership set. The ball is small on this path (MIH only wins
+		// for small radii), so few draws are rejected.
+		for {
+			i := sample.UniformInt(src, t.index.Len())
+			if hamming.Distance(codes[w], codes[i]) > t.r {
+				return i, nil
+			}
+		}
+	}
+	j := sample.UniformInt(src, sc.count[bucket])
+	for _, nb := range nbrs {
+		if int(nb.Dist) == bucket {
+			if j == 0 {
+				return int(nb.ID), nil
+			}
+			j--
+		}
+	}
+	return -1, fmt.Errorf("TEM (Hamming): bucket %d miscounted", bucket)
+}
+
+// privatizeHistogram counts the words at each distance in one scan and
+// selects the output by its rank in id order: uniform rank, uniform word.
+func (t *temHammingMech) privatizeHistogram(sc *temHammingScratch, w int, src rand.Source) (int, error) {
+	h := t.index.Histogram(&sc.hist, t.index.Codes()[w])
+	ball := 0
+	for d := 0; d <= t.r; d++ {
+		sc.count[d] = h.Count(d)
+		ball += sc.count[d]
+	}
+	bucket, bottom, err := t.drawBucket(sc, ball, src)
+	if err != nil {
+		return -1, err
+	}
+	lo, hi, size := bucket, bucket, sc.count[bucket]
+	if bottom {
+		lo, hi, size = t.r+1, hamming.Bits, t.index.Len()-ball
+	}
+	i, err := h.Select(lo, hi, sample.UniformInt(src, size))
+	if err != nil {
+		// Only if the codes changed under the index: fail closed.
+		return -1, fmt.Errorf("TEM (Hamming): distances %d..%d miscounted", lo, hi)
+	}
+	return i, nil
+}
+
+// drawBucket draws the output's distance bucket from sc.count[0..r] (the
+// number of words at each distance, ball words in all), or ⊥.
+//
+// The draw is a chain of Bernoulli decisions whose probabilities are
+// computed in log space and drawn with bernoulliLog, so none underflows or
+// rounds to zero: first ⊥ against the ball, then, distance by distance
+// from 0, "this bucket" against "a farther one" (each of these has
+// probability at least 1/N, so is represented to ~2^-48 relative error).
+func (t *temHammingMech) drawBucket(sc *temHammingScratch, ball int, src rand.Source) (bucket int, bottom bool, err error) {
+	if sc.count[0] == 0 {
+		// Unreachable: w is at distance 0 from itself. Fail rather than
+		// release anything from a wrong ball.
+		return 0, false, errors.New("TEM (Hamming): word missing from its own ball")
+	}
+	// lnR[d] = ln Σ_{j ≥ d} count[j]·e^(−ε(j−d)/2) over non-empty buckets,
+	// built from the farthest bucket inward.
+	half := t.eps / 2
+	next := -1
+	for d := t.r; d >= 0; d-- {
+		c := sc.count[d]
+		if c == 0 {
+			continue
+		}
+		sc.lnCount[d] = math.Log(float64(c))
+		sc.lnR[d] = sc.lnCount[d]
+		if next >= 0 {
+			sc.lnR[d] = sample.LogAddExp(sc.lnCount[d], -half*float64(next-d)+sc.lnR[next])
+		}
+		next = d
+	}
+	// ⊥ against the ball: ball mass R_0, ⊥ mass (N−|L_w|)·e^(−εγ/2).
+	if outside := t.index.Len() - ball; outside > 0 {
+		x := sc.lnR[0] + half*t.gamma - math.Log(float64(outside))
+		if sample.BernoulliLog(src, -sample.Softplus(x)) {
+			return 0, true, nil
+		}
+	}
+	for d := 0; d <= t.r; d++ {
+		if sc.count[d] == 0 {
+			continue
+		}
+		bucket = d
+		// Pr[d | not nearer] = count[d]/R_d; the last bucket takes the rest.
+		if sample.BernoulliLog(src, sc.lnCount[d]-sc.lnR[d]) {
+			break
+		}
+	}
+	return bucket, false, nil
+}
+
+// Epsilon returns the per-bit ε.
+func (t *temHammingMech) Epsilon() float64 { return t.eps }
+
+// Gamma returns γ in bits.
+func (t *temHammingMech) Gamma() float64 { return t.gamma }
+
+// Metric returns "hamming".
+func (t *temHammingMech) Metric() string { return "hamming" }
+
+// Len returns the vocabulary size.
+func (t *temHammingMech) Len() int { return t.index.Len() }

@@ -1,0 +1,21 @@
+// Package privatize privatizes whole texts word by word with any
+// mechanism.Mechanism, keeping the layout, and bills each text's privacy
+// loss.
+//
+// Guarantees. Every content token of the input is replaced: a vocabulary
+// word by the mechanism (fresh randomness per word), anything else (a
+// word outside the vocabulary, a number, an e-mail address, a URL, an
+// emoji) by an out-of-vocabulary policy whose output does not depend on the
+// token. There is no pass-through policy. A text of n vocabulary words is
+// ε·d-metric-DP for each word, and its loss is the sum of the per-word
+// losses (Accounting); the text's layout, its number and kinds of tokens,
+// and each word's capitalization class are disclosed. With a ledger, the
+// loss is charged before any text is returned, and a failed charge returns
+// no text. With a memo, a word already answered gets its permanent response
+// again and costs nothing more.
+//
+// What it does not guarantee: privacy for what the layout discloses, or
+// for a text whose words were chosen by an adversary who sees the output
+// of many calls without a memo (losses add up; cap them with package
+// ledger). docs/TEXT_PRIVACY.md states the model in full.
+package privatize

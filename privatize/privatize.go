@@ -1,0 +1,448 @@
+package privatize
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/internal/sample"
+	"github.com/wordveil/wordveil/internal/tokenize"
+	"github.com/wordveil/wordveil/ledger"
+	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/memo"
+)
+
+// Out-of-vocabulary policies. Both release nothing about the token's
+// content; there is deliberately no pass-through policy.
+const (
+	// OOVRandomWord replaces the token by a uniformly random vocabulary
+	// word (the default): the output is independent of the token.
+	OOVRandomWord = "random-word"
+	// OOVPlaceholder replaces the token by Options.Placeholder.
+	OOVPlaceholder = "placeholder"
+)
+
+// DefaultPlaceholder is the OOVPlaceholder replacement unless another is
+// given: a bullet, which is punctuation, never a word.
+const DefaultPlaceholder = "•"
+
+// DefaultMaxTextBytes bounds one call's input (16 MiB); MaxTextBytesLimit
+// bounds what Options.MaxTextBytes may raise it to.
+const (
+	DefaultMaxTextBytes = 16 << 20
+	MaxTextBytesLimit   = 1 << 30
+)
+
+// privatizedPunct is what punctuation becomes with PrivatizePunctuation: a
+// uniform choice, independent of the input character.
+var privatizedPunct = []string{".", ",", ";", ":", "!", "?", "-", "'", "\"", "(", ")"}
+
+// Text errors.
+var (
+	ErrEmptyText    = errors.New("empty text")
+	ErrTextTooLarge = errors.New("text too large")
+	ErrOOVPolicy    = errors.New("unknown out-of-vocabulary policy")
+	ErrNoUnitLoss   = errors.New("the mechanism's unit-free loss is unknown on this device (P_avg unknown), so it cannot be charged to a ledger")
+	ErrInvalidSize  = errors.New("size limit out of range")
+	ErrMemoMismatch = errors.New("the memo was opened for another mechanism, ε or asset")
+)
+
+// Options configure a Privatizer. The zero value is the safe
+// default: random-word OOV policy, punctuation kept, no ledger, no memo.
+type Options struct {
+	OOV                  string // OOVRandomWord (default when empty) or OOVPlaceholder
+	Placeholder          string // for OOVPlaceholder; DefaultPlaceholder when empty
+	PrivatizePunctuation bool   // replace each punctuation character by a uniform one
+	MaxTextBytes         int    // 0 means DefaultMaxTextBytes; at most MaxTextBytesLimit
+	// Ledger, if set, is charged the call's unit-free loss before any text
+	// is returned; a charge over a cap fails the call with no text.
+	Ledger *ledger.Ledger
+	// Memo, if set, answers each word with its permanent response (package
+	// memo); only words answered for the first time cost privacy. It must
+	// have been opened with MemoIdentity of this privatizer's mechanism and
+	// asset. With a Ledger too, the memo file is bound to the ledger
+	// (ledger.Bind), so a memo deleted or replaced under a live ledger
+	// fails closed instead of drawing new responses for old words.
+	Memo *memo.Memo
+}
+
+// Accounting is one text's privacy bill.
+type Accounting struct {
+	// Mechanism names the mechanism (mechanism.NameBRR, ...) when it is known.
+	Mechanism string
+	// Words is how many words went through the mechanism. Tokens replaced
+	// by the OOV policy (out-of-vocabulary words, numbers, e-mail
+	// addresses, URLs, emoji) cost nothing: their replacement does not
+	// depend on them.
+	Words int
+	// OOV is how many content tokens the OOV policy replaced.
+	OOV int
+	// Memoized is how many of Words were answered from the memo: they
+	// repeat an earlier response and cost nothing more.
+	Memoized int
+	// Epsilon is the per-word ε, in the mechanism's metric (Metric).
+	Epsilon float64
+	// Metric names the mechanism's metric d (Mechanism.Metric), the unit
+	// Epsilon and TotalEpsilon are in.
+	Metric string
+	// TotalEpsilon = (Words − Memoized)·Epsilon: the text is
+	// TotalEpsilon-bounded in the sense of metric DP composition over its
+	// freshly privatized words (ε·Σ d(w_i, w'_i)).
+	TotalEpsilon float64
+	// PAvg is the mean metric distance between two vocabulary words; the
+	// unit-free loss ε·PAvg per word compares mechanisms with different
+	// metrics. NaN when unknown on this device (see LossUnknown): never
+	// 0, which would read as "no loss".
+	PAvg float64
+	// UnitFree = TotalEpsilon·PAvg, what a ledger is charged; NaN when
+	// PAvg is unknown.
+	UnitFree float64
+	// LossUnknown says why PAvg and UnitFree are unknown ("" when known).
+	LossUnknown string
+	// Ledger is the ledger's receipt, when one was charged. A block of
+	// texts (PrivatizeBlock) shares one charge and one receipt.
+	Ledger *ledger.Receipt
+}
+
+// Result is a privatized text and its bill.
+type Result struct {
+	// Text is the privatized text: the input's layout with every content
+	// token replaced.
+	Text string
+	// Accounting is this text's privacy bill (in a block, Ledger is the
+	// block's shared receipt).
+	Accounting Accounting
+}
+
+// Privatizer privatizes whole texts word by word, keeping the layout.
+//
+// What the output discloses about the input: its layout (whitespace, and
+// punctuation unless PrivatizePunctuation), the number and kinds of its
+// tokens (hence its length in words), and each word's capitalization class
+// (lower, Title, UPPER). Every content token is replaced: vocabulary words
+// by the mechanism, everything else by the OOV policy. Nothing passes
+// through.
+//
+// Time and memory are linear in the text: one tokenizing pass that looks
+// words up and draws the layout and OOV replacements, the mechanism's
+// draws (a constant per word), and one assembling pass.
+//
+// A Privatizer is safe for concurrent use with one random source per
+// goroutine.
+type Privatizer struct {
+	m       mechanism.Mechanism
+	asset   *wva.Asset
+	opt     Options
+	pavg    float64
+	known   bool
+	unknown string
+}
+
+// New returns a privatizer applying m to the words of asset
+// (m must have been built over the same asset).
+func New(m mechanism.Mechanism, asset *wva.Asset, opt Options) (*Privatizer, error) {
+	if m == nil || asset == nil {
+		return nil, fmt.Errorf("text privatizer: %w", mechanism.ErrEmptyVocabulary)
+	}
+	if m.Len() != asset.Len() {
+		return nil, fmt.Errorf("text privatizer: %w: mechanism over %d words, asset has %d", mechanism.ErrEmptyVocabulary, m.Len(), asset.Len())
+	}
+	switch opt.OOV {
+	case "":
+		opt.OOV = OOVRandomWord
+	case OOVRandomWord, OOVPlaceholder:
+	default:
+		return nil, fmt.Errorf("%w %q (want %q or %q)", ErrOOVPolicy, opt.OOV, OOVRandomWord, OOVPlaceholder)
+	}
+	if opt.Placeholder == "" {
+		opt.Placeholder = DefaultPlaceholder
+	}
+	switch {
+	case opt.MaxTextBytes == 0:
+		opt.MaxTextBytes = DefaultMaxTextBytes
+	case opt.MaxTextBytes < 0 || opt.MaxTextBytes > MaxTextBytesLimit:
+		return nil, fmt.Errorf("%w: MaxTextBytes %d not in [0, %d]", ErrInvalidSize, opt.MaxTextBytes, MaxTextBytesLimit)
+	}
+	p := &Privatizer{m: m, asset: asset, opt: opt}
+	p.pavg, p.known = mechanism.MeanDistance(m)
+	if !p.known {
+		p.pavg = math.NaN()
+		p.unknown = fmt.Sprintf("P_avg of the %s metric is not known on this device", m.Metric())
+	}
+	if opt.Ledger != nil && !p.known {
+		return nil, fmt.Errorf("text privatizer with %s: %w", m.Metric(), ErrNoUnitLoss)
+	}
+	if opt.Memo != nil {
+		want := MemoIdentity(m, asset)
+		if opt.Memo.Identity() != want {
+			return nil, fmt.Errorf("text privatizer: %w", ErrMemoMismatch)
+		}
+		if id := opt.Memo.FileID(); opt.Ledger != nil && id != "" {
+			if err := opt.Ledger.Bind(memoBinding(want), id); err != nil {
+				return nil, fmt.Errorf("text privatizer: %w", err)
+			}
+		}
+	}
+	return p, nil
+}
+
+// Privatize returns the privatized text and its accounting. With a ledger,
+// the call is charged first; if the charge fails (for example
+// ledger.ErrBudgetExceeded) it returns the error and no text.
+func (p *Privatizer) Privatize(text string, src rand.Source) (*Result, error) {
+	res, err := p.block(context.Background(), []string{text}, src, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &res[0], nil
+}
+
+// PrivatizeBlock privatizes several texts (for example the lines of a
+// stream that are already at hand) under ONE ledger charge and one memo
+// transaction: results[i] is texts[i]'s, each with its own accounting, all
+// sharing the block's receipt. Nothing is returned unless the whole block
+// is paid for.
+//
+// prepare, if not nil, sees the results before anything is charged or
+// recorded (their Accounting.Ledger is still nil): a caller that must not
+// fail after paying, such as one encoding the results, does its fallible
+// work there; an error from prepare cancels the block with nothing charged.
+// ctx is checked between words, so a long text can be cancelled; then
+// ctx.Err() is returned and nothing is charged or released.
+func (p *Privatizer) PrivatizeBlock(ctx context.Context, texts []string, src rand.Source, prepare func([]Result) error) ([]Result, error) {
+	return p.block(ctx, texts, src, prepare, nil)
+}
+
+// tokenSource says what produced an output token (for tests).
+type tokenSource uint8
+
+const (
+	fromLayout tokenSource = iota
+	fromMechanism
+	fromOOV
+	fromPunct
+)
+
+// cancelEvery is how many words or tokens pass between context checks.
+const cancelEvery = 256
+
+// recordFunc sees every output token with its input (for tests).
+type recordFunc func(in tokenize.Token, out string, how tokenSource)
+
+// block privatizes texts in three passes: (1) tokenize each text and look
+// its words up; (2) get every word occurrence's response — drawn fresh for
+// each, or through the memo; (3) assemble the outputs, drawing OOV and
+// punctuation replacements (independent of the input), let prepare see
+// them, and pay. Nothing is returned before the charge is durable, and
+// with a memo the new responses are recorded only after it.
+func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source, prepare func([]Result) error, record recordFunc) ([]Result, error) {
+	if p == nil || p.m == nil {
+		return nil, fmt.Errorf("text privatizer: %w", mechanism.ErrEmptyVocabulary)
+	}
+	if src == nil {
+		return nil, mechanism.ErrNilSource
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if len(texts) == 0 {
+		return nil, ErrEmptyText
+	}
+	total := 0
+	for _, t := range texts {
+		switch {
+		case t == "":
+			return nil, ErrEmptyText
+		case len(t) > p.opt.MaxTextBytes:
+			return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTextTooLarge, len(t), p.opt.MaxTextBytes)
+		}
+		total += len(t)
+	}
+	if total > p.opt.MaxTextBytes {
+		return nil, fmt.Errorf("%w: block of %d bytes, limit %d", ErrTextTooLarge, total, p.opt.MaxTextBytes)
+	}
+
+	// Pass 1: word ids in order of appearance.
+	var ids []int32
+	var sc tokenize.Scanner
+	for _, t := range texts {
+		sc.Reset(t)
+		for k := 0; ; k++ {
+			if k%cancelEvery == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			tk, ok := sc.Next()
+			if !ok {
+				break
+			}
+			if tk.Kind == tokenize.Word {
+				if id, ok := p.asset.Lookup(tokenize.Key(tk.Text)); ok {
+					ids = append(ids, int32(id))
+				}
+			}
+		}
+	}
+
+	var out []Result
+	var receipt *ledger.Receipt
+	// finish runs once the responses are drawn (inside the memo's
+	// transaction when there is one): passes 3 and the payment.
+	finish := func(resp []int32, memoized []bool) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		out = p.assemble(texts, resp, memoized, src, record)
+		if prepare != nil {
+			if err := prepare(out); err != nil {
+				return err
+			}
+		}
+		if p.opt.Ledger == nil {
+			return nil
+		}
+		fresh := 0
+		for _, m := range memoized {
+			if !m {
+				fresh++
+			}
+		}
+		rec, err := p.opt.Ledger.Charge(float64(fresh) * p.m.Epsilon() * p.pavg)
+		if err != nil {
+			return err
+		}
+		receipt = &rec
+		return nil
+	}
+	if err := p.respond(ctx, ids, src, finish); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].Accounting.Ledger = receipt
+	}
+	return out, nil
+}
+
+// respond draws the response to every word occurrence of ids and hands
+// them to finish. Without a memo each occurrence is privatized afresh
+// (fresh noise per word). With a memo, package memo looks up, draws and
+// records atomically across goroutines and processes, calling finish
+// before it records anything.
+func (p *Privatizer) respond(ctx context.Context, ids []int32, src rand.Source, finish func(resp []int32, memoized []bool) error) error {
+	draws := 0
+	draw := func(w int32) (int32, error) {
+		if draws++; draws%cancelEvery == 0 && ctx.Err() != nil {
+			return -1, ctx.Err()
+		}
+		y, err := p.m.Privatize(int(w), src)
+		if err != nil {
+			return -1, fmt.Errorf("privatize word: %w", err)
+		}
+		return int32(y), nil
+	}
+	if p.opt.Memo != nil {
+		_, _, err := p.opt.Memo.Resolve(ids, draw, finish)
+		return err
+	}
+	resp := make([]int32, len(ids))
+	for i, w := range ids {
+		var err error
+		if resp[i], err = draw(w); err != nil {
+			return err
+		}
+	}
+	return finish(resp, make([]bool, len(ids)))
+}
+
+// assemble writes each text's output: layout kept, vocabulary words
+// replaced by their responses in order, everything else by the OOV policy.
+func (p *Privatizer) assemble(texts []string, resp []int32, memoized []bool, src rand.Source, record recordFunc) []Result {
+	out := make([]Result, len(texts))
+	next := 0
+	n := p.asset.Len()
+	var sc tokenize.Scanner
+	for i, t := range texts {
+		var b strings.Builder
+		b.Grow(len(t) + len(t)/4)
+		emit := func(in tokenize.Token, s string, how tokenSource) {
+			b.WriteString(s)
+			if record != nil {
+				record(in, s, how)
+			}
+		}
+		acc := p.accounting()
+		sc.Reset(t)
+		for {
+			tk, ok := sc.Next()
+			if !ok {
+				break
+			}
+			switch {
+			case tk.Kind == tokenize.Space:
+				emit(tk, tk.Text, fromLayout)
+			case tk.Kind == tokenize.Punct && !p.opt.PrivatizePunctuation:
+				emit(tk, tk.Text, fromLayout)
+			case tk.Kind == tokenize.Punct:
+				emit(tk, privatizedPunct[sample.UniformInt(src, len(privatizedPunct))], fromPunct)
+			default:
+				if tk.Kind == tokenize.Word {
+					// The same lookup as pass 1, so the k-th vocabulary
+					// word here is ids[k].
+					if _, ok := p.asset.Lookup(tokenize.Key(tk.Text)); ok {
+						emit(tk, tokenize.Apply(tokenize.CaseOf(tk.Text), p.asset.Words[resp[next]]), fromMechanism)
+						acc.Words++
+						if memoized[next] {
+							acc.Memoized++
+						}
+						next++
+						continue
+					}
+				}
+				acc.OOV++
+				if p.opt.OOV == OOVPlaceholder {
+					emit(tk, p.opt.Placeholder, fromOOV)
+				} else {
+					emit(tk, tokenize.Apply(tokenize.CaseOf(tk.Text), p.asset.Words[sample.UniformInt(src, n)]), fromOOV)
+				}
+			}
+		}
+		acc.TotalEpsilon = float64(acc.Words-acc.Memoized) * acc.Epsilon
+		acc.UnitFree = acc.TotalEpsilon * acc.PAvg // NaN when P_avg is unknown
+		out[i] = Result{Text: b.String(), Accounting: acc}
+	}
+	return out
+}
+
+// accounting returns a bill with the privatizer's constants filled in.
+func (p *Privatizer) accounting() Accounting {
+	acc := Accounting{Epsilon: p.m.Epsilon(), Metric: p.m.Metric(), PAvg: p.pavg, LossUnknown: p.unknown}
+	if f, ok := p.m.(mechanism.Facts); ok {
+		acc.Mechanism = f.Name()
+	}
+	return acc
+}
+
+// MemoIdentity is what a memo's responses for m over a are valid for: the
+// mechanism's name, every parameter, and the asset's SHA-256.
+func MemoIdentity(m mechanism.Mechanism, a *wva.Asset) memo.Identity {
+	id := memo.Identity{Asset: a.SHA256}
+	if f, ok := m.(mechanism.Facts); ok {
+		id.Mechanism, id.Params = f.Name(), f.Params()
+	} else {
+		id.Mechanism, id.Params = "unnamed", fmt.Sprintf("epsilon=%s metric=%s", strconv.FormatFloat(m.Epsilon(), 'g', -1, 64), m.Metric())
+	}
+	return id
+}
+
+// memoBinding names a memo identity in the ledger's bindings: a hash, so
+// that the ledger file does not say which mechanism the memo serves.
+func memoBinding(id memo.Identity) string {
+	h := sha256.Sum256([]byte(fmt.Sprintf("%q %q %x", id.Mechanism, id.Params, id.Asset)))
+	return "memo " + hex.EncodeToString(h[:16])
+}
