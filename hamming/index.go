@@ -54,12 +54,6 @@ func (x *Index) Len() int { return x.scan.Len() }
 // Codes returns the indexed codes (not a copy).
 func (x *Index) Codes() []Code { return x.scan.codes }
 
-// planStats returns the planner's counters.
-func (x *Index) planStats() *planStats { return &x.stats }
-
-// buildMIH builds the multi-index tables now rather than on first use.
-func (x *Index) buildMIH() { x.getMIH() }
-
 func (x *Index) getMIH() *mih {
 	x.mihOnce.Do(func() { x.mih, _ = newMIH(x.scan.codes) }) // size checked by NewScan
 	return x.mih

@@ -67,19 +67,3 @@ func SetLowestIndexTiesForTest(m Mechanism) { m.(*brrMech).ties = hamming.TiesAl
 
 // newMatrix is an n×n zero matrix (fixtures_test.go builds metrics in it).
 func newMatrix(n int) [][]float64 { return dpexact.Distances(n, func(int, int) float64 { return 0 }) }
-
-// exactGeometricList is 1-DG's exact law on one list (dpexact); it panics
-// on arguments dpexact rejects, which deniability_test.go never passes.
-func exactGeometricList(pos []int, eps float64) [][]float64 {
-	return mustLaw(dpexact.DiffractorGeometric([][]int{pos}, eps))
-}
-
-// mixture is dpexact.Mixture, panicking like exactGeometricList.
-func mixture(Ps ...[][]float64) [][]float64 { return mustLaw(dpexact.Mixture(Ps...)) }
-
-func mustLaw(P [][]float64, err error) [][]float64 {
-	if err != nil {
-		panic(err)
-	}
-	return P
-}
