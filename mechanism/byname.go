@@ -18,6 +18,9 @@ type Options struct {
 	// where the output is almost surely the input (for experiments that
 	// sweep ε). Off, such an ε is refused with ErrEpsilonSaturated.
 	AllowSaturated bool
+	// Outputs, if not nil, restricts what the mechanism may release (see
+	// Outputs); it must cover the asset's vocabulary.
+	Outputs *Outputs
 }
 
 // New builds the on-device mechanism called name (NameBRR,

@@ -27,6 +27,9 @@ type Facts interface {
 	SaturationEpsilon() float64
 	// Name is the mechanism's name (NameBRR, ...).
 	Name() string
+	// Outputs is the output vocabulary the mechanism releases from, or nil
+	// when it may release every word.
+	Outputs() *Outputs
 	// Params lists every parameter the output distribution depends on,
 	// canonically ("epsilon=0.4845 gamma=..."), so that a memo of
 	// responses is never reused under other settings.
@@ -188,3 +191,11 @@ func (t *temMech) Name() string { return NameTEM }
 
 // Params returns ε, γ and how γ was chosen.
 func (t *temMech) Params() string { return temParams(t.eps, t.gamma, t.opts) }
+
+// Outputs: no mechanism restricts its outputs yet (Options.Outputs is not
+// wired to the constructors).
+func (b *brrMech) Outputs() *Outputs        { return nil }
+func (t *temHammingMech) Outputs() *Outputs { return nil }
+func (m *dgMech) Outputs() *Outputs         { return nil }
+func (m *dtMech) Outputs() *Outputs         { return nil }
+func (t *temMech) Outputs() *Outputs        { return nil }
