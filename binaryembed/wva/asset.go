@@ -118,6 +118,9 @@ func (a *Asset) derivedHeader() (Header, error) {
 	if msg := checkPresets(h.Presets); msg != "" {
 		return h, invalidf("header", "%s", msg)
 	}
+	if msg := checkExcluded(h.Excluded, n); msg != "" {
+		return h, invalidf("header", "%s", msg)
+	}
 	if a.Floats != nil {
 		if h.Dim == 0 {
 			return h, invalidf("floats", "vectors present but header dim is 0")

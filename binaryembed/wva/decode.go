@@ -194,6 +194,9 @@ func checkHeader(h *Header, sec [kindFloats + 1]*SectionInfo) error {
 	if msg := checkPresets(h.Presets); msg != "" {
 		return corruptf(part, "%s", msg)
 	}
+	if msg := checkExcluded(h.Excluded, h.Words); msg != "" {
+		return corruptf(part, "%s", msg)
+	}
 	if f := sec[kindFloats]; f != nil && (h.Dim == 0 || f.Raw != 4*uint64(h.Words)*uint64(h.Dim)) {
 		return corruptf(part, "dim %d and %d words, FLOATS section holds %d bytes", h.Dim, h.Words, f.Raw)
 	}

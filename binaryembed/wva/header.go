@@ -36,6 +36,23 @@ type Header struct {
 	// Presets are the privacy levels calibrated on this asset by its
 	// builder; nil when it has none (preset names are then refused).
 	Presets *Presets `json:"presets,omitempty"`
+	// Excluded lists the words the mechanisms should not release by
+	// default (an offensive-word list); nil when the asset has none.
+	Excluded *Excluded `json:"excluded,omitempty"`
+}
+
+// Excluded is a default exclusion list: word ids an app normally does not
+// want a mechanism to release (the user may still type them: inputs are
+// never filtered). Its provenance is recorded because such lists carry
+// their own licences.
+type Excluded struct {
+	// Source names the list, e.g. "npm:cuss@2.2.0".
+	Source string `json:"source"`
+	// Licence is the list's SPDX licence identifier.
+	Licence string `json:"licence"`
+	// IDs are the excluded word ids, strictly ascending, each below Words;
+	// at least one word stays allowed.
+	IDs []uint32 `json:"ids"`
 }
 
 // Source identifies the upstream embedding.

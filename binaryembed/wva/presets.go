@@ -82,3 +82,27 @@ func quote(s string) string {
 	}
 	return strconv.Quote(s)
 }
+
+// checkExcluded returns "" when x is well formed for n words (ids strictly
+// ascending and below n, at least one word left allowed), else the
+// problem. A nil x is well formed.
+func checkExcluded(x *Excluded, n int) string {
+	if x == nil {
+		return ""
+	}
+	if len(x.Source) > maxPresetMethod || len(x.Licence) > maxPresetName {
+		return "excluded: source or licence too long"
+	}
+	if len(x.IDs) >= n {
+		return "excluded: every word excluded"
+	}
+	for i, id := range x.IDs {
+		if int64(id) >= int64(n) {
+			return "excluded: id " + strconv.Itoa(int(id)) + " out of range"
+		}
+		if i > 0 && id <= x.IDs[i-1] {
+			return "excluded: ids not strictly ascending"
+		}
+	}
+	return ""
+}

@@ -82,3 +82,42 @@ func TestPresetsValidated(t *testing.T) {
 		})
 	}
 }
+
+// TestExcludedValidated: the exclusion list round-trips, and malformed
+// lists are refused by Validate (ErrInvalid) and Decode (ErrCorrupt).
+func TestExcludedValidated(t *testing.T) {
+	good := func() *Excluded { return &Excluded{Source: "npm:list@1.0.0", Licence: "MIT", IDs: []uint32{1, 3}} }
+	a := tinyAsset(t)
+	a.Header.Excluded = good()
+	b, err := Decode(mustMarshal(t, a))
+	if err != nil || b.Header.Excluded == nil || b.Header.Excluded.Licence != "MIT" || len(b.Header.Excluded.IDs) != 2 || b.Header.Excluded.IDs[1] != 3 {
+		t.Fatalf("round trip: %+v, %v", b, err)
+	}
+	for _, tc := range []struct {
+		name string
+		ids  []uint32
+	}{
+		{"out of range", []uint32{1, 4}},
+		{"not ascending", []uint32{3, 1}},
+		{"duplicate", []uint32{1, 1}},
+		{"every word", []uint32{0, 1, 2, 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := tinyAsset(t)
+			a.Header.Excluded = good()
+			h, secs := fileParts(t, a)
+			a.Header.Excluded.IDs = tc.ids
+			if err := a.Validate(); !errors.Is(err, ErrInvalid) {
+				t.Fatalf("Validate: %v", err)
+			}
+			h.Excluded = a.Header.Excluded
+			hj, err := json.Marshal(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Decode(buildFile(hj, secs)); !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("Decode: %v", err)
+			}
+		})
+	}
+}
