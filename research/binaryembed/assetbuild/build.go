@@ -82,6 +82,16 @@ func Build(src []byte, cfg Config) (*wva.Asset, error) {
 	return a, nil
 }
 
+// Projection trains the binarizer cfg names on emb exactly as Build does
+// (same derived seed), so that vectors added later — for example induced
+// for words the source lacks — are encoded as the asset's words were.
+func Projection(emb *binaryembed.Embeddings, cfg Config) (*binaryembed.Projection, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	return binarize(emb, &cfg)
+}
+
 func binarize(emb *binaryembed.Embeddings, cfg *Config) (*binaryembed.Projection, error) {
 	seed := seedFor(cfg.Seed, stageProjection)
 	switch cfg.Binarizer {
