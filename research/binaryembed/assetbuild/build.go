@@ -34,19 +34,37 @@ func Build(src []byte, cfg Config) (*wva.Asset, error) {
 		}
 	}
 	t0 := time.Now()
-	emb, err := binaryembed.ReadWinkPackage(bytes.NewReader(src), binaryembed.ReadOptions{
-		Keep: binaryembed.PlainWord, Limit: cfg.Words,
+	limit := cfg.Words
+	if cfg.TypedText != nil {
+		limit = cfg.TypedText.SourceWords
+	}
+	all, err := binaryembed.ReadWinkPackage(bytes.NewReader(src), binaryembed.ReadOptions{
+		Keep: binaryembed.PlainWord, Limit: limit,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read source: %w", err)
 	}
-	if emb.Len() < cfg.Words {
-		return nil, fmt.Errorf("%w: source has only %d words passing the filter, want %d", ErrConfig, emb.Len(), cfg.Words)
+	if all.Len() < cfg.Words {
+		return nil, fmt.Errorf("%w: source has only %d words passing the filter, want %d", ErrConfig, all.Len(), cfg.Words)
 	}
-	logf("read %d words of dimension %d in %v", emb.Len(), emb.Dim, time.Since(t0).Round(time.Millisecond))
+	logf("read %d words of dimension %d in %v", all.Len(), all.Dim, time.Since(t0).Round(time.Millisecond))
+
+	// The binarizer is always trained on the source's first Words plain
+	// words, so a vocabulary chosen for typed text (with induced words) is
+	// encoded by the same projection as the plain one.
+	train := &binaryembed.Embeddings{Words: all.Words[:cfg.Words], Dim: all.Dim, Vectors: all.Vectors[:cfg.Words*all.Dim]}
+	emb := train
+	var induced []string
+	if cfg.TypedText != nil {
+		t0 = time.Now()
+		if emb, induced, err = typedVocabulary(all, cfg.TypedText, cfg.Words, logf); err != nil {
+			return nil, err
+		}
+		logf("typed-text vocabulary: %d words, %d of them induced, in %v", emb.Len(), len(induced), time.Since(t0).Round(time.Millisecond))
+	}
 
 	t0 = time.Now()
-	proj, err := binarize(emb, &cfg)
+	proj, err := binarize(train, &cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -72,6 +90,11 @@ func Build(src []byte, cfg Config) (*wva.Asset, error) {
 		a.Floats = emb.Vectors
 	}
 	a.Header = header(emb, proj, &cfg)
+	if t := cfg.TypedText; t != nil {
+		a.Header.Excluded = exclusionHeader(emb.Words, t)
+		a.Header.Binarizer.Params["filter"] = fmt.Sprintf("%d words: the first of the %s ranking with a source vector or one induced from %s (%d induced, at least %d occurrences each), required words always in; binarizer trained on the source's first %d plain words",
+			cfg.Words, t.RankingSource, t.CorpusSource, len(induced), t.MinCount, cfg.Words)
+	}
 	if cfg.Presets {
 		t0 = time.Now()
 		if a.Header.Presets, err = calibrate(a, seedFor(cfg.Seed, stageCalibration), workers(cfg.Workers)); err != nil {

@@ -31,6 +31,9 @@ type Config struct {
 	// to multiples of TEMStep. GammaMax 0 leaves the section out.
 	GammaMax, TEMStep float64
 	Floats            bool // also store the float vectors (research builds)
+	// TypedText, if set, chooses the vocabulary for typed text and
+	// induces vectors for the words the source lacks (see TypedText).
+	TypedText *TypedText
 	// Presets calibrates the named privacy levels on the built codes and
 	// lists and stores them in the header (about 40 s on 2 cores).
 	Presets bool
@@ -53,6 +56,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("%w: binarizer %q, want %q or %q", ErrConfig, c.Binarizer, SRP, NLB)
 	case c.Lists < 0 || c.Lists > 256:
 		return fmt.Errorf("%w: Lists = %d, want 0..256", ErrConfig, c.Lists)
+	case c.TypedText != nil && c.TypedText.validate(c.Words) != nil:
+		return c.TypedText.validate(c.Words)
 	case c.GammaMax < 0 || math.IsNaN(c.GammaMax) || math.IsInf(c.GammaMax, 0):
 		return fmt.Errorf("%w: GammaMax = %v", ErrConfig, c.GammaMax)
 	case c.GammaMax > 0 && !(c.TEMStep > 0 && c.TEMStep <= c.GammaMax):

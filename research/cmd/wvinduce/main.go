@@ -153,11 +153,11 @@ func measure(o *options) (rep *alacarte.EvalReport, setup time.Duration, err err
 	if !slices.Equal(src.Words, asset.Words) {
 		return nil, 0, fmt.Errorf("wvinduce: the source's first %d plain words are not the asset's words", src.Len())
 	}
-	proj, err := alacarte.AssetProjection(src, assetbuild.DefaultEnglish())
+	proj, err := assetProjection(src, assetbuild.DefaultEnglish())
 	if err != nil {
 		return nil, 0, fmt.Errorf("wvinduce: %w", err)
 	}
-	if err := alacarte.VerifyCodes(proj, src, asset.Codes); err != nil {
+	if err := verifyCodes(proj, src, asset.Codes); err != nil {
 		return nil, 0, fmt.Errorf("wvinduce: %w", err)
 	}
 	setup = time.Since(start)

@@ -1,4 +1,4 @@
-package alacarte
+package main
 
 import (
 	"bytes"
@@ -43,7 +43,7 @@ var realAsset = sync.OnceValues(func() (*realData, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := AssetProjection(src, cfg)
+	p, err := assetProjection(src, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +78,7 @@ func TestAssetProjectionReproducesAsset(t *testing.T) {
 	if !slices.Equal(d.src.Words, d.asset.Words) {
 		t.Fatal("source words differ from the asset's words")
 	}
-	if err := VerifyCodes(d.proj, d.src, d.asset.Codes); err != nil {
+	if err := verifyCodes(d.proj, d.src, d.asset.Codes); err != nil {
 		t.Fatal(err)
 	}
 	bad := *d.proj
@@ -86,7 +86,7 @@ func TestAssetProjectionReproducesAsset(t *testing.T) {
 	for i := range bad.W[:bad.Dim] {
 		bad.W[i] = -bad.W[i] // flip bit 0 of every code
 	}
-	if err := VerifyCodes(&bad, d.src, d.asset.Codes); err == nil {
+	if err := verifyCodes(&bad, d.src, d.asset.Codes); err == nil {
 		t.Fatal("a perturbed projection passed VerifyCodes")
 	}
 }
