@@ -7,10 +7,10 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"hash"
-	"io"
+
+	"crypto/hkdf"
 
 	"golang.org/x/crypto/chacha20poly1305"
-	"golang.org/x/crypto/hkdf"
 )
 
 // MinSecretLen is the shortest secret Open accepts: 32 bytes, the key size
@@ -28,9 +28,10 @@ type keys struct {
 
 func deriveKeys(secret, salt []byte) (*keys, error) {
 	k := func(info string) []byte {
-		out := make([]byte, 32)
-		// HKDF-SHA256 can yield 255·32 bytes; 32 never fails.
-		if _, err := io.ReadFull(hkdf.New(sha256.New, secret, salt, []byte("wordveil memo v1 "+info)), out); err != nil {
+		// HKDF-SHA256 (the standard library's, RFC 5869) can yield 255·32
+		// bytes; 32 never fails.
+		out, err := hkdf.Key(sha256.New, secret, salt, "wordveil memo v1 "+info, 32)
+		if err != nil {
 			panic("memo: hkdf: " + err.Error())
 		}
 		return out
