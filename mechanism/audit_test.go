@@ -37,16 +37,37 @@ func auditCases(t testing.TB) []auditCase {
 		return P
 	}
 
-	// BRR on short synthetic codes.
+	// restricted is m over outputs without the excluded ids, and the
+	// allowed set for dpexact.
+	restricted := func(m Mechanism, excluded ...int) (Mechanism, []bool) {
+		t.Helper()
+		o, allowed := testOutputs(t, m.Len(), excluded...)
+		r, err := Restrict(m, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, allowed
+	}
+
+	// BRR on short synthetic codes, and restricted: words 0 and 1 share a
+	// code (0 excluded, 1 allowed), 8 and 15 are sampled inputs.
 	for _, c := range []struct {
 		n, L int
 		eps  float64
 	}{{16, 10, 0.3}, {16, 10, 1.0}, {24, 12, 0.6}} {
 		low, codes := syntheticCodes(c.n, c.L, "brr")
+		m := must(newBRR(newIndex(t, codes), c.eps))
 		cases = append(cases, auditCase{
 			name: "BRR/L=" + itoa(c.L) + "/eps=" + ftoa(c.eps),
-			mech: must(newBRR(newIndex(t, codes), c.eps)),
+			mech: m,
 			P:    law(dpexact.BRR(low, c.L, c.eps)),
+			d:    hammingMatrix(low), eps: c.eps,
+		})
+		r, allowed := restricted(m, 0, 2, 3, c.n/2, c.n-1)
+		cases = append(cases, auditCase{
+			name: "BRR/outputs/L=" + itoa(c.L) + "/eps=" + ftoa(c.eps),
+			mech: r,
+			P:    law(dpexact.RestrictedBRR(low, c.L, c.eps, allowed)),
 			d:    hammingMatrix(low), eps: c.eps,
 		})
 	}
@@ -61,6 +82,13 @@ func auditCases(t testing.TB) []auditCase {
 				name: "TEMHamming/eps=" + ftoa(c.eps) + "/gamma=" + ftoa(m.Gamma()),
 				mech: m, P: law(dpexact.TEM(d, m.Gamma(), c.eps)), d: d, eps: c.eps,
 			})
+			// Both copies of the centre code excluded: input 0 has no
+			// allowed word at distance 0.
+			r, allowed := restricted(m, 0, 1, 3, 10, 19)
+			cases = append(cases, auditCase{
+				name: "TEMHamming/outputs/eps=" + ftoa(c.eps) + "/gamma=" + ftoa(m.Gamma()),
+				mech: r, P: law(dpexact.RestrictedTEM(d, m.Gamma(), c.eps, allowed)), d: d, eps: c.eps,
+			})
 		}
 	}
 
@@ -71,6 +99,13 @@ func auditCases(t testing.TB) []auditCase {
 		cases = append(cases, auditCase{
 			name: "TEM/asset/eps=" + ftoa(c.eps) + "/gamma=" + ftoa(m.Gamma()),
 			mech: m, P: law(dpexact.TEM(s.dist, m.Gamma(), c.eps)), d: s.auditD, eps: c.eps,
+		})
+		// "good" (0) and its nearest neighbours excluded.
+		n := m.Len()
+		r, allowed := restricted(m, 0, 1, 2, n/2, n-1)
+		cases = append(cases, auditCase{
+			name: "TEM/outputs/asset/eps=" + ftoa(c.eps) + "/gamma=" + ftoa(m.Gamma()),
+			mech: r, P: law(dpexact.RestrictedTEM(s.dist, m.Gamma(), c.eps, allowed)), d: s.auditD, eps: c.eps,
 		})
 	}
 
@@ -91,11 +126,26 @@ func auditCases(t testing.TB) []auditCase {
 			ds = append(ds, law(dpexact.ListDistances(p)))
 		}
 		d := law(dpexact.MaxMetric(ds...))
+		// Excluded: the first word, the middle one, the last one, and the
+		// first list's positions 1..3 (a run around a position).
+		n := len(ls.pos[0])
+		order := make([]int, n)
+		for w, p := range ls.pos[0] {
+			order[p] = w
+		}
+		excluded := []int{0, n / 2, n - 1, order[1], order[2], order[3]}
 		for _, eps := range []float64{0.2, 0.9} {
+			m := must(newDG(ls.lists, eps))
 			cases = append(cases, auditCase{
 				name: "1-DG/" + ls.name + "/eps=" + ftoa(eps),
-				mech: must(newDG(ls.lists, eps)),
+				mech: m,
 				P:    law(dpexact.DiffractorGeometric(ls.pos, eps)), d: d, eps: eps,
+			})
+			r, allowed := restricted(m, excluded...)
+			cases = append(cases, auditCase{
+				name: "1-DG/outputs/" + ls.name + "/eps=" + ftoa(eps),
+				mech: r,
+				P:    law(dpexact.RestrictedDiffractorGeometric(ls.pos, eps, allowed)), d: d, eps: eps,
 			})
 		}
 		for _, c := range []struct{ eps, gamma float64 }{{0.4, 5}, {1, 3}, {0.5, 0}, {2.5, 0}} {
@@ -104,7 +154,27 @@ func auditCases(t testing.TB) []auditCase {
 				name: "1-DT/" + ls.name + "/eps=" + ftoa(c.eps) + "/gamma=" + ftoa(m.Gamma()),
 				mech: m, P: law(dpexact.DiffractorTEM(ls.pos, m.Gamma(), c.eps)), d: d, eps: c.eps,
 			})
+			r, allowed := restricted(m, excluded...)
+			cases = append(cases, auditCase{
+				name: "1-DT/outputs/" + ls.name + "/eps=" + ftoa(c.eps) + "/gamma=" + ftoa(m.Gamma()),
+				mech: r, P: law(dpexact.RestrictedDiffractorTEM(ls.pos, m.Gamma(), c.eps, allowed)), d: d, eps: c.eps,
+			})
 		}
 	}
 	return cases
+}
+
+// testOutputs is the output vocabulary of n words without excluded, and
+// the same set as dpexact takes it.
+func testOutputs(t testing.TB, n int, excluded ...int) (*Outputs, []bool) {
+	t.Helper()
+	o, err := NewOutputs(n, excluded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := make([]bool, n)
+	for i := range allowed {
+		allowed[i] = o.Allowed(i)
+	}
+	return o, allowed
 }

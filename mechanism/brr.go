@@ -11,11 +11,17 @@ import (
 
 // brrMech is the mechanism NewBRR documents.
 type brrMech struct {
-	index  *hamming.Index
-	eps    float64
-	thresh uint64 // BernoulliThreshold(q)
-	radius int    // planner hint: the expected distance of the noisy code
-	ties   hamming.Ties
+	index *hamming.Index
+	// out is searched for the output: index itself, or an index over the
+	// allowed codes only when outputs are restricted, outIDs[i] being the
+	// word id of its i-th code (nil for index itself).
+	out     *hamming.Index
+	outIDs  []int32
+	outputs *Outputs
+	eps     float64
+	thresh  uint64 // BernoulliThreshold(q)
+	radius  int    // planner hint: the expected distance of the noisy code
+	ties    hamming.Ties
 }
 
 // newBRR validates the parameters and builds the mechanism; see NewBRR.
@@ -29,6 +35,7 @@ func newBRR(index *hamming.Index, eps float64) (*brrMech, error) {
 	q := 1 / (1 + math.Exp(eps))
 	return &brrMech{
 		index:  index,
+		out:    index,
 		eps:    eps,
 		thresh: sample.BernoulliThreshold(q),
 		// The nearest word is at most as far as the input word, which is
@@ -48,11 +55,24 @@ func (b *brrMech) Privatize(w int, src rand.Source) (int, error) {
 	for i := range q {
 		q[i] ^= sample.Mask64(src, b.thresh)
 	}
-	nb, err := b.index.Nearest(q, hamming.Options{Ties: b.ties, Rand: src, ExpectedRadius: b.radius})
+	// The nearest allowed word: exact search over the allowed codes only,
+	// ties uniform among the allowed minimizers.
+	nb, err := b.out.Nearest(q, hamming.Options{Ties: b.ties, Rand: src, ExpectedRadius: b.radius})
 	if err != nil {
 		return -1, fmt.Errorf("BRR: nearest word: %w", err)
 	}
-	return int(nb.ID), nil
+	return wordOf(b.outIDs, int(nb.ID)), nil
+}
+
+// restrict returns BRR with the same index, ε and tie rule over outputs o.
+func (b *brrMech) restrict(o *Outputs) (Mechanism, error) {
+	r := *b
+	out, ids, err := outputIndex(b.index, o)
+	if err != nil {
+		return nil, fmt.Errorf("BRR: %w", err)
+	}
+	r.out, r.outIDs, r.outputs = out, ids, o
+	return &r, nil
 }
 
 // Epsilon returns the per-bit ε.

@@ -19,7 +19,8 @@ type Options struct {
 	// sweep ε). Off, such an ε is refused with ErrEpsilonSaturated.
 	AllowSaturated bool
 	// Outputs, if not nil, restricts what the mechanism may release (see
-	// Outputs); it must cover the asset's vocabulary.
+	// Outputs and Restrict): it must cover the asset's vocabulary
+	// (Vocabulary() = the asset's word count, else ErrOutputsMismatch).
 	Outputs *Outputs
 }
 
@@ -28,7 +29,7 @@ type Options struct {
 // mechanism's metric (γ from Theorem 4.2 for the TEM variants). The CLI and
 // the mobile API both build their mechanisms here. It refuses ε above
 // MaxEpsilon, and above the mechanism's SaturationEpsilon unless
-// opts.AllowSaturated.
+// opts.AllowSaturated. opts.Outputs restricts the outputs (Restrict).
 func New(name string, a *wva.Asset, eps float64, opts Options) (Mechanism, error) {
 	if a == nil {
 		return nil, fmt.Errorf("%s: %w", name, ErrEmptyVocabulary)
@@ -40,7 +41,14 @@ func New(name string, a *wva.Asset, eps float64, opts Options) (Mechanism, error
 	if err := checkSaturation(m, opts.AllowSaturated); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return m, nil
+	if opts.Outputs == nil {
+		return m, nil
+	}
+	r, err := Restrict(m, opts.Outputs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return r, nil
 }
 
 func newMechanism(name string, a *wva.Asset, eps float64) (Mechanism, error) {

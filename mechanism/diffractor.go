@@ -12,6 +12,7 @@ import (
 // dgMech is the mechanism NewDiffractorGeometric documents.
 type dgMech struct {
 	lists []wva.Permutation
+	lo    *listOutputs // nil: every position may be released
 	n     int
 	eps   float64
 }
@@ -33,9 +34,19 @@ func (m *dgMech) Privatize(w int, src rand.Source) (int, error) {
 	if err := checkCall("1-DG", w, m.n, src); err != nil {
 		return -1, err
 	}
-	l := &m.lists[sample.UniformInt(src, len(m.lists))]
+	k := sample.UniformInt(src, len(m.lists))
+	l := &m.lists[k]
 	p := clampPos(int(l.Pos[w])+sample.TwoSidedGeometric(src, m.eps), m.n)
-	return int(l.Order[p]), nil
+	// The nearest allowed position to the noisy one (the lower on a tie):
+	// post-processing of the private position, in O(log N).
+	return int(l.Order[m.lo.nearest(k, p)]), nil
+}
+
+// restrict returns 1-DG with the same lists and ε over outputs o.
+func (m *dgMech) restrict(o *Outputs) (Mechanism, error) {
+	r := *m
+	r.lo = newListOutputs(m.lists, o)
+	return &r, nil
 }
 
 // Epsilon returns ε.
@@ -50,6 +61,7 @@ func (m *dgMech) Len() int { return m.n }
 // dtMech is the mechanism NewDiffractorTEM documents.
 type dtMech struct {
 	lists []wva.Permutation
+	lo    *listOutputs // nil: every position may be released
 	n     int
 	eps   float64
 	gamma float64
@@ -76,47 +88,105 @@ func newDT(lists []wva.Permutation, eps float64, opts TEMOptions) (*dtMech, erro
 	}, nil
 }
 
+// dtTries bounds 1-DT's rejection sampler before it enumerates the ball.
+const dtTries = 64
+
 // Privatize returns 1-DT's output for word w.
 //
-// It decides ⊥ against the ball with bernoulliLog on a probability
-// computed in log space (never rounded to zero), then draws the offset
-// within the ball as a two-sided geometric with parameter ε/2 (weights
-// e^(−ε|k|/2), exactly TEM's), rejected until it lands in the ball:
-// rejection from an exact sampler yields the exact conditional law. The
-// acceptance probability is at least 1/(1+e^(−ε/2)) > 1/2 unless γ is
-// below 1/ε or so, which only a given γ can make it.
+// In the chosen list, the ball is the window [p−left, p+right] of
+// positions within γ of p = π(w), and only its allowed positions count
+// (all of them when unrestricted). It decides ⊥ against the ball with
+// bernoulliLog on a probability computed in log space (never rounded to
+// zero), ⊥ releasing a uniform allowed position outside the window. Then
+// it draws the offset within the ball as a two-sided geometric with
+// parameter ε/2 (weights e^(−ε|k|/2), exactly TEM's), rejected until it
+// lands on an allowed position of the window: rejection from an exact
+// sampler yields the exact conditional law. After dtTries rejections, or
+// at once when excluded positions hold over half of the window's weight
+// (an excluded input at large ε, where rejection would almost never
+// succeed), it takes the argmax of −ε|q−p|/2 + Gumbel noise over the
+// window's allowed positions, which has the same law (Gumbel-max): the
+// output law is exact either way, and the work is bounded by dtTries plus
+// the window whatever ε.
 func (m *dtMech) Privatize(w int, src rand.Source) (int, error) {
 	if err := checkCall("1-DT", w, m.n, src); err != nil {
 		return -1, err
 	}
-	l := &m.lists[sample.UniformInt(src, len(m.lists))]
+	li := sample.UniformInt(src, len(m.lists))
+	l := &m.lists[li]
 	p := int(l.Pos[w])
-	left, right := min(p, m.r), min(m.n-1-p, m.r) // ball = [p−left, p+right]
+	left, right := min(p, m.r), min(m.n-1-p, m.r) // window = [p−left, p+right]
+	lo, hi := m.lo.rankBelow(li, p-left), m.lo.rankBelow(li, p+right+1)
+	inBall := hi - lo // allowed positions in the window: ranks lo..hi−1
+	outside := m.lo.size(m.n) - inBall
+	bottom := func() int {
+		// ⊥: a uniform allowed position outside the window.
+		j := sample.UniformInt(src, outside)
+		if j >= lo {
+			j += inBall
+		}
+		return int(l.Order[m.lo.position(li, j)])
+	}
+	if inBall == 0 {
+		return bottom(), nil // nothing releasable in the ball (A is never empty)
+	}
 	half := m.eps / 2
-	if outside := m.n - (left + right + 1); outside > 0 {
-		// Ball mass 1 + Σ_{k=1..left} ρ^k + Σ_{k=1..right} ρ^k, ρ = e^(−ε/2),
-		// with Σ_{k=1..a} ρ^k = ρ·(1 − ρ^a)/(1 − ρ) via expm1 (no
-		// cancellation for small ε).
-		g := math.Exp(-half) / -math.Expm1(-half)
-		mass := 1 - g*math.Expm1(-half*float64(left)) - g*math.Expm1(-half*float64(right))
-		x := math.Log(mass) + half*m.gamma - math.Log(float64(outside))
-		if sample.BernoulliLog(src, -sample.Softplus(x)) {
-			// ⊥: a uniform position of [0, p−left) ∪ (p+right, N−1].
-			j := sample.UniformInt(src, outside)
-			if j >= p-left {
-				j += left + right + 1
+	// Window mass 1 + Σ_{k=1..left} ρ^k + Σ_{k=1..right} ρ^k, ρ = e^(−ε/2),
+	// with Σ_{k=1..a} ρ^k = ρ·(1 − ρ^a)/(1 − ρ) via expm1 (no cancellation
+	// for small ε); the excluded positions' weight is subtracted while it
+	// is at most half (no cancellation either), else the allowed weights
+	// are summed in log space.
+	g := math.Exp(-half) / -math.Expm1(-half)
+	mass := 1 - g*math.Expm1(-half*float64(left)) - g*math.Expm1(-half*float64(right))
+	lnMass := math.Log(mass)
+	enumerate := false
+	if ex := m.lo.excludedIn(li, p-left, p+right); len(ex) > 0 {
+		x := 0.0
+		for _, q := range ex {
+			x += math.Exp(-half * float64(absInt(int(q)-p)))
+		}
+		if x <= mass/2 {
+			lnMass = math.Log(mass - x)
+		} else {
+			enumerate = true
+			lnMass = math.Inf(-1)
+			for k := lo; k < hi; k++ {
+				lnMass = sample.LogAddExp(lnMass, -half*float64(absInt(m.lo.position(li, k)-p)))
 			}
-			return int(l.Order[j]), nil
 		}
 	}
-	if left == 0 && right == 0 {
-		return int(l.Order[p]), nil
-	}
-	for {
-		if k := sample.TwoSidedGeometric(src, half); k >= -left && k <= right {
-			return int(l.Order[p+k]), nil
+	if outside > 0 {
+		x := lnMass + half*m.gamma - math.Log(float64(outside))
+		if sample.BernoulliLog(src, -sample.Softplus(x)) {
+			return bottom(), nil
 		}
 	}
+	if inBall == 1 {
+		return int(l.Order[m.lo.position(li, lo)]), nil
+	}
+	if !enumerate {
+		for range dtTries {
+			if k := sample.TwoSidedGeometric(src, half); k >= -left && k <= right && m.lo.allowedAt(li, p+k) {
+				return int(l.Order[p+k]), nil
+			}
+		}
+	}
+	best, bestScore := -1, math.Inf(-1)
+	for k := lo; k < hi; k++ {
+		q := m.lo.position(li, k)
+		if s := -half*float64(absInt(q-p)) + sample.Gumbel(src, 1); best < 0 || s > bestScore {
+			best, bestScore = q, s
+		}
+	}
+	return int(l.Order[best]), nil
+}
+
+// restrict returns 1-DT with the same lists, ε and γ options over
+// outputs o.
+func (m *dtMech) restrict(o *Outputs) (Mechanism, error) {
+	r := *m
+	r.lo = newListOutputs(m.lists, o)
+	return &r, nil
 }
 
 // Epsilon returns ε.

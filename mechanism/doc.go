@@ -16,6 +16,14 @@
 // must use NewSecureSource (ChaCha8 keyed from crypto/rand). The seeded
 // source exists for tests and reproducible evaluation only.
 //
+// Output vocabularies. Any mechanism can be restricted to a set A of
+// words it may release (Options.Outputs, Restrict); the input may be any
+// word, allowed or not. BRR then releases the nearest allowed word to its
+// noisy code and 1-DG the nearest allowed position to its noisy position
+// (post-processing of the private step); the TEM family runs the
+// exponential mechanism over A. The guarantee (ε, metric) is unchanged;
+// see Outputs for the laws and why re-drawing until allowed would not do.
+//
 // Failure. A mechanism that cannot produce a correctly distributed output
 // returns an error and the id -1; it never falls back to returning the
 // input word (which would leak it).

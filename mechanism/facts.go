@@ -160,42 +160,60 @@ func temParams(eps, gamma float64, opts TEMOptions) string {
 // Name returns NameBRR.
 func (b *brrMech) Name() string { return NameBRR }
 
-// Params returns ε per bit.
-func (b *brrMech) Params() string { return "epsilon=" + formatFloat(b.eps) }
+// Params returns ε per bit (and the output vocabulary's fingerprint).
+func (b *brrMech) Params() string { return withOutputs("epsilon="+formatFloat(b.eps), b.outputs) }
 
 // Name returns NameTEMHamming.
 func (t *temHammingMech) Name() string { return NameTEMHamming }
 
-// Params returns ε, γ and how γ was chosen.
-func (t *temHammingMech) Params() string { return temParams(t.eps, t.gamma, t.opts) }
+// Params returns ε, γ, how γ was chosen (and the output vocabulary's
+// fingerprint).
+func (t *temHammingMech) Params() string {
+	return withOutputs(temParams(t.eps, t.gamma, t.opts), t.outputs)
+}
 
 // Name returns Name1DG.
 func (m *dgMech) Name() string { return Name1DG }
 
 // Params returns ε and the lists' count (the lists themselves are part of
-// the asset, whose hash the memo identity carries).
+// the asset, whose hash the memo identity carries), and the output
+// vocabulary's fingerprint.
 func (m *dgMech) Params() string {
-	return fmt.Sprintf("epsilon=%s lists=%d", formatFloat(m.eps), len(m.lists))
+	return withOutputs(fmt.Sprintf("epsilon=%s lists=%d", formatFloat(m.eps), len(m.lists)), m.lo.outputs())
 }
 
 // Name returns Name1DT.
 func (m *dtMech) Name() string { return Name1DT }
 
-// Params returns ε, γ, how γ was chosen and the lists' count.
+// Params returns ε, γ, how γ was chosen, the lists' count and the output
+// vocabulary's fingerprint.
 func (m *dtMech) Params() string {
-	return fmt.Sprintf("%s lists=%d", temParams(m.eps, m.gamma, m.opts), len(m.lists))
+	return withOutputs(fmt.Sprintf("%s lists=%d", temParams(m.eps, m.gamma, m.opts), len(m.lists)), m.lo.outputs())
 }
 
 // Name returns NameTEM.
 func (t *temMech) Name() string { return NameTEM }
 
-// Params returns ε, γ and how γ was chosen.
-func (t *temMech) Params() string { return temParams(t.eps, t.gamma, t.opts) }
+// Params returns ε, γ, how γ was chosen (and the output vocabulary's
+// fingerprint).
+func (t *temMech) Params() string { return withOutputs(temParams(t.eps, t.gamma, t.opts), t.outputs) }
 
-// Outputs: no mechanism restricts its outputs yet (Options.Outputs is not
-// wired to the constructors).
-func (b *brrMech) Outputs() *Outputs        { return nil }
-func (t *temHammingMech) Outputs() *Outputs { return nil }
-func (m *dgMech) Outputs() *Outputs         { return nil }
-func (m *dtMech) Outputs() *Outputs         { return nil }
-func (t *temMech) Outputs() *Outputs        { return nil }
+// Outputs returns the output vocabulary, nil when every word may be
+// released.
+func (b *brrMech) Outputs() *Outputs { return b.outputs }
+
+// Outputs returns the output vocabulary, nil when every word may be
+// released.
+func (t *temHammingMech) Outputs() *Outputs { return t.outputs }
+
+// Outputs returns the output vocabulary, nil when every word may be
+// released.
+func (m *dgMech) Outputs() *Outputs { return m.lo.outputs() }
+
+// Outputs returns the output vocabulary, nil when every word may be
+// released.
+func (m *dtMech) Outputs() *Outputs { return m.lo.outputs() }
+
+// Outputs returns the output vocabulary, nil when every word may be
+// released.
+func (t *temMech) Outputs() *Outputs { return t.outputs }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
@@ -14,17 +15,21 @@ import (
 type temMech struct {
 	gapW  []float64 // gapW[Δ] = exp(−ε·Δ·step/2), Δ = 0..steps
 	lists *wva.TEMLists
-	eps   float64
-	gamma float64
-	steps uint32 // largest k with k·Step ≤ γ: L_w is the ball prefix with Dist ≤ steps
-	step  float64
-	opts  TEMOptions
-	pool  sync.Pool // *temScratch
+	// outputs, if not nil, is A: the ball is A ∩ L_w and ⊥ draws from
+	// A \ L_w.
+	outputs *Outputs
+	eps     float64
+	gamma   float64
+	steps   uint32 // largest k with k·Step ≤ γ: L_w is the ball prefix with Dist ≤ steps
+	step    float64
+	opts    TEMOptions
+	pool    sync.Pool // *temScratch
 }
 
 type temScratch struct {
-	ball []wva.Neighbor
-	runs []temRun
+	ball  []wva.Neighbor
+	runs  []temRun
+	ranks []int // ⊥: ranks in A of the ball's members, ascending
 }
 
 // temRun is a run of ball members at one quantized distance.
@@ -83,6 +88,22 @@ func (t *temMech) Privatize(w int, src rand.Source) (int, error) {
 		// release anything from a wrong ball.
 		return -1, fmt.Errorf("TEM: word %d missing from its own ball", w)
 	}
+	if t.outputs != nil {
+		// A ∩ L_w, in the same (distance) order.
+		k := 0
+		for _, nb := range ball {
+			if t.outputs.Allowed(int(nb.ID)) {
+				ball[k] = nb
+				k++
+			}
+		}
+		ball = ball[:k]
+	}
+	outside := t.outLen() - len(ball)
+	if len(ball) == 0 {
+		// No releasable word in the ball: ⊥ is certain (A is never empty).
+		return t.outsideBall(sc, ball, src), nil
+	}
 	sc.runs = sc.runs[:0]
 	for i := 0; i < len(ball); {
 		j := i + 1
@@ -99,13 +120,14 @@ func (t *temMech) Privatize(w int, src rand.Source) (int, error) {
 			runs[k].r += t.gapW[runs[k+1].dist-runs[k].dist] * runs[k+1].r
 		}
 	}
-	// ⊥ against the ball: ball mass R_0 (run 0 is at distance 0), ⊥ mass
-	// (N − |L_w|)·e^(−εγ/2): Pr[⊥] = 1/(1 + e^x), which can be tiny, so it
-	// is decided in log space.
-	if outside := n - len(ball); outside > 0 {
-		x := math.Log(runs[0].r) + t.eps/2*t.gamma - math.Log(float64(outside))
+	// ⊥ against the ball: ball mass e^(−ε·d_0/2)·R_0 (run 0 is the
+	// nearest, at distance 0 unless the input is excluded), ⊥ mass
+	// (|A| − |A ∩ L_w|)·e^(−εγ/2): Pr[⊥] = 1/(1 + e^x), which can be
+	// tiny, so it is decided in log space.
+	if outside > 0 {
+		x := math.Log(runs[0].r) - t.eps/2*float64(runs[0].dist)*t.step + t.eps/2*t.gamma - math.Log(float64(outside))
 		if sample.BernoulliLog(src, -sample.Softplus(x)) {
-			return outsideBall(ball, n, src), nil
+			return t.outsideBall(sc, ball, src), nil
 		}
 	}
 	// Pr[run k | no nearer run] = count_k / R_k ≥ 1/|L_w|: never tiny, so a
@@ -120,23 +142,50 @@ func (t *temMech) Privatize(w int, src rand.Source) (int, error) {
 	return int(ball[pick.start+sample.UniformInt(src, pick.count)].ID), nil
 }
 
-// outsideBall returns a uniform word of W \ L_w by rejection: draw from W
-// until the word is not in the ball. Expected draws N/(N − |L_w|), each a
-// scan of the ball (sequential, a few hundred entries at most in practice).
-func outsideBall(ball []wva.Neighbor, n int, src rand.Source) int {
-	for {
-		i := uint32(sample.UniformInt(src, n))
-		in := false
-		for _, nb := range ball {
-			if nb.ID == i {
-				in = true
-				break
-			}
+// outsideBall returns a uniform word of A \ ball (ball ⊆ A, A = W when
+// unrestricted): j uniform among the |A| − |ball| ranks in A outside the
+// ball, mapped past the ball's ranks in ascending order. Its cost is a
+// sort of the ball (a few hundred entries at most), with no rejection
+// loop, however much of A the ball covers.
+func (t *temMech) outsideBall(sc *temScratch, ball []wva.Neighbor, src rand.Source) int {
+	sc.ranks = sc.ranks[:0]
+	for _, nb := range ball {
+		r := int(nb.ID)
+		if t.outputs != nil {
+			r = t.outputs.rank(r)
 		}
-		if !in {
-			return int(i)
-		}
+		sc.ranks = append(sc.ranks, r)
 	}
+	slices.Sort(sc.ranks)
+	j := sample.UniformInt(src, t.outLen()-len(ball))
+	for _, r := range sc.ranks {
+		if r > j {
+			break
+		}
+		j++
+	}
+	if t.outputs != nil {
+		return int(t.outputs.ids[j])
+	}
+	return j
+}
+
+// outLen is |A|.
+func (t *temMech) outLen() int {
+	if t.outputs != nil {
+		return t.outputs.Len()
+	}
+	return t.lists.Len()
+}
+
+// restrict returns TEM with the same lists, ε and γ options over outputs o.
+func (t *temMech) restrict(o *Outputs) (Mechanism, error) {
+	r, err := newTEM(t.lists, t.eps, t.opts)
+	if err != nil {
+		return nil, err
+	}
+	r.outputs = o
+	return r, nil
 }
 
 // Epsilon returns ε.

@@ -1,10 +1,12 @@
 package mechanism
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"github.com/wordveil/wordveil/hamming"
@@ -13,7 +15,14 @@ import (
 
 // temHammingMech is the mechanism NewTEMHamming documents.
 type temHammingMech struct {
-	index    *hamming.Index
+	index *hamming.Index
+	// out holds the words the mechanism may release: index itself, or an
+	// index over the allowed codes only, outIDs[i] being the word id of
+	// its i-th code (nil for index itself). Every count, ball and ⊥ below
+	// is over out: the exponential mechanism over A.
+	out      *hamming.Index
+	outIDs   []int32
+	outputs  *Outputs
 	eps      float64
 	gamma    float64
 	r        int  // ⌊γ⌋ capped at 256: d ≤ γ ⟺ d ≤ r for integer d
@@ -45,6 +54,7 @@ func newTEMHamming(index *hamming.Index, eps float64, opts TEMOptions) (*temHamm
 	r := int(math.Min(math.Floor(gamma), hamming.Bits))
 	t := &temHammingMech{
 		index: index,
+		out:   index,
 		eps:   eps,
 		gamma: gamma,
 		r:     r,
@@ -71,10 +81,15 @@ func (t *temHammingMech) Privatize(w int, src rand.Source) (int, error) {
 	return t.privatizeHistogram(sc, w, src)
 }
 
+// inputAllowed reports whether w may be released (then it must be in its
+// own ball, at distance 0).
+func (t *temHammingMech) inputAllowed(w int) bool {
+	return t.outputs == nil || t.outputs.Allowed(w)
+}
+
 // privatizeRange lists the ball with Index.Range (MIH for small radii).
 func (t *temHammingMech) privatizeRange(sc *temHammingScratch, w int, src rand.Source) (int, error) {
-	codes := t.index.Codes()
-	nbrs, err := t.index.Range(sc.nbrs[:0], codes[w], t.r, hamming.Options{ExpectedRadius: max(t.r, 1)})
+	nbrs, err := t.out.Range(sc.nbrs[:0], t.index.Codes()[w], t.r, hamming.Options{ExpectedRadius: max(t.r, 1)})
 	sc.nbrs = nbrs
 	if err != nil {
 		return -1, fmt.Errorf("TEM (Hamming): range search: %w", err)
@@ -83,26 +98,29 @@ func (t *temHammingMech) privatizeRange(sc *temHammingScratch, w int, src rand.S
 	for _, nb := range nbrs {
 		sc.count[nb.Dist]++
 	}
-	bucket, bottom, err := t.drawBucket(sc, len(nbrs), src)
+	bucket, bottom, err := t.drawBucket(sc, len(nbrs), t.inputAllowed(w), src)
 	if err != nil {
 		return -1, err
 	}
 	if bottom {
-		// Rejection on the distance: uniform over W \ L_w without a
-		// membership set. The ball is small on this path (MIH only wins
-		// for small radii), so few draws are rejected.
-		for {
-			i := sample.UniformInt(src, t.index.Len())
-			if hamming.Distance(codes[w], codes[i]) > t.r {
-				return i, nil
+		// ⊥: the j-th id of out outside the ball, j uniform. Walking the
+		// ball in id order maps j past the ball's ids: bounded time
+		// however much of out the ball covers (no rejection loop).
+		slices.SortFunc(nbrs, func(a, b hamming.Neighbor) int { return cmp.Compare(a.ID, b.ID) })
+		j := sample.UniformInt(src, t.out.Len()-len(nbrs))
+		for _, nb := range nbrs {
+			if int(nb.ID) > j {
+				break
 			}
+			j++
 		}
+		return wordOf(t.outIDs, j), nil
 	}
 	j := sample.UniformInt(src, sc.count[bucket])
 	for _, nb := range nbrs {
 		if int(nb.Dist) == bucket {
 			if j == 0 {
-				return int(nb.ID), nil
+				return wordOf(t.outIDs, int(nb.ID)), nil
 			}
 			j--
 		}
@@ -113,41 +131,60 @@ func (t *temHammingMech) privatizeRange(sc *temHammingScratch, w int, src rand.S
 // privatizeHistogram counts the words at each distance in one scan and
 // selects the output by its rank in id order: uniform rank, uniform word.
 func (t *temHammingMech) privatizeHistogram(sc *temHammingScratch, w int, src rand.Source) (int, error) {
-	h := t.index.Histogram(&sc.hist, t.index.Codes()[w])
+	h := t.out.Histogram(&sc.hist, t.index.Codes()[w])
 	ball := 0
 	for d := 0; d <= t.r; d++ {
 		sc.count[d] = h.Count(d)
 		ball += sc.count[d]
 	}
-	bucket, bottom, err := t.drawBucket(sc, ball, src)
+	bucket, bottom, err := t.drawBucket(sc, ball, t.inputAllowed(w), src)
 	if err != nil {
 		return -1, err
 	}
 	lo, hi, size := bucket, bucket, sc.count[bucket]
 	if bottom {
-		lo, hi, size = t.r+1, hamming.Bits, t.index.Len()-ball
+		lo, hi, size = t.r+1, hamming.Bits, t.out.Len()-ball
 	}
 	i, err := h.Select(lo, hi, sample.UniformInt(src, size))
 	if err != nil {
 		// Only if the codes changed under the index: fail closed.
 		return -1, fmt.Errorf("TEM (Hamming): distances %d..%d miscounted", lo, hi)
 	}
-	return i, nil
+	return wordOf(t.outIDs, i), nil
 }
 
 // drawBucket draws the output's distance bucket from sc.count[0..r] (the
-// number of words at each distance, ball words in all), or ⊥.
+// number of releasable words at each distance, ball words in all), or ⊥.
+// inputAllowed says the input is releasable, hence counted at distance 0.
 //
 // The draw is a chain of Bernoulli decisions whose probabilities are
 // computed in log space and drawn with bernoulliLog, so none underflows or
 // rounds to zero: first ⊥ against the ball, then, distance by distance
-// from 0, "this bucket" against "a farther one" (each of these has
-// probability at least 1/N, so is represented to ~2^-48 relative error).
-func (t *temHammingMech) drawBucket(sc *temHammingScratch, ball int, src rand.Source) (bucket int, bottom bool, err error) {
-	if sc.count[0] == 0 {
+// from the nearest non-empty one, "this bucket" against "a farther one"
+// (each of these has probability at least 1/N, so is represented to
+// ~2^-48 relative error). The work is bounded by the 257 buckets whatever
+// ε and whichever words are excluded.
+func (t *temHammingMech) drawBucket(sc *temHammingScratch, ball int, inputAllowed bool, src rand.Source) (bucket int, bottom bool, err error) {
+	if inputAllowed && sc.count[0] == 0 {
 		// Unreachable: w is at distance 0 from itself. Fail rather than
 		// release anything from a wrong ball.
 		return 0, false, errors.New("TEM (Hamming): word missing from its own ball")
+	}
+	outside := t.out.Len() - ball
+	first := -1 // the nearest non-empty bucket
+	for d := 0; d <= t.r; d++ {
+		if sc.count[d] > 0 {
+			first = d
+			break
+		}
+	}
+	if first < 0 {
+		// No releasable word in the ball (an excluded input with excluded
+		// neighbours): ⊥ is certain, and out is never empty.
+		if outside <= 0 {
+			return 0, false, errors.New("TEM (Hamming): no releasable word")
+		}
+		return 0, true, nil
 	}
 	// lnR[d] = ln Σ_{j ≥ d} count[j]·e^(−ε(j−d)/2) over non-empty buckets,
 	// built from the farthest bucket inward.
@@ -165,9 +202,10 @@ func (t *temHammingMech) drawBucket(sc *temHammingScratch, ball int, src rand.So
 		}
 		next = d
 	}
-	// ⊥ against the ball: ball mass R_0, ⊥ mass (N−|L_w|)·e^(−εγ/2).
-	if outside := t.index.Len() - ball; outside > 0 {
-		x := sc.lnR[0] + half*t.gamma - math.Log(float64(outside))
+	// ⊥ against the ball: ball mass e^(−ε·first/2)·R_first, ⊥ mass
+	// (|A|−|A ∩ L_w|)·e^(−εγ/2).
+	if outside > 0 {
+		x := sc.lnR[first] - half*float64(first) + half*t.gamma - math.Log(float64(outside))
 		if sample.BernoulliLog(src, -sample.Softplus(x)) {
 			return 0, true, nil
 		}
@@ -183,6 +221,21 @@ func (t *temHammingMech) drawBucket(sc *temHammingScratch, ball int, src rand.So
 		}
 	}
 	return bucket, false, nil
+}
+
+// restrict returns TEM (Hamming) with the same index, ε and γ options
+// over outputs o.
+func (t *temHammingMech) restrict(o *Outputs) (Mechanism, error) {
+	r, err := newTEMHamming(t.index, t.eps, t.opts)
+	if err != nil {
+		return nil, err
+	}
+	if r.out, r.outIDs, err = outputIndex(t.index, o); err != nil {
+		return nil, fmt.Errorf("TEM (Hamming): %w", err)
+	}
+	r.outputs = o
+	r.useRange = r.out.RangeCanBeatScan(r.r)
+	return r, nil
 }
 
 // Epsilon returns the per-bit ε.

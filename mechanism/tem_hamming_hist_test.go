@@ -50,7 +50,7 @@ func (f firstInBucket) Privatize(w int, src rand.Source) (int, error) {
 		sc.count[d] = h.Count(d)
 		ball += sc.count[d]
 	}
-	bucket, bottom, err := t.drawBucket(&sc, ball, src)
+	bucket, bottom, err := t.drawBucket(&sc, ball, true, src)
 	if err != nil {
 		return -1, err
 	}

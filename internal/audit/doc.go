@@ -29,9 +29,17 @@
 // radius γ_max are unknown and are replaced by the lower bound
 // (MaxSteps+1)·Step, which only makes the audit stricter.
 //
+// Output vocabularies. Every case is audited a second time restricted to
+// an output vocabulary A without the ids 0, 3, 6, … (the restriction
+// built with mechanism.Restrict, the law from dpexact's Restricted*
+// functions): BRR releasing the nearest allowed code, 1-DG the nearest
+// allowed position, the TEM family the exponential mechanism over A. The
+// input word 0 is itself excluded, so inputs outside A are covered.
+//
 // Teeth. Run also audits negative controls, mechanisms known to violate
 // metric-DP (a selection that never outputs its input, TEM with the ⊥
 // score ln(N/|L_w|) instead of ln(N−|L_w|), TEM whose L_w is a top-k
-// neighbour list instead of the γ-ball): each must be reported as a
+// neighbour list instead of the γ-ball, and BRR and 1-DG restricted by
+// re-drawing until the output is allowed): each must be reported as a
 // violation ("caught"), showing the audit is not vacuous.
 package audit

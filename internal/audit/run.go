@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/hamming"
@@ -169,8 +170,15 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 		if err != nil {
 			return Table{}, err
 		}
+		vocab := fmt.Sprintf("synthetic %d codes × %d bits", c.n, c.L)
 		P, err := dpexact.BRR(low, c.L, m.Epsilon())
-		t.add("BRR", false, c.eps, fmt.Sprintf("synthetic %d codes × %d bits", c.n, c.L), P, err, hammingDistances(codes))
+		t.add("BRR", false, c.eps, vocab, P, err, hammingDistances(codes))
+		eps, allowed, err := restrictEveryThird(m, nil)
+		if err != nil {
+			return Table{}, err
+		}
+		P, err = dpexact.RestrictedBRR(low, c.L, eps, allowed)
+		t.add("BRR, nearest allowed", false, c.eps, vocab+excludedNote, P, err, hammingDistances(codes))
 	}
 
 	// TEMHamming on synthetic short codes and on the asset's codes.
@@ -179,13 +187,19 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 		d := hammingDistances(codes)
 		x := mustIndex(codes)
 		for _, c := range cases {
-			_, err := mechanism.NewTEMHamming(x, c.eps, mechanism.TEMOptions{Gamma: c.gamma})
+			m, err := mechanism.NewTEMHamming(x, c.eps, mechanism.TEMOptions{Gamma: c.gamma})
 			if err != nil {
 				return err
 			}
 			g := gammaFor(c.eps, c.gamma, len(codes))
 			P, err := dpexact.TEM(d, g, c.eps)
 			t.add("TEMHamming "+gammaName(g, c.gamma), false, c.eps, vocab, P, err, d)
+			eps, allowed, err := restrictEveryThird(m, nil)
+			if err != nil {
+				return err
+			}
+			P, err = dpexact.RestrictedTEM(d, g, eps, allowed)
+			t.add("TEMHamming over A "+gammaName(g, c.gamma), false, c.eps, vocab+excludedNote, P, err, d)
 		}
 		return nil
 	}
@@ -226,6 +240,12 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 				}
 				P, err := dpexact.TEM(sub.s.dist, g, c.eps)
 				t.add(name, false, c.eps, vocab, P, err, sub.s.auditD)
+				eps, allowed, err := restrictEveryThird(mechanism.NewTEM(sub.s.tem, c.eps, mechanism.TEMOptions{Gamma: given}))
+				if err != nil {
+					return Table{}, err
+				}
+				P, err = dpexact.RestrictedTEM(sub.s.dist, g, eps, allowed)
+				t.add(strings.Replace(name, "TEM", "TEM over A", 1), false, c.eps, vocab+excludedNote, P, err, sub.s.auditD)
 			}
 		}
 	} else if s != nil {
@@ -263,20 +283,33 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 			return Table{}, err
 		}
 		for _, eps := range []float64{0.2, 0.9} {
-			if _, err := mechanism.NewDiffractorGeometric(ls.lists, eps); err != nil {
+			m, err := mechanism.NewDiffractorGeometric(ls.lists, eps)
+			if err != nil {
 				return Table{}, err
 			}
 			P, err := dpexact.DiffractorGeometric(ls.pos, eps)
 			t.add("1-DG", false, eps, ls.vocab, P, err, d)
+			reps, allowed, err := restrictEveryThird(m, nil)
+			if err != nil {
+				return Table{}, err
+			}
+			P, err = dpexact.RestrictedDiffractorGeometric(ls.pos, reps, allowed)
+			t.add("1-DG, nearest allowed", false, eps, ls.vocab+excludedNote, P, err, d)
 		}
 		for _, c := range []temCase{{0.4, 5}, {1, 3}, {0.5, 0}, {2.5, 0}} {
-			_, err := mechanism.NewDiffractorTEM(ls.lists, c.eps, mechanism.TEMOptions{Gamma: c.gamma})
+			m, err := mechanism.NewDiffractorTEM(ls.lists, c.eps, mechanism.TEMOptions{Gamma: c.gamma})
 			if err != nil {
 				return Table{}, err
 			}
 			g := gammaFor(c.eps, c.gamma, len(ls.pos[0]))
 			P, err := dpexact.DiffractorTEM(ls.pos, g, c.eps)
 			t.add("1-DT "+gammaName(g, c.gamma), false, c.eps, ls.vocab, P, err, d)
+			reps, allowed, err := restrictEveryThird(m, nil)
+			if err != nil {
+				return Table{}, err
+			}
+			P, err = dpexact.RestrictedDiffractorTEM(ls.pos, g, reps, allowed)
+			t.add("1-DT over A "+gammaName(g, c.gamma), false, c.eps, ls.vocab+excludedNote, P, err, d)
 		}
 	}
 
@@ -294,6 +327,7 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 		P, err := dpexact.TEMTopK(d, k, 4, 0.5)
 		t.add(fmt.Sprintf("control: top-%d list as L_w (TEMHamming γ=4)", k), true, 0.5, "synthetic 20 codes × 10 bits", P, err, d)
 	}
+	redrawControls(&t)
 	if dense != nil {
 		vocab := fmt.Sprintf("asset neighbourhood of %q: Euclidean balls", dense.centre)
 		P, err := dpexact.TEM(dense.dist, 3, 1)

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/wordveil/wordveil/assets"
@@ -32,6 +33,26 @@ func TestRunDefaultAsset(t *testing.T) {
 	}
 	if controls < 5 || len(tab.Skipped) != 0 || !tab.OK() {
 		t.Errorf("controls=%d skipped=%v ok=%v", controls, tab.Skipped, tab.OK())
+	}
+	// Every unrestricted case has its restricted twin, and the re-draw
+	// controls are caught with a clear margin.
+	restricted, plain, redraw := 0, 0, 0
+	for _, r := range tab.Results {
+		switch {
+		case r.Control && strings.Contains(r.Mechanism, "re-draw"):
+			redraw++
+			if r.Report.Excess < 1 {
+				t.Errorf("%s: excess %v, want ≥ 1", r.Mechanism, r.Report.Excess)
+			}
+		case r.Control:
+		case strings.HasSuffix(r.Vocabulary, excludedNote):
+			restricted++
+		default:
+			plain++
+		}
+	}
+	if restricted != plain || redraw != 2 {
+		t.Errorf("%d restricted cases for %d unrestricted, %d re-draw controls", restricted, plain, redraw)
 	}
 }
 

@@ -23,7 +23,7 @@ const MaxBRRBits = 20
 // It fails if codes is empty, L is outside [1, MaxBRRBits], a code has
 // bits at or above L, or ε is not finite and positive.
 func BRR(codes []uint64, L int, eps float64) ([][]float64, error) {
-	return brr(codes, L, eps, false)
+	return brr(codes, L, eps, nil, false)
 }
 
 // BRRLowestIndexTies is BRR with the published code's tie-break, the
@@ -32,10 +32,13 @@ func BRR(codes []uint64, L int, eps float64) ([][]float64, error) {
 // post-processing) but biased towards low ids: a negative control for
 // tests that compare a sampler with BRR's law.
 func BRRLowestIndexTies(codes []uint64, L int, eps float64) ([][]float64, error) {
-	return brr(codes, L, eps, true)
+	return brr(codes, L, eps, nil, true)
 }
 
-func brr(codes []uint64, L int, eps float64, lowestIndex bool) ([][]float64, error) {
+// brr is BRR whose nearest-code search runs over the allowed words only
+// (every word for nil allowed), ties uniform among the allowed minimizers
+// or, with lowestIndex, the lowest of them.
+func brr(codes []uint64, L int, eps float64, allowed []bool, lowestIndex bool) ([][]float64, error) {
 	if len(codes) == 0 {
 		return nil, fmt.Errorf("%w: BRR needs at least one code", ErrInvalid)
 	}
@@ -50,6 +53,9 @@ func brr(codes []uint64, L int, eps float64, lowestIndex bool) ([][]float64, err
 	if err := checkEps(eps); err != nil {
 		return nil, err
 	}
+	if err := checkAllowed(allowed, len(codes)); err != nil {
+		return nil, err
+	}
 	n := len(codes)
 	q := 1 / (1 + math.Exp(eps))
 	P := newMatrix(n)
@@ -62,6 +68,9 @@ func brr(codes []uint64, L int, eps float64, lowestIndex bool) ([][]float64, err
 			best := math.MaxInt
 			arg = arg[:0]
 			for y, c := range codes {
+				if allowed != nil && !allowed[y] {
+					continue
+				}
 				d := bits.OnesCount64(noisy ^ c)
 				if d < best {
 					best, arg = d, arg[:0]

@@ -21,8 +21,16 @@
 // only (up to tol): it says nothing about other vocabularies, about how
 // the matrix was obtained, or about whether a sampler draws from it.
 //
+// Output vocabularies: RestrictedBRR, RestrictedTEM,
+// RestrictedDiffractorGeometric and RestrictedDiffractorTEM are the laws
+// of the mechanisms restricted to a set A of allowed outputs (the input
+// may be any word): BRR's nearest allowed code, 1-DG's nearest allowed
+// position (the lower on a tie), the exponential mechanism over A for the
+// TEM family.
+//
 // Negative controls (ExcludeInput, TEMBottomScoreBug, TEMTopK,
-// BRRLowestIndexTies) are the laws of known-bad variants of the
+// BRRLowestIndexTies, and Redraw applied to BRR or 1-DG: re-drawing until
+// the output is allowed) are the laws of known-bad variants of the
 // mechanisms, so that callers can show their checks are able to fail.
 //
 // Probabilities are float64. A probability below about e^−700 (ε·d or

@@ -3,6 +3,7 @@ package dpexact
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -221,6 +222,10 @@ func FuzzLaws(f *testing.F) {
 		}
 		hd := HammingDistances(codes)
 		ld, errL := ListDistances(pos)
+		allowed := make([]bool, n) // every other word, and the last: never empty
+		for i := range allowed {
+			allowed[i] = data[i]&0x80 == 0 || i == n-1
+		}
 		valid := n > 0 && eps > 0 && !math.IsInf(eps, 0) && gamma >= 0 && !math.IsInf(gamma, 0)
 		for _, c := range []struct {
 			name string
@@ -231,13 +236,17 @@ func FuzzLaws(f *testing.F) {
 			{"TEM", hd, func() ([][]float64, error) { return TEM(hd, gamma, eps) }},
 			{"1-DG", ld, func() ([][]float64, error) { return DiffractorGeometric([][]int{pos}, eps) }},
 			{"1-DT", ld, func() ([][]float64, error) { return DiffractorTEM([][]int{pos}, gamma, eps) }},
+			{"BRR restricted", hd, func() ([][]float64, error) { return RestrictedBRR(codes, int(L), eps, allowed) }},
+			{"TEM restricted", hd, func() ([][]float64, error) { return RestrictedTEM(hd, gamma, eps, allowed) }},
+			{"1-DG restricted", ld, func() ([][]float64, error) { return RestrictedDiffractorGeometric([][]int{pos}, eps, allowed) }},
+			{"1-DT restricted", ld, func() ([][]float64, error) { return RestrictedDiffractorTEM([][]int{pos}, gamma, eps, allowed) }},
 		} {
 			P, err := c.law()
 			if err != nil {
 				if !errors.Is(err, ErrInvalid) {
 					t.Fatalf("%s: unexpected error %v", c.name, err)
 				}
-				if valid && (c.name != "BRR" || checkEps(eps) == nil) && errL == nil {
+				if valid && (!strings.HasPrefix(c.name, "BRR") || checkEps(eps) == nil) && errL == nil {
 					t.Fatalf("%s rejected valid input: %v", c.name, err)
 				}
 				continue

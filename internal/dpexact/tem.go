@@ -18,30 +18,37 @@ import (
 // ListDistances). d must be square with zero diagonal and no negative or
 // NaN entry; γ finite and ≥ 0; ε finite and > 0.
 func TEM(d [][]float64, gamma, eps float64) ([][]float64, error) {
-	return tem(d, gamma, eps, func(n, ball int) float64 { return math.Log(float64(n - ball)) })
+	return tem(d, gamma, eps, nil, lnOutside)
 }
+
+// lnOutside is the log-count term of ⊥'s score: ln(|A| − |A ∩ L_w|).
+func lnOutside(n, ball int) float64 { return math.Log(float64(n - ball)) }
 
 // TEMBottomScoreBug is TEM with the published code's ⊥ score ln(N/|L_w|)
 // in place of ln(N − |L_w|): a negative control, it violates metric DP
 // wherever ball sizes differ.
 func TEMBottomScoreBug(d [][]float64, gamma, eps float64) ([][]float64, error) {
-	return tem(d, gamma, eps, func(n, ball int) float64 { return math.Log(float64(n) / float64(ball)) })
+	return tem(d, gamma, eps, nil, func(n, ball int) float64 { return math.Log(float64(n) / float64(ball)) })
 }
 
-// tem is TEM with lnOut(N, |L_w|) as the log-count term of ⊥'s score; it
-// is called only when |L_w| < N (and |L_w| ≥ 1, the diagonal being 0).
-func tem(d [][]float64, gamma, eps float64, lnOut func(n, ball int) float64) ([][]float64, error) {
+// tem is TEM over the allowed words (every word for nil allowed) with
+// lnOut(|A|, |A ∩ L_w|) as the log-count term of ⊥'s score; lnOut is
+// called only when |A ∩ L_w| < |A|.
+func tem(d [][]float64, gamma, eps float64, allowed []bool, lnOut func(n, ball int) float64) ([][]float64, error) {
 	if err := checkLaw(d, gamma, eps); err != nil {
 		return nil, err
 	}
 	n := len(d)
+	if err := checkAllowed(allowed, n); err != nil {
+		return nil, err
+	}
 	P := newMatrix(n)
+	in := make([]bool, n)
 	for w := range n {
-		in := make([]bool, n)
 		for i := range n {
 			in[i] = d[w][i] <= gamma
 		}
-		fill(P[w], d[w], in, gamma, eps, lnOut)
+		fill(P[w], d[w], in, allowed, gamma, eps, lnOut)
 	}
 	return P, nil
 }
@@ -62,7 +69,7 @@ func TEMTopK(d [][]float64, k int, gamma, eps float64) ([][]float64, error) {
 	in := make([]bool, n)
 	for w := range n {
 		nearest(d[w], k, in)
-		fill(P[w], d[w], in, gamma, eps, func(n, ball int) float64 { return math.Log(float64(n - ball)) })
+		fill(P[w], d[w], in, nil, gamma, eps, lnOutside)
 	}
 	return P, nil
 }
@@ -83,28 +90,48 @@ func nearest(row []float64, k int, in []bool) {
 }
 
 // fill writes into p the law of TEM from one input whose distances are
-// row and whose L_w is {i : in[i]}.
-func fill(p, row []float64, in []bool, gamma, eps float64, lnOut func(n, ball int) float64) {
-	n, ball := len(row), 0
-	z := 0.0
-	for i := range n {
-		p[i] = 0
+// row and whose L_w is {i : in[i]}, over the allowed outputs (every word
+// for nil allowed): the scores −ε·d/2 of A ∩ L_w and −ε·γ/2 +
+// lnOut(|A|, |A ∩ L_w|) of ⊥ (split uniformly over A \ L_w) are
+// exponentiated relative to the best score, so that an excluded input at
+// a large ε does not underflow every weight.
+func fill(p, row []float64, in, allowed []bool, gamma, eps float64, lnOut func(n, ball int) float64) {
+	ok := func(i int) bool { return allowed == nil || allowed[i] }
+	nA, ball := 0, 0
+	top := math.Inf(-1)
+	for i := range row {
+		if !ok(i) {
+			continue
+		}
+		nA++
 		if in[i] {
 			ball++
-			p[i] = math.Exp(-eps * row[i] / 2)
+			top = math.Max(top, -eps*row[i]/2)
+		}
+	}
+	bottomScore := math.Inf(-1)
+	if ball < nA {
+		bottomScore = -eps*gamma/2 + lnOut(nA, ball)
+		top = math.Max(top, bottomScore)
+	}
+	z := 0.0
+	for i := range row {
+		p[i] = 0
+		if ok(i) && in[i] {
+			p[i] = math.Exp(-eps*row[i]/2 - top)
 			z += p[i]
 		}
 	}
-	bottom := 0.0
-	if ball < n {
-		bottom = math.Exp(-eps*gamma/2 + lnOut(n, ball))
-		z += bottom
-	}
-	for i := range n {
-		if in[i] {
+	bottom := math.Exp(bottomScore - top)
+	z += bottom
+	for i := range row {
+		switch {
+		case !ok(i):
+			p[i] = 0
+		case in[i]:
 			p[i] /= z
-		} else {
-			p[i] = bottom / z / float64(n-ball)
+		default:
+			p[i] = bottom / z / float64(nA-ball)
 		}
 	}
 }
