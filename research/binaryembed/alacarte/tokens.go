@@ -1,4 +1,4 @@
-package main
+package alacarte
 
 import (
 	"strings"
@@ -6,9 +6,11 @@ import (
 	"unicode/utf8"
 )
 
-// A private GloVe-like tokenizer, for matching corpus text to GloVe's
-// vocabulary until the SDK tokenizer (internal/tokenize, being reorganised)
-// offers a GloVe mode; it should then replace this file.
+// Tokens is a GloVe-like tokenizer for induction corpora: it turns running
+// text into the tokens GloVe's vocabulary was built from, so that context
+// windows match the source's. (The privatizer's own tokenizer,
+// internal/tokenize, keeps the text's layout and splits clitics the same
+// way; this one only needs the token sequence.)
 //
 // GloVe 6B was tokenized with the Stanford (PTB-style) tokenizer and
 // lower-cased, so:
@@ -30,13 +32,13 @@ import (
 //
 // Work is linear in the input: each byte is read a bounded number of times.
 
-// tokenize appends the tokens of s to dst and returns it.
-func tokenize(dst []string, s string) []string {
+// Tokens appends the tokens of s to dst and returns it.
+func Tokens(dst []string, s string) []string {
 	dst, _ = scanTokens(dst, s)
 	return dst
 }
 
-// scanTokens is tokenize that also returns the number of rune steps taken,
+// scanTokens is Tokens that also returns the number of rune steps taken,
 // so tests can check the work is linear.
 func scanTokens(dst []string, s string) ([]string, int) {
 	steps := 0

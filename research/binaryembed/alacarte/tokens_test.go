@@ -1,4 +1,4 @@
-package main
+package alacarte
 
 import (
 	"regexp"
@@ -8,7 +8,7 @@ import (
 	"unicode"
 )
 
-func TestTokenize(t *testing.T) {
+func TestTokens(t *testing.T) {
 	tests := []struct {
 		in   string
 		want []string
@@ -37,21 +37,21 @@ func TestTokenize(t *testing.T) {
 		{"x\u00a0y", []string{"x", "y"}}, // no-break space is a space
 	}
 	for _, tc := range tests {
-		got := tokenize(nil, tc.in)
+		got := Tokens(nil, tc.in)
 		if !slices.Equal(got, tc.want) {
-			t.Errorf("tokenize(%q) = %q, want %q", tc.in, got, tc.want)
+			t.Errorf("Tokens(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
 
 // TestTokenizeAppends: tokens are appended to dst, which is reused.
-func TestTokenizeAppends(t *testing.T) {
-	buf := tokenize(nil, "one two")
-	buf = tokenize(buf[:0], "three")
+func TestTokensAppends(t *testing.T) {
+	buf := Tokens(nil, "one two")
+	buf = Tokens(buf[:0], "three")
 	if !slices.Equal(buf, []string{"three"}) {
 		t.Fatalf("%q", buf)
 	}
-	if got := tokenize([]string{"x"}, "y"); !slices.Equal(got, []string{"x", "y"}) {
+	if got := Tokens([]string{"x"}, "y"); !slices.Equal(got, []string{"x", "y"}) {
 		t.Fatalf("%q", got)
 	}
 }
@@ -61,7 +61,7 @@ var spaceRun = regexp.MustCompile(`\s+`)
 // FuzzTokenize: never panics; tokens are non-empty, hold no white space
 // and are lower-case; the result does not depend on the layout (any white
 // space run may be replaced by one newline); the work is linear.
-func FuzzTokenize(f *testing.F) {
+func FuzzTokens(f *testing.F) {
 	for _, s := range []string{"", "I don't know.", "It’s 1,000... O'Neil's 80s", "a\xffb\u00a0c", "----", "x'y'z'", "n't've's"} {
 		f.Add(s)
 	}
@@ -84,10 +84,10 @@ func FuzzTokenize(f *testing.F) {
 			}
 		}
 		relaid := spaceRun.ReplaceAllString(s, "\n")
-		if got := tokenize(nil, relaid); !slices.Equal(got, toks) {
+		if got := Tokens(nil, relaid); !slices.Equal(got, toks) {
 			t.Fatalf("layout changed the tokens: %q vs %q", toks, got)
 		}
-		if got := tokenize(nil, " "+s+"  "); !slices.Equal(got, toks) {
+		if got := Tokens(nil, " "+s+"  "); !slices.Equal(got, toks) {
 			t.Fatalf("padding changed the tokens: %q vs %q", toks, got)
 		}
 	})
@@ -95,7 +95,7 @@ func FuzzTokenize(f *testing.F) {
 
 // TestTokenizeLinear counts work on long adversarial inputs: runs of one
 // punctuation mark, of joiners, and of clitic-like endings.
-func TestTokenizeLinear(t *testing.T) {
+func TestTokensLinear(t *testing.T) {
 	for _, unit := range []string{".", "a-", "'s", "n't", "a'", "1,", "x ", "’", "\xff"} {
 		s := strings.Repeat(unit, 100000)
 		_, steps := scanTokens(nil, s)

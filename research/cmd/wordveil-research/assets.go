@@ -52,6 +52,7 @@ func assetsBuild(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&def.Integrity, "integrity", def.Integrity, "expected npm integrity of -source (empty: do not check)")
 	fs.StringVar(&def.Name, "name", def.Name, "asset name recorded in the header")
 	fs.IntVar(&def.Workers, "workers", 0, "parallel workers (0 = all cores)")
+	typed := fs.String("typed-text", defaultCache(), "directory with the pinned typed-text data (make typed-text fetches it); empty: the source's first words, no induction")
 	quiet := fs.Bool("q", false, "no progress output")
 	codesOut := fs.String("codes-out", "", "also write the raw codes (32 bytes each, little-endian) to this file, for benchmarks")
 	if err := parseFlags(fs, args); err != nil {
@@ -70,6 +71,11 @@ func assetsBuild(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("read source: %w (fetch it with `make assets`, or pass -source)", err)
 	}
 	t0 := time.Now()
+	if *typed != "" {
+		if def.TypedText, err = assetbuild.TypedEnglish(*typed); err != nil {
+			return fmt.Errorf("typed-text data: %w (fetch it with `make typed-text`, or pass -typed-text '')", err)
+		}
+	}
 	a, err := assetbuild.Build(raw, def)
 	if err != nil {
 		return err

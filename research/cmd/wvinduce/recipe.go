@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/research/binaryembed"
 	"github.com/wordveil/wordveil/research/binaryembed/alacarte"
 	"github.com/wordveil/wordveil/research/binaryembed/assetbuild"
@@ -26,24 +26,31 @@ func assetProjection(src *binaryembed.Embeddings, cfg assetbuild.Config) (*binar
 	return p, nil
 }
 
-// verifyCodes checks that p encodes every row of src to the corresponding
-// code of want (an asset's codes, in the same word order). It fails closed:
-// any difference is an error naming the first differing word.
-func verifyCodes(p *binaryembed.Projection, src *binaryembed.Embeddings, want []hamming.Code) error {
+// verifyCodes checks that p encodes every source word the asset holds to
+// the asset's code for it. It fails closed: any difference is an error
+// naming the first differing word, and an asset sharing no word with src
+// is an error too.
+func verifyCodes(p *binaryembed.Projection, src *binaryembed.Embeddings, a *wva.Asset) error {
 	if err := checkSource(src); err != nil {
 		return err
-	}
-	if len(want) != src.Len() {
-		return fmt.Errorf("%w: %d codes for %d words", alacarte.ErrDim, len(want), src.Len())
 	}
 	got, err := p.EncodeAll(src)
 	if err != nil {
 		return fmt.Errorf("%w: %w", alacarte.ErrConfig, err)
 	}
-	for i := range got {
-		if got[i] != want[i] {
-			return fmt.Errorf("%w: rebuilt binarizer disagrees with the asset at word %d (%q)", alacarte.ErrConfig, i, src.Words[i])
+	shared := 0
+	for i, w := range src.Words {
+		id, ok := a.Lookup(w)
+		if !ok {
+			continue
 		}
+		shared++
+		if got[i] != a.Codes[id] {
+			return fmt.Errorf("%w: rebuilt binarizer disagrees with the asset at word %q", alacarte.ErrConfig, w)
+		}
+	}
+	if shared == 0 {
+		return fmt.Errorf("%w: the asset shares no word with the source", alacarte.ErrConfig)
 	}
 	return nil
 }

