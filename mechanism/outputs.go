@@ -11,6 +11,7 @@ import (
 
 	"github.com/bits-and-blooms/bitset"
 
+	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/internal/sample"
 )
 
@@ -134,4 +135,23 @@ func (o *Outputs) IDs() []int32 {
 func (o *Outputs) rank(id int) int {
 	r, _ := slices.BinarySearch(o.ids, int32(id))
 	return r
+}
+
+// DefaultOutputs is the output vocabulary an asset asks for by default:
+// every word but its exclusion list (wva.Header.Excluded), or nil when it
+// has none. The mobile facade and the CLI restrict their mechanisms to it
+// unless told otherwise; evaluations that follow a paper's protocol do not.
+func DefaultOutputs(a *wva.Asset) (*Outputs, error) {
+	if a == nil {
+		return nil, fmt.Errorf("outputs: %w", ErrEmptyVocabulary)
+	}
+	x := a.Header.Excluded
+	if x == nil || len(x.IDs) == 0 {
+		return nil, nil
+	}
+	ids := make([]int, len(x.IDs))
+	for i, id := range x.IDs {
+		ids[i] = int(id)
+	}
+	return NewOutputs(a.Len(), ids)
 }

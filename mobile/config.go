@@ -17,6 +17,11 @@ type Config struct {
 	// Epsilon, if > 0, is ε in the mechanism's metric, instead of Preset
 	// (0: the preset; negative, NaN or infinite: WV_INVALID_ARGUMENT).
 	Epsilon float64
+	// Numbers: "privatize" (default: a number the vocabulary has, such as
+	// "5" or "1990", is privatized like a word) or "replace" (every number
+	// goes to the OOV policy). A number outside the vocabulary is always
+	// replaced.
+	Numbers string
 	// OOV: "random-word" (default) or "placeholder".
 	OOV string
 	// Placeholder replaces out-of-vocabulary tokens with OOV "placeholder"
@@ -43,6 +48,11 @@ type Config struct {
 	MemoDir string
 	// AllowSaturatedEpsilon accepts such an ε (experiments only).
 	AllowSaturatedEpsilon bool
+	// AllowExcludedOutputs lets the mechanism release the words on the
+	// asset's exclusion list (offensive words). Off by default: such words
+	// are never output, though a user who types one still has it
+	// privatized like any other word.
+	AllowExcludedOutputs bool
 	// MemoSecret (at least 32 bytes) seals the memo file: without it the
 	// file reveals only its number of entries. Keep it in the platform's
 	// key store (Android Keystore, iOS Keychain), never beside the memo.
@@ -54,5 +64,5 @@ type Config struct {
 // OpenPrivatizer takes nil as the defaults).
 func NewConfig() (c *Config) {
 	defer guardValue(&c, nil)
-	return &Config{Mechanism: mechanism.NameBRR, Preset: mechanism.LevelBalanced, OOV: privatize.OOVRandomWord}
+	return &Config{Mechanism: mechanism.NameBRR, Preset: mechanism.LevelBalanced, OOV: privatize.OOVRandomWord, Numbers: privatize.NumbersPrivatize}
 }

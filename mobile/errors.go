@@ -80,6 +80,9 @@ var codeTable = []struct {
 	{mechanism.ErrWordOutOfRange, CodeInvalidArgument},
 	{mechanism.ErrNoLists, CodeInvalidArgument},    // the mechanism needs lists this asset lacks
 	{mechanism.ErrNoTEMLists, CodeInvalidArgument}, // likewise, for Euclidean TEM
+	{mechanism.ErrNoOutputs, CodeInvalidArgument},  // an exclusion list that leaves no word to output
+	{mechanism.ErrOutputsMismatch, CodeInvalidArgument},
+	{privatize.ErrNumbers, CodeInvalidArgument},
 	{ledger.ErrInvalid, CodeInvalidArgument},
 	{wva.ErrGammaMax, CodeInvalidArgument}, // ε too small for the asset's TEM lists
 

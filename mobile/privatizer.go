@@ -108,12 +108,18 @@ func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
 			return nil, wrap(err)
 		}
 	}
-	m, err := mechanism.New(c.Mechanism, a, eps, mechanism.Options{AllowSaturated: c.AllowSaturatedEpsilon})
+	opts := mechanism.Options{AllowSaturated: c.AllowSaturatedEpsilon}
+	if !c.AllowExcludedOutputs {
+		if opts.Outputs, err = mechanism.DefaultOutputs(a); err != nil {
+			return nil, wrap(err)
+		}
+	}
+	m, err := mechanism.New(c.Mechanism, a, eps, opts)
 	if err != nil {
 		return nil, wrap(err)
 	}
 	opt := privatize.Options{OOV: c.OOV, Placeholder: c.Placeholder, PrivatizePunctuation: c.PrivatizePunctuation,
-		MaxTextBytes: int(c.MaxTextBytes)}
+		MaxTextBytes: int(c.MaxTextBytes), Numbers: c.Numbers}
 	if c.LedgerDir != "" {
 		l, err := ledger.Open(c.LedgerDir, ledger.Caps{Lifetime: c.CapLifetime, PerPeriod: c.CapPerPeriod, Period: period})
 		if err != nil {

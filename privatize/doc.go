@@ -3,13 +3,16 @@
 // loss.
 //
 // Guarantees. Every content token of the input is replaced: a vocabulary
-// word by the mechanism (fresh randomness per word), anything else (a
-// word outside the vocabulary, a number, an e-mail address, a URL, an
-// emoji) by an out-of-vocabulary policy whose output does not depend on the
-// token. There is no pass-through policy. A text of n vocabulary words is
-// ε·d-metric-DP for each word, and its loss is the sum of the per-word
-// losses (Accounting); the text's layout, its number and kinds of tokens,
-// and each word's capitalization class are disclosed. With a ledger, the
+// word or number by the mechanism (fresh randomness per word), anything
+// else (a word or number outside the vocabulary, an e-mail address, a URL,
+// an emoji) by an out-of-vocabulary policy whose output does not depend on
+// the token. There is no pass-through policy. A word with clitics ("don't",
+// "I’m") is cut as GloVe's tokenizer cuts it ("do" "n't") and each piece is
+// replaced on its own, then joined back (pieces.go). A text of n vocabulary
+// words and pieces is ε·d-metric-DP for each, and its loss is the sum of
+// their losses (Accounting); the text's layout, its number and kinds of
+// tokens, each word's capitalization class and its clitics' apostrophe
+// character are disclosed. With a ledger, the
 // loss is charged before any text is returned, and a failed charge returns
 // no text. With a memo, a word already answered gets its permanent response
 // again and costs nothing more.

@@ -23,10 +23,25 @@ import (
 // content; there is deliberately no pass-through policy.
 const (
 	// OOVRandomWord replaces the token by a uniformly random vocabulary
-	// word (the default): the output is independent of the token.
+	// word (the default): the output is independent of the token. When
+	// the mechanism restricts its outputs (mechanism.Facts.Outputs), the
+	// word is drawn uniformly from the allowed ones.
 	OOVRandomWord = "random-word"
 	// OOVPlaceholder replaces the token by Options.Placeholder.
 	OOVPlaceholder = "placeholder"
+)
+
+// Number policies: what happens to Number tokens ("5", "1990", "3.5",
+// "1,000"). Digits next to letters ("10am", "2nd", "1990s") make Other
+// tokens, which always go to the OOV policy.
+const (
+	// NumbersPrivatize (the default) treats a number like a word: one the
+	// vocabulary holds is privatized by the mechanism, any other goes to
+	// the OOV policy.
+	NumbersPrivatize = "privatize"
+	// NumbersReplace sends every number to the OOV policy, vocabulary or
+	// not: no output word depends on a number of the input.
+	NumbersReplace = "replace"
 )
 
 // DefaultPlaceholder is the OOVPlaceholder replacement unless another is
@@ -49,6 +64,7 @@ var (
 	ErrEmptyText    = errors.New("empty text")
 	ErrTextTooLarge = errors.New("text too large")
 	ErrOOVPolicy    = errors.New("unknown out-of-vocabulary policy")
+	ErrNumbers      = errors.New("unknown numbers policy")
 	ErrNoUnitLoss   = errors.New("the mechanism's unit-free loss is unknown on this device (P_avg unknown), so it cannot be charged to a ledger")
 	ErrInvalidSize  = errors.New("size limit out of range")
 	ErrMemoMismatch = errors.New("the memo was opened for another mechanism, ε or asset")
@@ -59,6 +75,7 @@ var (
 type Options struct {
 	OOV                  string // OOVRandomWord (default when empty) or OOVPlaceholder
 	Placeholder          string // for OOVPlaceholder; DefaultPlaceholder when empty
+	Numbers              string // NumbersPrivatize (default when empty) or NumbersReplace
 	PrivatizePunctuation bool   // replace each punctuation character by a uniform one
 	MaxTextBytes         int    // 0 means DefaultMaxTextBytes; at most MaxTextBytesLimit
 	// Ledger, if set, is charged the call's unit-free loss before any text
@@ -77,12 +94,14 @@ type Options struct {
 type Accounting struct {
 	// Mechanism names the mechanism (mechanism.NameBRR, ...) when it is known.
 	Mechanism string
-	// Words is how many words went through the mechanism. Tokens replaced
-	// by the OOV policy (out-of-vocabulary words, numbers, e-mail
+	// Words is how many words went through the mechanism, counting each
+	// piece of a word cut into pieces ("do" and "n't" of "don't") and
+	// each number the mechanism privatized. Tokens replaced by the OOV
+	// policy (out-of-vocabulary words and pieces, other numbers, e-mail
 	// addresses, URLs, emoji) cost nothing: their replacement does not
 	// depend on them.
 	Words int
-	// OOV is how many content tokens the OOV policy replaced.
+	// OOV is how many content tokens and pieces the OOV policy replaced.
 	OOV int
 	// Memoized is how many of Words were answered from the memo: they
 	// repeat an earlier response and cost nothing more.
@@ -125,10 +144,12 @@ type Result struct {
 //
 // What the output discloses about the input: its layout (whitespace, and
 // punctuation unless PrivatizePunctuation), the number and kinds of its
-// tokens (hence its length in words), and each word's capitalization class
-// (lower, Title, UPPER). Every content token is replaced: vocabulary words
-// by the mechanism, everything else by the OOV policy. Nothing passes
-// through.
+// tokens (hence its length in words), each word's capitalization class
+// (lower, Title, UPPER), and which apostrophe its clitics used. Every
+// content token is replaced: vocabulary words and numbers by the
+// mechanism, everything else by the OOV policy. Nothing passes through. A
+// word with clitics ("don't", "I’m") is privatized piece by piece and
+// written back as one (pieces.go).
 //
 // Time and memory are linear in the text: one tokenizing pass that looks
 // words up and draws the layout and OOV replacements, the mechanism's
@@ -139,6 +160,7 @@ type Result struct {
 type Privatizer struct {
 	m       mechanism.Mechanism
 	asset   *wva.Asset
+	outputs *mechanism.Outputs // the mechanism's output vocabulary; nil: every word
 	opt     Options
 	pavg    float64
 	known   bool
@@ -164,6 +186,13 @@ func New(m mechanism.Mechanism, asset *wva.Asset, opt Options) (*Privatizer, err
 	if opt.Placeholder == "" {
 		opt.Placeholder = DefaultPlaceholder
 	}
+	switch opt.Numbers {
+	case "":
+		opt.Numbers = NumbersPrivatize
+	case NumbersPrivatize, NumbersReplace:
+	default:
+		return nil, fmt.Errorf("%w %q (want %q or %q)", ErrNumbers, opt.Numbers, NumbersPrivatize, NumbersReplace)
+	}
 	switch {
 	case opt.MaxTextBytes == 0:
 		opt.MaxTextBytes = DefaultMaxTextBytes
@@ -171,6 +200,12 @@ func New(m mechanism.Mechanism, asset *wva.Asset, opt Options) (*Privatizer, err
 		return nil, fmt.Errorf("%w: MaxTextBytes %d not in [0, %d]", ErrInvalidSize, opt.MaxTextBytes, MaxTextBytesLimit)
 	}
 	p := &Privatizer{m: m, asset: asset, opt: opt}
+	if f, ok := m.(mechanism.Facts); ok {
+		p.outputs = f.Outputs()
+		if p.outputs != nil && p.outputs.Vocabulary() != asset.Len() {
+			return nil, fmt.Errorf("text privatizer: %w: outputs cover %d words, the asset %d", mechanism.ErrOutputsMismatch, p.outputs.Vocabulary(), asset.Len())
+		}
+	}
 	p.pavg, p.known = mechanism.MeanDistance(m)
 	if !p.known {
 		p.pavg = math.NaN()
@@ -282,10 +317,8 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 			if !ok {
 				break
 			}
-			if tk.Kind == tokenize.Word {
-				if id, ok := p.asset.Lookup(tokenize.Key(tk.Text)); ok {
-					ids = append(ids, int32(id))
-				}
+			if id, ok := p.vocabID(tk); ok {
+				ids = append(ids, int32(id))
 			}
 		}
 	}
@@ -360,12 +393,40 @@ func (p *Privatizer) respond(ctx context.Context, ids []int32, src rand.Source, 
 	return finish(resp, make([]bool, len(ids)))
 }
 
-// assemble writes each text's output: layout kept, vocabulary words
-// replaced by their responses in order, everything else by the OOV policy.
+// vocabID returns the vocabulary id of a token (or piece of a word) the
+// mechanism privatizes: a Word, or a Number unless NumbersReplace, whose
+// lookup key is a vocabulary word. Every other content token goes to the
+// OOV policy; Other tokens (e-mail addresses, URLs, letters mixed with
+// digits, emoji) always do. A Word holds no digit (the tokenizer makes a
+// token with digits a Number or Other), so with NumbersReplace no token
+// bearing a digit reaches the mechanism.
+func (p *Privatizer) vocabID(tk tokenize.Token) (int, bool) {
+	switch {
+	case tk.Kind == tokenize.Word:
+	case tk.Kind == tokenize.Number && p.opt.Numbers != NumbersReplace:
+	default:
+		return -1, false
+	}
+	return p.asset.Lookup(tokenize.Key(tk.Text))
+}
+
+// oovWord draws the OOV policy's random word: uniform over the words the
+// mechanism may release (all of them when it does not restrict its
+// outputs), independent of the token it replaces.
+func (p *Privatizer) oovWord(src rand.Source) string {
+	if p.outputs != nil {
+		return p.asset.Words[p.outputs.Uniform(src)]
+	}
+	return p.asset.Words[sample.UniformInt(src, p.asset.Len())]
+}
+
+// assemble writes each text's output: layout kept, vocabulary words and
+// pieces replaced by their responses in order, everything else by the OOV
+// policy, the pieces of a word joined back (pieces.go).
 func (p *Privatizer) assemble(texts []string, resp []int32, memoized []bool, src rand.Source, record recordFunc) []Result {
 	out := make([]Result, len(texts))
 	next := 0
-	n := p.asset.Len()
+	var word tokenize.Case // the class of the word being written (pieceCase)
 	var sc tokenize.Scanner
 	for i, t := range texts {
 		var b strings.Builder
@@ -391,25 +452,30 @@ func (p *Privatizer) assemble(texts []string, resp []int32, memoized []bool, src
 			case tk.Kind == tokenize.Punct:
 				emit(tk, privatizedPunct[sample.UniformInt(src, len(privatizedPunct))], fromPunct)
 			default:
-				if tk.Kind == tokenize.Word {
-					// The same lookup as pass 1, so the k-th vocabulary
-					// word here is ids[k].
-					if _, ok := p.asset.Lookup(tokenize.Key(tk.Text)); ok {
-						emit(tk, tokenize.Apply(tokenize.CaseOf(tk.Text), p.asset.Words[resp[next]]), fromMechanism)
-						acc.Words++
-						if memoized[next] {
-							acc.Memoized++
-						}
-						next++
-						continue
+				c := pieceCase(tk, &word)
+				w, how, vocab := "", fromMechanism, true
+				// The same test as pass 1, so the k-th vocabulary token
+				// here is ids[k].
+				if _, ok := p.vocabID(tk); ok {
+					w = tokenize.Apply(c, p.asset.Words[resp[next]])
+					acc.Words++
+					if memoized[next] {
+						acc.Memoized++
+					}
+					next++
+				} else {
+					acc.OOV++
+					how = fromOOV
+					if p.opt.OOV == OOVPlaceholder {
+						w, vocab = p.opt.Placeholder, false
+					} else {
+						w = tokenize.Apply(c, p.oovWord(src))
 					}
 				}
-				acc.OOV++
-				if p.opt.OOV == OOVPlaceholder {
-					emit(tk, p.opt.Placeholder, fromOOV)
-				} else {
-					emit(tk, tokenize.Apply(tokenize.CaseOf(tk.Text), p.asset.Words[sample.UniformInt(src, n)]), fromOOV)
+				if tk.Part == tokenize.Clitic {
+					w = joinClitic(tk.Text, w, vocab)
 				}
+				emit(tk, w, how)
 			}
 		}
 		acc.TotalEpsilon = float64(acc.Words-acc.Memoized) * acc.Epsilon

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
@@ -34,44 +35,111 @@ func textMechanisms(t testing.TB, opt Options) map[string]*Privatizer {
 	return out
 }
 
-// onlyOutsideVocabularyAlphabet reports whether s holds a character no
-// vocabulary word (written in any capitalization class) or the placeholder
+// alphabets caches, per privatizer, the characters its outputs can be made
+// of: those of its vocabulary words in every capitalization class, of its
+// placeholder, and the curly apostrophe of clitics typed with one.
+var alphabets sync.Map // *Privatizer → map[rune]bool
+
+// outsideOutputAlphabet reports whether s holds a character that neither
+// a replacement of p nor layout (whitespace, punctuation, ASCII symbols)
 // can contain: such a token can never appear in an output by coincidence.
-func onlyOutsideVocabularyAlphabet(s string) bool {
+func outsideOutputAlphabet(p *Privatizer, s string) bool {
+	v, ok := alphabets.Load(p)
+	if !ok {
+		al := map[rune]bool{'’': true}
+		for _, w := range p.asset.Words {
+			for _, c := range []tokenize.Case{tokenize.Lower, tokenize.Title, tokenize.Upper} {
+				for _, r := range tokenize.Apply(c, w) {
+					al[r] = true
+				}
+			}
+		}
+		for _, r := range p.opt.Placeholder {
+			al[r] = true
+		}
+		v, _ = alphabets.LoadOrStore(p, al)
+	}
+	al := v.(map[rune]bool)
 	return strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '\'' || r == '-')
+		layout := unicode.IsSpace(r) || unicode.IsPunct(r) || r < utf8.RuneSelf && unicode.IsSymbol(r)
+		return !al[r] && !layout
 	}) >= 0
 }
 
-// checkPrivatized verifies the text guarantee on one call, token by token.
+// checkToken checks one token's output: layout is kept exactly; every
+// vocabulary word or number goes to the mechanism and comes back a
+// vocabulary word (an allowed one when the mechanism restricts its
+// outputs); every other content token goes to the OOV policy and comes
+// back an allowed vocabulary word or the placeholder, never itself; a
+// clitic's output is glued to its host exactly when it is a clitic itself,
+// and keeps a curly apostrophe.
+func checkToken(p *Privatizer, in tokenize.Token, out string, how tokenSource) error {
+	inVocab := func(w string) bool { _, ok := p.asset.Lookup(tokenize.Key(w)); return ok }
+	allowed := func(w string) bool {
+		id, ok := p.asset.Lookup(tokenize.Key(w))
+		return ok && (p.outputs == nil || p.outputs.Allowed(id))
+	}
+	mechanismToken := inVocab(in.Text) && (in.Kind == tokenize.Word || in.Kind == tokenize.Number && p.opt.Numbers != NumbersReplace)
+	word := out // the replacement, less the space before a clitic's
+	if in.Part == tokenize.Clitic && (how == fromMechanism || how == fromOOV) {
+		word = strings.TrimPrefix(out, " ")
+		glued := strings.HasPrefix(tokenize.Key(word), "'") || tokenize.Key(word) == "n't"
+		if glued == (word != out) {
+			return fmt.Errorf("clitic %q of %q written %q: glued must mean a clitic output", in.Text, in.Whole, out)
+		}
+		if strings.Contains(in.Text, "’") && word != p.opt.Placeholder && strings.Contains(word, "'") {
+			return fmt.Errorf("clitic %q written %q: the curly apostrophe was lost", in.Text, out)
+		}
+	}
+	switch how {
+	case fromLayout:
+		if in.Kind.Content() || out != in.Text {
+			return fmt.Errorf("content token %q (%v) passed through as layout", in.Text, in.Kind)
+		}
+	case fromMechanism:
+		if !mechanismToken || !allowed(word) {
+			return fmt.Errorf("mechanism output %q for %q (%v): not an allowed vocabulary word", out, in.Text, in.Kind)
+		}
+	case fromOOV:
+		if !in.Kind.Content() {
+			return fmt.Errorf("layout token %q went to the OOV policy", in.Text)
+		}
+		if mechanismToken {
+			return fmt.Errorf("vocabulary token %q (%v) went to the OOV policy", in.Text, in.Kind)
+		}
+		// A replaced vocabulary number may draw itself by chance; any
+		// other token cannot, since its output is a vocabulary word.
+		if word == in.Text && !inVocab(in.Text) || (word != p.opt.Placeholder && !allowed(word)) {
+			return fmt.Errorf("OOV token %q replaced by %q", in.Text, out)
+		}
+	case fromPunct:
+		if in.Kind != tokenize.Punct {
+			return fmt.Errorf("non-punctuation %q privatized as punctuation", in.Text)
+		}
+	}
+	return nil
+}
+
+// checkPrivatized verifies the text guarantee on one call, token by token
+// (each piece of a word cut into pieces is a token, see checkToken), then
+// as a whole: the output is its tokens' outputs, the accounting counts the
+// tokens, and no token the vocabulary lacks appears anywhere in the output.
 func checkPrivatized(t *testing.T, p *Privatizer, text string, src rand.Source) {
 	t.Helper()
 	var outs []string
 	var oovTokens []string
+	words, oov := 0, 0
 	results, err := p.block(context.Background(), []string{text}, src, nil, func(in tokenize.Token, out string, how tokenSource) {
 		outs = append(outs, out)
-		inVocab := func(w string) bool { _, ok := p.asset.Lookup(tokenize.Key(w)); return ok }
+		if err := checkToken(p, in, out, how); err != nil {
+			t.Fatal(err)
+		}
 		switch how {
-		case fromLayout:
-			if in.Kind.Content() || out != in.Text {
-				t.Fatalf("content token %q (%v) passed through as layout", in.Text, in.Kind)
-			}
 		case fromMechanism:
-			if in.Kind != tokenize.Word || !inVocab(in.Text) || !inVocab(out) {
-				t.Fatalf("mechanism output %q for %q: not a vocabulary word", out, in.Text)
-			}
+			words++
 		case fromOOV:
-			if !in.Kind.Content() {
-				t.Fatalf("layout token %q went to the OOV policy", in.Text)
-			}
-			if out == in.Text || (out != p.opt.Placeholder && !inVocab(out)) {
-				t.Fatalf("OOV token %q replaced by %q", in.Text, out)
-			}
+			oov++
 			oovTokens = append(oovTokens, in.Text)
-		case fromPunct:
-			if in.Kind != tokenize.Punct {
-				t.Fatalf("non-punctuation %q privatized as punctuation", in.Text)
-			}
 		}
 	})
 	if err != nil {
@@ -84,6 +152,9 @@ func checkPrivatized(t *testing.T, p *Privatizer, text string, src rand.Source) 
 	if got := strings.Join(outs, ""); got != res.Text {
 		t.Fatalf("output %q is not the concatenation of its tokens %q", res.Text, got)
 	}
+	if res.Accounting.Words != words || res.Accounting.OOV != oov {
+		t.Fatalf("accounting says %d words and %d OOV, the tokens %d and %d", res.Accounting.Words, res.Accounting.OOV, words, oov)
+	}
 	// Invalid bytes are content (OOV) and every replacement is valid text,
 	// so the output is always valid UTF-8; within valid UTF-8 a substring
 	// match is rune-aligned, so the check below is exact.
@@ -91,7 +162,7 @@ func checkPrivatized(t *testing.T, p *Privatizer, text string, src rand.Source) 
 		t.Fatalf("output %q is not valid UTF-8", res.Text)
 	}
 	for _, tok := range oovTokens {
-		if utf8.ValidString(tok) && onlyOutsideVocabularyAlphabet(tok) && strings.Contains(res.Text, tok) {
+		if utf8.ValidString(tok) && outsideOutputAlphabet(p, tok) && strings.Contains(res.Text, tok) {
 			t.Fatalf("out-of-vocabulary token %q appears in the output %q", tok, res.Text)
 		}
 	}
@@ -105,6 +176,9 @@ var textSeeds = []string{
 	"I DON'T know... it's well-known; covid19 3rd 1,000.50 $5",
 	"\t  multiple   spaces\nand\r\nnewlines  ",
 	"x\xff\xfe invalid utf8 \xc3",
+	"I'm sure John’s 5 cats don't know 1990, 3.5 or 1,000; I’M SURE we'll; Can't WON’T shan't.",
+	"y'all'd've wouldn't've rock'n'roll o'clock '' 's n't 5's 1990s 10am 2nd 7 1,234 ٣ 42.",
+	"DON'T DoN't don’T N'T 'S it''s its' well-known's x-n't",
 }
 
 func TestTextGuarantee(t *testing.T) {
@@ -120,24 +194,63 @@ func TestTextGuarantee(t *testing.T) {
 			}
 		}
 	}
+	// Over a vocabulary with clitics and numbers, so that their pieces go
+	// through the mechanism too, with either number policy, and with an
+	// output vocabulary.
+	a := syntheticAsset(t)
+	for _, nm := range syntheticMechanisms(t, a) {
+		for _, m := range []mechanism.Mechanism{nm.m, restrict(t, nm.m, a, "the", "never", "'s", "n't", "5", "cat")} {
+			for _, opt := range []Options{{}, {Numbers: NumbersReplace}, {OOV: OOVPlaceholder, PrivatizePunctuation: true}} {
+				p, err := New(m, a, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Run(fmt.Sprintf("%s/outputs=%v/%+v", nm.name, p.outputs != nil, opt), func(t *testing.T) {
+					for range 20 {
+						for _, s := range textSeeds {
+							checkPrivatized(t, p, s, src)
+						}
+					}
+				})
+			}
+		}
+	}
 }
 
 // FuzzTextPrivatizer: for arbitrary input, every content token is replaced
 // by a vocabulary word or the placeholder, layout is kept, and no
-// out-of-vocabulary token appears in the output.
+// out-of-vocabulary token appears in the output; over the default asset
+// and over one with clitics and numbers, with each number policy.
 func FuzzTextPrivatizer(f *testing.F) {
-	for _, s := range textSeeds {
-		f.Add(s, false)
+	for i, s := range textSeeds {
+		f.Add(s, uint8(i))
 	}
-	f.Add("", true)
+	f.Add("", uint8(1))
 	a := defaultAsset(f)
 	dg, _ := mechanism.NewDiffractorGeometric(a.Lists, 0.6)
-	ps := map[bool]*Privatizer{}
-	ps[false], _ = New(dg, a, Options{})
-	ps[true], _ = New(dg, a, Options{OOV: OOVPlaceholder, PrivatizePunctuation: true})
+	sa := syntheticAsset(f)
+	sdg, _ := mechanism.NewDiffractorGeometric(sa.Lists, 0.3)
+	var ps []*Privatizer
+	for _, c := range []struct {
+		m   mechanism.Mechanism
+		a   *wva.Asset
+		opt Options
+	}{
+		{dg, a, Options{}},
+		{dg, a, Options{OOV: OOVPlaceholder, PrivatizePunctuation: true}},
+		{sdg, sa, Options{}},
+		{sdg, sa, Options{Numbers: NumbersReplace, OOV: OOVPlaceholder}},
+		{restrict(f, sdg, sa, "never", "'s", "1990"), sa, Options{}},
+	} {
+		p, err := New(c.m, c.a, c.opt)
+		if err != nil {
+			f.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
 	src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("fuzz-text"))
-	f.Fuzz(func(t *testing.T, s string, placeholder bool) {
-		checkPrivatized(t, ps[placeholder], s, src)
+	f.Fuzz(func(t *testing.T, s string, which uint8) {
+		checkPrivatized(t, ps[int(which)%len(ps)], s, src)
 	})
 }
 
@@ -156,9 +269,10 @@ func TestLayoutAndCaseRoundTrip(t *testing.T) {
 		{"The cat sat on the mat.", "The cat sat on the mat."},
 		{"PRIVACY matters,  Privacy\tmatters\nprivacy matters!", "PRIVACY matters,  Privacy\tmatters\nprivacy matters!"},
 		{"Stop: well-known (rules)...", "Stop: well-known (rules)..."},
-		// The default vocabulary has no contractions (GloVe splits them), so
-		// they are out of vocabulary: replaced, never passed through.
-		{"Don't stop", "• stop"},
+		// The default vocabulary has "do" but not "n't" (the next one has
+		// both): the clitic is out of vocabulary, replaced, never passed
+		// through, and the placeholder follows its host after a space.
+		{"Don't stop", "Do • stop"},
 		{"iPhone users", "iphone users"}, // Mixed case is restored as lower
 		{"call 911 or Xqzzv", "call • or •"},
 		{"  \n ", "  \n "},

@@ -20,7 +20,13 @@ type mechanismSpec struct {
 // build returns the mechanism and its ε. A refused ε (invalid, or so
 // large the output is almost surely the input, unless allowSaturated) and
 // an unknown name are usage errors.
-func (s mechanismSpec) build(a *wva.Asset, allowSaturated bool) (mechanism.Mechanism, float64, error) {
+// buildOptions are the CLI's switches that relax a default.
+type buildOptions struct {
+	allowSaturated bool // -allow-saturated: accept ε above the saturation bound
+	allOutputs     bool // -all-outputs: also release the asset's excluded words
+}
+
+func (s mechanismSpec) build(a *wva.Asset, o buildOptions) (mechanism.Mechanism, float64, error) {
 	eps := s.Epsilon
 	if eps == 0 {
 		var err error
@@ -30,7 +36,14 @@ func (s mechanismSpec) build(a *wva.Asset, allowSaturated bool) (mechanism.Mecha
 	} else if !(eps > 0) || math.IsInf(eps, 0) {
 		return nil, 0, fmt.Errorf("%w: -epsilon %v: must be a finite number > 0", errUsage, eps)
 	}
-	m, err := mechanism.New(s.Name, a, eps, mechanism.Options{AllowSaturated: allowSaturated})
+	opts := mechanism.Options{AllowSaturated: o.allowSaturated}
+	if !o.allOutputs {
+		var err error
+		if opts.Outputs, err = mechanism.DefaultOutputs(a); err != nil {
+			return nil, 0, err
+		}
+	}
+	m, err := mechanism.New(s.Name, a, eps, opts)
 	if errors.Is(err, mechanism.ErrUnknownMechanism) || errors.Is(err, mechanism.ErrEpsilonSaturated) || errors.Is(err, mechanism.ErrInvalidEpsilon) {
 		return nil, 0, fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -47,7 +60,7 @@ var presetMechanisms = []string{mechanism.NameBRR, mechanism.NameTEMHamming, mec
 // presetPrivatizer builds the named mechanism at a preset over a, wrapped in
 // a text privatizer with default options, and returns it with its ε.
 func presetPrivatizer(a *wva.Asset, name, preset string) (*privatize.Privatizer, float64, error) {
-	m, eps, err := mechanismSpec{Name: name, Preset: preset}.build(a, false)
+	m, eps, err := mechanismSpec{Name: name, Preset: preset}.build(a, buildOptions{})
 	if err != nil {
 		return nil, 0, err
 	}

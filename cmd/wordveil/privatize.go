@@ -53,6 +53,8 @@ Flags:
 type privatizeFlags struct {
 	spec             mechanismSpec
 	allowSaturated   bool
+	allOutputs       bool
+	numbers          string
 	oov, placeholder string
 	punct, asJSON    bool
 	assetPath        string
@@ -78,6 +80,8 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	fs.Float64Var(&f.spec.Epsilon, "epsilon", 0, "ε in the mechanism's metric, finite and > 0 (overrides -preset)")
 	fs.StringVar(&f.spec.Preset, "preset", mechanism.LevelBalanced, "privacy level: strong, balanced or light (docs/PRIVACY_LEVELS.md)")
 	fs.BoolVar(&f.allowSaturated, "allow-saturated", false, "accept an ε so large that the output is almost surely the input (experiments only)")
+	fs.StringVar(&f.numbers, "numbers", privatize.NumbersPrivatize, "numbers the vocabulary has: privatize (like words) or replace (by the -oov policy, like every other number)")
+	fs.BoolVar(&f.allOutputs, "all-outputs", false, "also release the words on the asset's exclusion list (offensive words); by default they are never output")
 	fs.StringVar(&f.oov, "oov", privatize.OOVRandomWord, "out-of-vocabulary policy: random-word or placeholder")
 	fs.StringVar(&f.placeholder, "placeholder", privatize.DefaultPlaceholder, "replacement for -oov placeholder")
 	fs.BoolVar(&f.punct, "punct", false, "privatize punctuation too (each mark becomes a uniformly random one)")
@@ -101,7 +105,7 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	m, _, err := f.spec.build(a, f.allowSaturated)
+	m, _, err := f.spec.build(a, buildOptions{allowSaturated: f.allowSaturated, allOutputs: f.allOutputs})
 	if err != nil {
 		return err
 	}
@@ -151,7 +155,7 @@ func (f *privatizeFlags) validate(fs *flag.FlagSet) error {
 
 // privatizer opens the ledger and the memo the flags name and wraps m.
 func (f *privatizeFlags) privatizer(m mechanism.Mechanism, a *wva.Asset) (*privatize.Privatizer, error) {
-	opt := privatize.Options{OOV: f.oov, Placeholder: f.placeholder, PrivatizePunctuation: f.punct, MaxTextBytes: f.maxLine}
+	opt := privatize.Options{OOV: f.oov, Placeholder: f.placeholder, PrivatizePunctuation: f.punct, MaxTextBytes: f.maxLine, Numbers: f.numbers}
 	if f.ledgerDir != "" {
 		l, err := ledger.Open(f.ledgerDir, ledger.Caps{Lifetime: f.capLifetime, PerPeriod: f.capPeriod, Period: f.period})
 		if errors.Is(err, ledger.ErrInvalid) {
@@ -176,7 +180,7 @@ func (f *privatizeFlags) privatizer(m mechanism.Mechanism, a *wva.Asset) (*priva
 		}
 	}
 	p, err := privatize.New(m, a, opt)
-	if errors.Is(err, privatize.ErrOOVPolicy) || errors.Is(err, privatize.ErrNoUnitLoss) {
+	if errors.Is(err, privatize.ErrOOVPolicy) || errors.Is(err, privatize.ErrNoUnitLoss) || errors.Is(err, privatize.ErrNumbers) {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return p, err

@@ -46,7 +46,7 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	for _, name := range names {
 		s := spec
 		s.Name = name
-		m, eps, err := s.build(a, false)
+		m, eps, err := s.build(a, buildOptions{})
 		if err != nil {
 			return err
 		}

@@ -16,6 +16,7 @@ var alphabet = []string{
 	"<", ">", "\"", "(", ")", "[", "]", "{", "}", "$", "©", "🙂",
 	" ", "\n", "\t", "\u00a0", "\x00", "\xff", "\xe2\x80", "\uFFFD",
 	"http://", "https://", "www.", "mailto:", "ftp://", "HTTP://", "WwW.",
+	"n", "N", "'s", "’S", "n't", "N’T", "'m", "'re", "’ll", "'VE", "'d", "do", "I",
 }
 
 func randomText(r *rand.Rand, n int) string {

@@ -26,6 +26,11 @@ type Scanner struct {
 	at       int // first '@' at or after atFrom before trimEnd (trimEnd if none); -1: not searched yet
 	atFrom   int // where the '@' search that produced at started
 
+	// The word being cut into pieces (clitic.go): text[wordStart:wordEnd]
+	// is a Word with clitics whose pieces from pos to wordEnd are still to
+	// be returned. Empty (wordEnd <= pos) otherwise.
+	wordStart, wordEnd int
+
 	work int // bytes examined, so tests can bound the work per byte without timing
 }
 
@@ -39,10 +44,41 @@ func (sc *Scanner) Next() (Token, bool) {
 	if sc.pos >= len(sc.text) {
 		return Token{}, false
 	}
+	if sc.pos < sc.wordEnd {
+		return sc.nextClitic(), true
+	}
 	n, k := sc.next()
 	t := Token{Text: sc.text[sc.pos : sc.pos+n], Kind: k}
+	t.Whole = t.Text
+	if k == Word {
+		h, examined := hostLen(t.Text)
+		sc.work += examined
+		if h < n {
+			sc.wordStart, sc.wordEnd = sc.pos, sc.pos+n
+			t.Text, t.Part = t.Text[:h], Host
+			n = h
+		}
+	}
 	sc.pos += n
 	return t, true
+}
+
+// nextClitic returns the next clitic of the word being cut. hostLen cut
+// the word into clitic forms from its end, and the forms differ in their
+// first letter, so reading them from the front finds the same pieces.
+func (sc *Scanner) nextClitic() Token {
+	rest := sc.text[sc.pos:sc.wordEnd]
+	n := cliticPrefix(rest)
+	sc.work += n
+	if n == 0 {
+		// Unreachable while cliticPrefix and cliticSuffix agree (the tests
+		// check that they do); if they ever disagreed, the rest of the
+		// word stays one content token rather than vanishing.
+		n = len(rest)
+	}
+	t := Token{Text: rest[:n], Kind: Word, Part: Clitic, Whole: sc.text[sc.wordStart:sc.wordEnd]}
+	sc.pos += n
+	return t
 }
 
 // next returns the length (at least 1) and kind of the token at sc.pos.

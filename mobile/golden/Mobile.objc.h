@@ -46,6 +46,13 @@ OpenPrivatizer takes nil as the defaults).
  */
 @property (nonatomic) double epsilon;
 /**
+ * Numbers: "privatize" (default: a number the vocabulary has, such as
+"5" or "1990", is privatized like a word) or "replace" (every number
+goes to the OOV policy). A number outside the vocabulary is always
+replaced.
+ */
+@property (nonatomic) NSString* _Nonnull numbers;
+/**
  * OOV: "random-word" (default) or "placeholder".
  */
 @property (nonatomic) NSString* _Nonnull oov;
@@ -91,6 +98,13 @@ PeriodSeconds, a rolling window (same rules as CapLifetime).
  * AllowSaturatedEpsilon accepts such an ε (experiments only).
  */
 @property (nonatomic) BOOL allowSaturatedEpsilon;
+/**
+ * AllowExcludedOutputs lets the mechanism release the words on the
+asset's exclusion list (offensive words). Off by default: such words
+are never output, though a user who types one still has it
+privatized like any other word.
+ */
+@property (nonatomic) BOOL allowExcludedOutputs;
 /**
  * MemoSecret (at least 32 bytes) seals the memo file: without it the
 file reveals only its number of entries. Keep it in the platform's
