@@ -50,6 +50,13 @@ func scanTokens(dst []string, s string) ([]string, int) {
 		case unicode.IsSpace(r) || r == utf8.RuneError && n == 1:
 			// White space, and bytes that are not UTF-8, separate tokens.
 			i += n
+		case unicode.IsLetter(r) && abbrevEnd(s, i) > i:
+			// "u.s.", "e.g.", "p.m.": one token, as in GloVe's corpus (so
+			// "u" keeps the contexts of chat, not of "U.S.").
+			end := abbrevEnd(s, i)
+			steps += end - i
+			dst = append(dst, lower(s[i:end]))
+			i = end
 		case isAlnum(r):
 			end, st := wordEnd(s, i)
 			steps += st
@@ -70,6 +77,38 @@ func scanTokens(dst []string, s string) ([]string, int) {
 		}
 	}
 	return dst, steps
+}
+
+// abbrevEnd returns the end of an abbreviation written as single letters
+// each followed by a period, at least two of them ("u.s.", "e.g."), or a
+// final letter without one ("u.s"), starting at s[i]; i when there is
+// none there. It reads each byte at most twice.
+func abbrevEnd(s string, i int) int {
+	j, pairs := i, 0
+	for j < len(s) {
+		r, n := utf8.DecodeRuneInString(s[j:])
+		if !unicode.IsLetter(r) || j+n >= len(s) || s[j+n] != '.' {
+			break
+		}
+		j += n + 1
+		pairs++
+	}
+	// "u.s" (no final period): one more single letter ends it.
+	if pairs >= 1 && j < len(s) {
+		r, n := utf8.DecodeRuneInString(s[j:])
+		if unicode.IsLetter(r) {
+			if j+n == len(s) {
+				return j + n
+			}
+			if r2, _ := utf8.DecodeRuneInString(s[j+n:]); !isAlnum(r2) {
+				return j + n
+			}
+		}
+	}
+	if pairs < 2 {
+		return i
+	}
+	return j
 }
 
 // decode returns the rune at s[i], mapping curly apostrophes to '.

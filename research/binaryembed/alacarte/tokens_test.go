@@ -23,6 +23,8 @@ func TestTokens(t *testing.T) {
 		{"It’s John’s DON’T", []string{"it", "'s", "john", "'s", "do", "n't"}}, // curly apostrophes
 		{"could've shouldn't've", []string{"could", "'ve", "should", "n't", "'ve"}},
 		{"O'Neil rock'n'roll", []string{"o'neil", "rock'n'roll"}},
+		{"the U.S. army, e.g. at 5 p.m. u r", []string{"the", "u.s.", "army", ",", "e.g.", "at", "5", "p.m.", "u", "r"}},
+		{"a.b end. U.S soldiers, x.", []string{"a.b", "end", ".", "u.s", "soldiers", ",", "x", "."}},
 		{"the 1990's and 80s", []string{"the", "1990", "'s", "and", "80s"}},
 		{"5 stars out of 10, 3.5 avg, 1,000 fans", []string{"5", "stars", "out", "of", "10", ",", "3.5", "avg", ",", "1,000", "fans"}},
 		{"well-known, half- baked -- end", []string{"well-known", ",", "half", "-", "baked", "--", "end"}},

@@ -199,6 +199,7 @@ func buildTEM(emb *binaryembed.Embeddings, cfg *Config) (*wva.TEMLists, error) {
 	within := x.Within(float64(g)*cfg.TEMStep*(1+1e-9), cfg.Workers, bar.Set)
 	bar.Done()
 	balls := make([][]wva.Neighbor, len(within))
+	perStep := make([]uint64, g+1) // ordered pairs at each quantized distance
 	for i, ns := range within {
 		for _, n := range ns {
 			q, err := wva.Quantize(n.Dist, cfg.TEMStep)
@@ -207,8 +208,25 @@ func buildTEM(emb *binaryembed.Embeddings, cfg *Config) (*wva.TEMLists, error) {
 			}
 			if q <= g {
 				balls[i] = append(balls[i], wva.Neighbor{ID: uint32(n.ID), Dist: q})
+				perStep[q]++
 			}
 		}
+	}
+	if fit := fitBudget(perStep, cfg.TEMPairBudget); fit < g {
+		if fit < 1 {
+			return nil, fmt.Errorf("%w: TEMPairBudget %d is below the pairs at one step", ErrConfig, cfg.TEMPairBudget)
+		}
+		for i, b := range balls {
+			k := 0
+			for _, n := range b {
+				if n.Dist <= fit {
+					b[k] = n
+					k++
+				}
+			}
+			balls[i] = b[:k]
+		}
+		g = fit
 	}
 	t, err := wva.NewTEMLists(len(balls), cfg.TEMStep, g, balls)
 	if err != nil {
@@ -255,4 +273,25 @@ func checkIntegrity(src []byte, want string) error {
 		return fmt.Errorf("%w: got %s, want %s", ErrIntegrity, got, want)
 	}
 	return nil
+}
+
+// fitBudget returns the largest quantized radius whose unordered pairs
+// (perStep counts ordered ones, each pair twice) fit in budget; with no
+// budget, the largest radius counted.
+func fitBudget(perStep []uint64, budget uint64) uint32 {
+	g := uint32(len(perStep) - 1)
+	if budget == 0 {
+		return g
+	}
+	var cum uint64
+	for q := uint32(0); q <= g; q++ {
+		if cum+perStep[q]/2 > budget {
+			if q == 0 {
+				return 0
+			}
+			return q - 1
+		}
+		cum += perStep[q] / 2
+	}
+	return g
 }

@@ -30,7 +30,11 @@ type Config struct {
 	// TEM neighbour lists: every word within GammaMax, distances rounded up
 	// to multiples of TEMStep. GammaMax 0 leaves the section out.
 	GammaMax, TEMStep float64
-	Floats            bool // also store the float vectors (research builds)
+	// TEMPairBudget, if > 0, caps the TEM lists: when more pairs than this
+	// lie within GammaMax, the radius is lowered to the largest multiple
+	// of TEMStep that keeps them within the budget (the asset's size).
+	TEMPairBudget uint64
+	Floats        bool // also store the float vectors (research builds)
 	// TypedText, if set, chooses the vocabulary for typed text and
 	// induces vectors for the words the source lacks (see TypedText).
 	TypedText *TypedText

@@ -37,6 +37,7 @@ func DefaultEnglish() Config {
 		Lists:         2,
 		GammaMax:      4.25,
 		TEMStep:       0.01,
+		TEMPairBudget: 600000,
 		Presets:       true,
 	}
 }

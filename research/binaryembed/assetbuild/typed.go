@@ -25,6 +25,11 @@ type TypedText struct {
 	// Corpus supplies documents tokenized the way the source was (clitics
 	// split, lower case), for induction. It is read once.
 	Corpus alacarte.Corpus
+	// Interleave alternates the ranking with the source's own order (news
+	// and encyclopedia text: names, places, technical words), skipping
+	// repeats, so the vocabulary covers both everyday speech and what
+	// people write about.
+	Interleave bool
 	// MinCount is the fewest occurrences a missing word needs to be induced.
 	MinCount int
 	// SourceWords is how many source words are read (in source order) to
@@ -86,6 +91,10 @@ func typedVocabulary(src *binaryembed.Embeddings, t *TypedText, words int, logf 
 	for i, w := range src.Words {
 		inSource[w] = i
 	}
+	ranking := t.Ranking
+	if t.Interleave {
+		ranking = interleave(t.Ranking, src.Words)
+	}
 	// Targets: missing ranked words as far down the ranking as the
 	// vocabulary could reach, and missing required words.
 	seen := map[string]bool{}
@@ -100,7 +109,7 @@ func typedVocabulary(src *binaryembed.Embeddings, t *TypedText, words int, logf 
 		addTarget(w)
 	}
 	reach := 0
-	for _, w := range t.Ranking {
+	for _, w := range ranking {
 		if reach >= words {
 			break
 		}
@@ -147,7 +156,7 @@ func typedVocabulary(src *binaryembed.Embeddings, t *TypedText, words int, logf 
 
 	var vocab []string
 	in := map[string]bool{}
-	for _, w := range t.Ranking {
+	for _, w := range ranking {
 		if len(vocab) == words {
 			break
 		}
@@ -217,4 +226,26 @@ func exclusionHeader(vocab []string, t *TypedText) *wva.Excluded {
 		return nil
 	}
 	return &wva.Excluded{Source: t.ExcludeSource, Licence: t.ExcludeLicence, IDs: ids}
+}
+
+// interleave merges two rankings by alternating them (a first), keeping
+// the first occurrence of each word and only words vocabWord accepts.
+func interleave(a, b []string) []string {
+	out := make([]string, 0, len(a)+len(b))
+	seen := make(map[string]bool, len(a)+len(b))
+	add := func(w string) {
+		if !seen[w] && vocabWord(w) {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	for i := 0; i < max(len(a), len(b)); i++ {
+		if i < len(a) {
+			add(a[i])
+		}
+		if i < len(b) {
+			add(b[i])
+		}
+	}
+	return out
 }

@@ -55,6 +55,7 @@ func TypedEnglish(cacheDir string) (*TypedText, error) {
 				return fn(buf)
 			})
 		},
+		Interleave:     true,
 		MinCount:       10,
 		SourceWords:    400000,
 		Exclude:        exclude,
@@ -67,9 +68,14 @@ func TypedEnglish(cacheDir string) (*TypedText, error) {
 
 // requiredWords are the tokens typed text needs whatever their rank: the
 // clitic pieces GloVe's tokenizer produces (and the hosts "ca", "wo",
-// "sha" of can't, won't, shan't), single letters, small integers, years.
+// "sha" of can't, won't, shan't), single letters, small integers, years,
+// and common chat forms (a fixed list: no public chat-frequency data is
+// pinned, and the held-out text must not choose the vocabulary).
 func requiredWords() []string {
 	w := []string{"n't", "'s", "'m", "'re", "'ll", "'ve", "'d", "ca", "wo", "sha"}
+	w = append(w, "lol", "lmao", "haha", "hahaha", "hehe", "omg", "btw", "idk", "imo", "tbh", "thx", "ty", "pls", "plz",
+		"u", "ur", "ya", "yeah", "yep", "nope", "ok", "okay", "gonna", "wanna", "gotta", "kinda", "hmm", "ohh", "aww",
+		"brb", "jk", "np", "ppl", "cuz", "bc", "tmr", "tmrw", "asap", "fyi", "dm", "irl", "smh", "xd", "gettin")
 	for c := 'a'; c <= 'z'; c++ {
 		w = append(w, string(c))
 	}

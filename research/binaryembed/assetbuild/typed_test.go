@@ -134,3 +134,15 @@ func TestTypedTextConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestFitBudget(t *testing.T) {
+	per := []uint64{0, 4, 6, 10, 20} // ordered: 0, 2, 3, 5, 10 unordered pairs
+	for _, c := range []struct {
+		budget uint64
+		want   uint32
+	}{{0, 4}, {1, 0}, {2, 1}, {4, 1}, {5, 2}, {10, 3}, {19, 3}, {20, 4}, {1000, 4}} {
+		if got := fitBudget(per, c.budget); got != c.want {
+			t.Errorf("budget %d: radius %d, want %d", c.budget, got, c.want)
+		}
+	}
+}
