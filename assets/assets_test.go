@@ -18,7 +18,8 @@ func TestDefaultLoads(t *testing.T) {
 	if a.Header.Licence.SPDX != "PDDL-1.0" || a.Header.Licence.Notice == "" {
 		t.Fatalf("licence missing: %+v", a.Header.Licence)
 	}
-	for _, w := range []string{"the", "privacy", "keyboard", "thousand"} {
+	// Everyday and typed words, clitic pieces, numbers, chat forms.
+	for _, w := range []string{"the", "privacy", "keyboard", "thousand", "a", "i", "n't", "'s", "'m", "ca", "5", "1990", "lol", "okay"} {
 		if _, ok := a.Lookup(w); !ok {
 			t.Errorf("%q not in the default vocabulary", w)
 		}
@@ -26,8 +27,12 @@ func TestDefaultLoads(t *testing.T) {
 	if b, _ := Default(); b != a {
 		t.Fatal("Default decoded twice")
 	}
-	if a.TEM.GammaMax() != 4.25 {
-		t.Fatalf("gamma_max %v", a.TEM.GammaMax())
+	// The TEM lists were cut to the pair budget: γ_max is what fits.
+	if g := a.TEM.GammaMax(); g != a.Header.TEM.GammaMax || g < 3.5 || a.TEM.Pairs() > 600000 {
+		t.Fatalf("gamma_max %v, %d pairs", g, a.TEM.Pairs())
+	}
+	if a.Header.Presets == nil || a.Header.Excluded == nil || len(a.Header.Excluded.IDs) < 100 || a.Header.Excluded.Licence != "MIT" {
+		t.Fatal("the default asset lacks presets or its exclusion list")
 	}
 }
 

@@ -141,7 +141,7 @@ func BenchmarkBaselines(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Run("TEM-lists/gamma=4.25/ball=largest<=500", func(b *testing.B) {
+	b.Run("TEM-lists/gamma=max/ball=largest<=500", func(b *testing.B) {
 		b.ReportAllocs()
 		b.ReportMetric(float64(size), "ball-size")
 		for b.Loop() {

@@ -11,7 +11,7 @@ import (
 
 func TestNew(t *testing.T) {
 	a := defaultAsset(t)
-	for name, eps := range map[string]float64{NameBRR: 0.5, NameTEMHamming: 0.2, NameTEM: 9, Name1DG: 0.5, Name1DT: 1} {
+	for name, eps := range map[string]float64{NameBRR: 0.5, NameTEMHamming: 0.2, NameTEM: 10, Name1DG: 0.5, Name1DT: 1} {
 		m, err := New(name, a, eps, Options{})
 		if err != nil || m.Epsilon() != eps || m.Len() != a.Len() {
 			t.Errorf("%s: %v", name, err)
@@ -42,7 +42,7 @@ func TestSaturation(t *testing.T) {
 	a := defaultAsset(t)
 	src := NewSeededSourceForEvaluation(stattest.Seed("saturation"))
 	for _, name := range []string{NameBRR, NameTEMHamming, NameTEM, Name1DG, Name1DT} {
-		m, err := New(name, a, 9, Options{AllowSaturated: true})
+		m, err := New(name, a, 10, Options{AllowSaturated: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -71,8 +71,8 @@ func TestGammaAboveGammaMax(t *testing.T) {
 		eps float64
 		o   TEMOptions
 	}{
-		{1, TEMOptions{}}, // Theorem 4.2: γ ≈ 35.5
-		{8, TEMOptions{}}, // γ ≈ 4.43, just above 4.25
+		{1, TEMOptions{}},   // Theorem 4.2: γ ≈ 35.5
+		{9.2, TEMOptions{}}, // γ ≈ 3.85, just above the asset's γ_max 3.81
 		{2, TEMOptions{Gamma: a.TEM.GammaMax() + 1e-9}}, // given, a hair above
 	} {
 		m, err := newTEM(a.TEM, c.eps, c.o)
@@ -84,8 +84,8 @@ func TestGammaAboveGammaMax(t *testing.T) {
 	if _, err := newTEM(a.TEM, 1, TEMOptions{Gamma: a.TEM.GammaMax()}); err != nil {
 		t.Errorf("γ = γ_max: %v", err)
 	}
-	if _, err := newTEM(a.TEM, 8.5, TEMOptions{}); err != nil {
-		t.Errorf("ε=8.5 (γ≈4.17): %v", err)
+	if _, err := newTEM(a.TEM, 10, TEMOptions{}); err != nil {
+		t.Errorf("ε=10 (γ≈3.55): %v", err)
 	}
 }
 

@@ -9,10 +9,10 @@ import (
 // could underflow to zero (ε·γ/2 > 700) is refused, not run inexactly.
 func TestTEMRefusesUnderflowingWeights(t *testing.T) {
 	a := defaultAsset(t)
-	if _, err := newTEM(a.TEM, 400, TEMOptions{Gamma: 4.25}); !errors.Is(err, ErrInvalidGamma) {
-		t.Fatalf("ε=400, γ=4.25: err = %v", err)
+	if _, err := newTEM(a.TEM, 400, TEMOptions{Gamma: 3.8}); !errors.Is(err, ErrInvalidGamma) {
+		t.Fatalf("ε=400, γ=3.8: err = %v", err)
 	}
-	if _, err := newTEM(a.TEM, 300, TEMOptions{Gamma: 4.25}); err != nil {
-		t.Fatalf("ε=300, γ=4.25 (ε·γ/2 = 637): %v", err)
+	if _, err := newTEM(a.TEM, 300, TEMOptions{Gamma: 3.8}); err != nil {
+		t.Fatalf("ε=300, γ=3.8 (ε·γ/2 = 570): %v", err)
 	}
 }

@@ -9,7 +9,7 @@ import (
 // defaults), change fields, pass it to OpenPrivatizer; it is copied there.
 type Config struct {
 	// Mechanism: "brr" (default), "tem-hamming", "1dg", "1dt", or "tem"
-	// (Euclidean lists; needs Epsilon ≥ 8.35 and gives little deniability).
+	// (Euclidean lists; needs Epsilon ≥ 9.31 and gives little deniability).
 	Mechanism string
 	// Preset: "strong", "balanced" (default) or "light"
 	// (docs/PRIVACY_LEVELS.md). Ignored when Epsilon > 0.

@@ -16,17 +16,17 @@ func ExampleOpenPrivatizer() {
 	if err != nil {
 		panic(err) // the message starts with a code: mobile.ErrCode(err.Error())
 	}
-	in := "Meet me at the station at 9"
+	in := "Meet me at the station at 9, gate 4517"
 	r, err := p.Privatize(in)
 	if err != nil {
 		panic(err) // never upload the input instead
 	}
 	fmt.Println("words:", r.Words, "OOV:", r.OOV, "metric:", r.Metric)
 	fmt.Printf("ε = %.4f per word, %.3f in total, loss known: %v\n", r.Epsilon, r.TotalEpsilon, r.LossKnown)
-	fmt.Println("differs from the input:", r.Text != in) // "9" always becomes "•"
+	fmt.Println("differs from the input:", r.Text != in) // "4517" is not a vocabulary word: always "•"
 	// Output:
-	// words: 6 OOV: 1 metric: hamming
-	// ε = 0.4845 per word, 2.907 in total, loss known: true
+	// words: 8 OOV: 1 metric: hamming
+	// ε = 0.4845 per word, 3.876 in total, loss known: true
 	// differs from the input: true
 }
 

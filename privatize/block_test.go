@@ -22,7 +22,7 @@ func TestPrivatizeBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := []string{"the cat\n", "sat on the mat 42\n", "\n"}
+	lines := []string{"the cat\n", "sat on the mat 4217\n", "\n"}
 	var seen []Result
 	res, err := p.PrivatizeBlock(context.Background(), lines, mechanism.NewSecureSource(), func(r []Result) error {
 		seen = r
@@ -71,7 +71,7 @@ func TestPrivatizeBlock(t *testing.T) {
 // unknown (NaN, with a reason), never as 0.
 func TestUnknownLossNeverZero(t *testing.T) {
 	a := defaultAsset(t)
-	tem, _ := mechanism.NewTEM(a.TEM, 9, mechanism.TEMOptions{})
+	tem, _ := mechanism.NewTEM(a.TEM, 10, mechanism.TEMOptions{})
 	p, err := New(tem, a, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +81,7 @@ func TestUnknownLossNeverZero(t *testing.T) {
 		t.Fatal(err)
 	}
 	acc := r.Accounting
-	if !math.IsNaN(acc.PAvg) || !math.IsNaN(acc.UnitFree) || acc.LossUnknown == "" || acc.TotalEpsilon != 27 || acc.Mechanism != mechanism.NameTEM {
+	if !math.IsNaN(acc.PAvg) || !math.IsNaN(acc.UnitFree) || acc.LossUnknown == "" || acc.TotalEpsilon != 30 || acc.Mechanism != mechanism.NameTEM {
 		t.Fatalf("accounting %+v", acc)
 	}
 	brr, _ := mechanism.NewBRR(newIndex(t, a.Codes), 0.5)

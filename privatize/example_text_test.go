@@ -9,9 +9,9 @@ import (
 )
 
 // A whole text through BRR over the embedded asset, with its privacy bill:
-// the six vocabulary words cost ε each; the e-mail address, the number and
-// the word outside the vocabulary are replaced by random words, free of cost,
-// since their replacements do not depend on them. The layout is kept.
+// the eight vocabulary words ("9" is one) cost ε each; the e-mail address
+// is replaced by a random word, free of cost, since its replacement does
+// not depend on it. The layout is kept.
 // The seeded source makes the output reproducible, which is what an example
 // (or a test, or an evaluation) needs; it is predictable, so it must never
 // privatize real text: production code passes mechanism.NewSecureSource().
@@ -42,6 +42,6 @@ func ExamplePrivatizer_Privatize() {
 	fmt.Printf("%s: %d words, %d OOV, ε = %g per word in %s, total %g, unit-free %.2f\n",
 		acc.Mechanism, acc.Words, acc.OOV, acc.Epsilon, acc.Metric, acc.TotalEpsilon, acc.UnitFree)
 	// Output:
-	// Critics takenaka brown defenders staging loneliness janowski flemmi mori.
-	// brr: 6 words, 3 OOV, ε = 0.4845 per word in hamming, total 2.907, unit-free 372.03
+	// Critics allow brown amgen neale abaddon baying lie totals.
+	// brr: 8 words, 1 OOV, ε = 0.4845 per word in hamming, total 3.876, unit-free 494.93
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"text/tabwriter"
 
 	"github.com/wordveil/wordveil/assets"
@@ -62,6 +63,12 @@ func assetsInspect(args []string, stdout, stderr io.Writer) error {
 	if h.TEM != nil {
 		fmt.Fprintf(stdout, "  TEM lists (%s): gamma_max %g, step %g, %d pairs\n", h.TEM.Metric, h.TEM.GammaMax, h.TEM.Step, h.TEM.Pairs)
 	}
+	if p := h.Presets; p != nil {
+		fmt.Fprintf(stdout, "  presets for %d mechanisms at levels %v\n", len(p.Epsilon), sortedKeys(p.Targets))
+	}
+	if x := h.Excluded; x != nil {
+		fmt.Fprintf(stdout, "  %d words excluded from outputs by default (%s, licence %s)\n", len(x.IDs), x.Source, x.Licence)
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "section\tstored bytes\traw bytes\t")
 	for _, s := range in.Sections {
@@ -70,4 +77,13 @@ func assetsInspect(args []string, stdout, stderr io.Writer) error {
 	tw.Flush()
 	fmt.Fprintf(stdout, "  %d bytes in all\n", len(b))
 	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

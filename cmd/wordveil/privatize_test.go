@@ -37,7 +37,7 @@ func TestPrivatizeCmd(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if err := run([]string{"privatize", "-mechanism", "tem", "-epsilon", "9", "-json", "-oov", "placeholder"}, strings.NewReader("the 42 cats\n"), &out, &errb); err != nil {
+	if err := run([]string{"privatize", "-mechanism", "tem", "-epsilon", "10", "-json", "-oov", "placeholder"}, strings.NewReader("the 4217 cats\n"), &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	var res record
@@ -98,7 +98,7 @@ func TestPrivatizeErrors(t *testing.T) {
 		{"privatize", "-max-line", "0"},
 		{"privatize", "-max-line", "99999999999"},
 		{"privatize", "-bogus"},
-		{"privatize", "-mechanism", "tem", "-epsilon", "9", "-ledger", "DIR"}, // loss unknown: cannot be charged
+		{"privatize", "-mechanism", "tem", "-epsilon", "10", "-ledger", "DIR"}, // loss unknown: cannot be charged
 	} {
 		for i := range args {
 			if args[i] == "DIR" {
@@ -170,7 +170,7 @@ func TestPrivatizeJSONSchema(t *testing.T) {
 		{"-json"},
 		{"-json", "-ledger", t.TempDir()},
 		{"-json", "-ledger", t.TempDir(), "-cap", "1e9", "-cap-period", "1e8"},
-		{"-json", "-mechanism", "tem", "-epsilon", "9"},
+		{"-json", "-mechanism", "tem", "-epsilon", "10"},
 		{"-json", "-mechanism", "1dt", "-preset", "light", "-memo", t.TempDir(), "-oov", "placeholder", "-punct"},
 		{"-json", "-epsilon", "1e5", "-allow-saturated", "-ledger", t.TempDir()},
 	} {
@@ -304,7 +304,7 @@ func TestPresetsComeFromTheAsset(t *testing.T) {
 	}
 	small := &wva.Asset{Header: a.Header, Words: a.Words[:2000], Codes: a.Codes[:2000]}
 	small.Header.Name, small.Header.Words, small.Header.Lists, small.Header.TEM = "small", 2000, nil, nil
-	small.Header.Presets = nil
+	small.Header.Presets, small.Header.Excluded = nil, nil
 	b, err := wva.Marshal(small)
 	if err != nil {
 		t.Fatal(err)

@@ -32,7 +32,7 @@ OpenPrivatizer takes nil as the defaults).
 - (nullable instancetype)init;
 /**
  * Mechanism: "brr" (default), "tem-hamming", "1dg", "1dt", or "tem"
-(Euclidean lists; needs Epsilon ≥ 8.35 and gives little deniability).
+(Euclidean lists; needs Epsilon ≥ 9.31 and gives little deniability).
  */
 @property (nonatomic) NSString* _Nonnull mechanism;
 /**

@@ -153,8 +153,8 @@ const reading = `
   "almost always kept" over a narrow band of ε per bit (about 0.35–0.65 for
   BRR and 0.12–0.22 for TEM); outside that band they are all noise or no
   noise. The presets sit inside it.
-- TEM over the asset's precomputed Euclidean lists serves only ε ≥ 8.35
-  (γ_max = 4.25, see assets/README.md), and at those ε it releases the input
+- TEM over the asset's precomputed Euclidean lists serves only ε ≥ 9.31
+  (γ_max = 3.81, see assets/README.md), and at those ε it releases the input
   word almost always (N_w ≈ 1): a neighbour at the median nearest-neighbour
   distance (3.3) weighs e^(−ε·3.3/2) ≈ e^(−14) against the word itself. The
   lists are correct but give no useful deniability on 100-d GloVe; on the

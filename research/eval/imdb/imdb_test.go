@@ -149,18 +149,19 @@ func TestSplitPaper(t *testing.T) {
 }
 
 func TestEncode(t *testing.T) {
-	vocab := map[string]int{"great": 0, "film": 1, "don't": 2, "loved": 3, "it": 4, "2": 5}
+	// "don’t" is the pieces "do" and "n't", looked up one by one.
+	vocab := map[string]int{"great": 0, "film": 1, "do": 2, "loved": 3, "it": 4, "2": 5, "n't": 6}
 	lookup := func(k string) (int, bool) { id, ok := vocab[k]; return id, ok }
 	got := Encode("Great FILM!<br /><br />Loved it<br/>, don’t br 2 xyzzy", lookup)
-	want := []int32{0, 1, 3, 4, 2, -1, 5, -1}
+	want := []int32{0, 1, 3, 4, 2, 6, -1, 5, -1}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Encode = %v, want %v", got, want)
 	}
 	if got := Encode("", lookup); len(got) != 0 {
 		t.Errorf("Encode(\"\") = %v", got)
 	}
-	f := Frequencies([][]int32{got, {9, -1, 6, 0}}, 6)
-	if !reflect.DeepEqual(f, []int64{2, 1, 1, 1, 1, 1}) {
+	f := Frequencies([][]int32{got, {9, -1, 6, 0}}, 7)
+	if !reflect.DeepEqual(f, []int64{2, 1, 1, 1, 1, 1, 2}) {
 		t.Errorf("Frequencies = %v", f)
 	}
 }

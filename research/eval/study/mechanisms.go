@@ -3,6 +3,7 @@ package study
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/hamming"
@@ -120,6 +121,15 @@ func Specs(env *Env, names []string, grid []float64) ([]Spec, error) {
 	var specs []Spec
 	for _, name := range names {
 		var s Spec
+		if mech, ok := strings.CutPrefix(name, PresetPrefix); ok {
+			ps, err := presetSpec(env, mech)
+			if err != nil {
+				return nil, err
+			}
+			ps.Name = name
+			specs = append(specs, ps)
+			continue
+		}
 		switch name {
 		case "tem", "tem-pool":
 			s = Spec{Family: "euclidean", Eps: grid, Matched: grid}
@@ -232,4 +242,39 @@ func (s batchSampler) drawMany(ws []int, out []int, src rand.Source) error {
 		}
 	}
 	return nil
+}
+
+// PresetPrefix names a study mechanism run at the asset's presets instead
+// of the ε grid: "preset:brr" runs BRR at the strong, balanced and light ε
+// the asset stores (grid indices 0, 1, 2).
+const PresetPrefix = "preset:"
+
+// PresetLevels are the levels of a preset spec, in grid order.
+var PresetLevels = []string{mechanism.LevelStrong, mechanism.LevelBalanced, mechanism.LevelLight}
+
+// presetSpec runs an on-device mechanism (mechanism.New, all outputs
+// allowed, as in the papers' protocol) at the asset's presets; Matched is
+// the P_avg-matched Euclidean ε.
+func presetSpec(env *Env, name string) (Spec, error) {
+	family := map[string]string{mechanism.NameBRR: "hamming", mechanism.NameTEMHamming: "hamming", mechanism.Name1DG: "lists", mechanism.Name1DT: "lists"}[name]
+	if family == "" {
+		return Spec{}, fmt.Errorf("no presets for study mechanism %q (want brr, tem-hamming, 1dg or 1dt)", name)
+	}
+	if family == "lists" && len(env.Asset.Lists) == 1 {
+		family = "list"
+	}
+	r, euc := env.Ratios[family], env.Ratios["euclidean"]
+	s := Spec{Family: family, Pooled: family == "hamming"}
+	for _, level := range PresetLevels {
+		eps, err := mechanism.Preset(env.Asset, name, level)
+		if err != nil {
+			return Spec{}, err
+		}
+		s.Eps = append(s.Eps, eps)
+		s.Matched = append(s.Matched, eps*r.Avg/euc.Avg)
+	}
+	s.build = func(env *Env, eps float64) (sampler, error) {
+		return single(mechanism.New(name, env.Asset, eps, mechanism.Options{AllowSaturated: true}))
+	}
+	return s, nil
 }

@@ -1,0 +1,44 @@
+package study
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/mechanism"
+)
+
+// TestPresetSpecs: "preset:NAME" runs NAME at the asset's three presets,
+// matched to Euclidean ε by P_avg; an asset without presets or a
+// mechanism without them is an error.
+func TestPresetSpecs(t *testing.T) {
+	env, _, _ := fixture(t)
+	if _, err := Specs(env, []string{"preset:brr"}, nil); !errors.Is(err, mechanism.ErrNoPreset) {
+		t.Fatalf("asset without presets: %v", err)
+	}
+	if _, err := Specs(env, []string{"preset:vickrey"}, nil); err == nil {
+		t.Fatal("preset:vickrey accepted")
+	}
+	env.Asset.Header.Presets = &wva.Presets{
+		Targets: map[string]float64{"strong": 0.1, "balanced": 0.3, "light": 0.6},
+		Epsilon: map[string]map[string]float64{
+			"brr": {"strong": 0.3, "balanced": 0.4, "light": 0.5},
+			"1dt": {"strong": 1, "balanced": 2, "light": 3},
+		},
+	}
+	specs, err := Specs(env, []string{"preset:brr", "preset:1dt"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	brr, dt := specs[0], specs[1]
+	if brr.Family != "hamming" || !brr.Pooled || len(brr.Eps) != 3 || brr.Eps[2] != 0.5 || dt.Family != "lists" || dt.Eps[1] != 2 {
+		t.Fatalf("specs %+v %+v", brr, dt)
+	}
+	want := 0.4 * env.Ratios["hamming"].Avg / env.Ratios["euclidean"].Avg
+	if got := brr.Matched[1]; got != want {
+		t.Fatalf("matched ε %v, want %v", got, want)
+	}
+	if _, err := brr.Build(env, 1); err != nil {
+		t.Fatal(err)
+	}
+}
