@@ -137,6 +137,8 @@ func Seed(label string) [32]byte {
 // Sampler is what SampleCounts draws from: a mechanism's Privatize over
 // word ids [0, Len()).
 type Sampler interface {
+	// Privatize releases an output word id for input w.
 	Privatize(w int, src rand.Source) (int, error)
+	// Len is the vocabulary size: inputs and outputs are in [0, Len()).
 	Len() int
 }

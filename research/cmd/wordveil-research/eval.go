@@ -27,6 +27,7 @@ Usage:
   wordveil-research eval imdb [flags]       the IMDB study: accuracy vs ε for every mechanism, resumable
   wordveil-research eval empirical [flags]  the Vickrey paper's empirical privacy (E_M) vs utility loss (L_M), AFINN sentiment
   wordveil-research eval report [flags]     figures (PNG, SVG) and RESULTS.md from the results files
+  wordveil-research eval presets [flags]    the study's cells at two assets' presets, side by side
   wordveil-research eval oov [flags]        share of held-out everyday English the privatizer sends to the OOV policy (make typed-text)
 
 The commands and what they regenerate: docs/eval/README.md.
@@ -46,6 +47,8 @@ func evalCmd(args []string, stdout, stderr io.Writer) error {
 		return evalReport(args[1:], stdout, stderr)
 	case "oov":
 		return evalOOV(args[1:], stdout, stderr)
+	case "presets":
+		return evalPresets(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, evalUsage)
 		return nil
