@@ -25,8 +25,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/wordveil/wordveil/research/eval/internal/npmpack"
 	"github.com/wordveil/wordveil/internal/tokenize"
+	"github.com/wordveil/wordveil/research/eval/internal/npmpack"
 )
 
 // Review is one labelled review: Label 1 is positive, 0 negative.
