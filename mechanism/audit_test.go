@@ -1,6 +1,7 @@
 package mechanism
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
@@ -88,6 +89,47 @@ func auditCases(t testing.TB) []auditCase {
 			cases = append(cases, auditCase{
 				name: "TEMHamming/outputs/eps=" + ftoa(c.eps) + "/gamma=" + ftoa(m.Gamma()),
 				mech: r, P: law(dpexact.RestrictedTEM(d, m.Gamma(), c.eps, allowed)), d: d, eps: c.eps,
+			})
+		}
+	}
+
+	// SanText (TEM (Hamming) at γ = 256) and SanText+ on the same codes.
+	// SanText+'s guarantee covers pairs of sensitive words only: its
+	// metric is d on those pairs, +Inf (unconstrained) elsewhere; that it
+	// violates ε·d on the other pairs, by design, is tested in
+	// santext_test.go.
+	{
+		low, codes := syntheticCodes(20, 10, "temh")
+		d := hammingMatrix(low)
+		for _, eps := range []float64{0.5, 1.5} {
+			m := must(newSanText(newIndex(t, codes), eps))
+			cases = append(cases, auditCase{
+				name: "SanText/eps=" + ftoa(eps),
+				mech: m, P: law(dpexact.SanText(d, eps)), d: d, eps: eps,
+			})
+			r, allowed := restricted(m, 0, 1, 3, 10, 19)
+			cases = append(cases, auditCase{
+				name: "SanText/outputs/eps=" + ftoa(eps),
+				mech: r, P: law(dpexact.RestrictedSanText(d, eps, allowed)), d: d, eps: eps,
+			})
+		}
+		for _, c := range []struct{ eps, w, p float64 }{{0.5, 0.4, 0.2}, {1.5, 0.4, 0.9}, {0.8, 0.25, 1}} {
+			m := must(newSanTextPlus(newIndex(t, codes), c.eps, SanTextPlusOptions{Sensitive: c.w, P: c.p}, nil)).(*santextPlusMech)
+			sens := make([]bool, len(low))
+			for i := m.first; i < len(sens); i++ {
+				sens[i] = true
+			}
+			ds := law(dpexact.SensitivePairs(d, sens))
+			name := "SanText+/eps=" + ftoa(c.eps) + "/w=" + ftoa(c.w) + "/p=" + ftoa(c.p)
+			cases = append(cases, auditCase{
+				name: name,
+				mech: m, P: law(dpexact.SanTextPlus(d, c.eps, sens, c.p, nil)), d: ds, eps: c.eps,
+			})
+			// Excluded: non-sensitive 0, 1, 3 and sensitive 19.
+			r, allowed := restricted(m, 0, 1, 3, 19)
+			cases = append(cases, auditCase{
+				name: strings.Replace(name, "SanText+/", "SanText+/outputs/", 1),
+				mech: r, P: law(dpexact.SanTextPlus(d, c.eps, sens, c.p, allowed)), d: ds, eps: c.eps,
 			})
 		}
 	}

@@ -22,10 +22,15 @@ type Options struct {
 	// Outputs and Restrict): it must cover the asset's vocabulary
 	// (Vocabulary() = the asset's word count, else ErrOutputsMismatch).
 	Outputs *Outputs
+	// SanTextPlus holds SanText+'s parameters: required for
+	// NameSanTextPlus (there are no defaults) and refused for every other
+	// mechanism (ErrSanTextPlusOptions).
+	SanTextPlus *SanTextPlusOptions
 }
 
 // New builds the on-device mechanism called name (NameBRR,
-// NameTEMHamming, NameTEM, Name1DG, Name1DT) over asset a with ε in that
+// NameTEMHamming, NameTEM, Name1DG, Name1DT, NameSanText, or
+// NameSanTextPlus with opts.SanTextPlus) over asset a with ε in that
 // mechanism's metric (γ from Theorem 4.2 for the TEM variants). The CLI and
 // the mobile API both build their mechanisms here. It refuses ε above
 // MaxEpsilon, and above the mechanism's SaturationEpsilon unless
@@ -34,7 +39,10 @@ func New(name string, a *wva.Asset, eps float64, opts Options) (Mechanism, error
 	if a == nil {
 		return nil, fmt.Errorf("%s: %w", name, ErrEmptyVocabulary)
 	}
-	m, err := newMechanism(name, a, eps)
+	if (name == NameSanTextPlus) != (opts.SanTextPlus != nil) {
+		return nil, fmt.Errorf("%s: %w", name, ErrSanTextPlusOptions)
+	}
+	m, err := newMechanism(name, a, eps, opts.SanTextPlus)
 	if err != nil {
 		return nil, err
 	}
@@ -51,15 +59,22 @@ func New(name string, a *wva.Asset, eps float64, opts Options) (Mechanism, error
 	return r, nil
 }
 
-func newMechanism(name string, a *wva.Asset, eps float64) (Mechanism, error) {
+// newMechanism builds name without output restriction; plus is
+// SanText+'s options (nil for the others, checked by New).
+func newMechanism(name string, a *wva.Asset, eps float64, plus *SanTextPlusOptions) (Mechanism, error) {
 	switch name {
-	case NameBRR, NameTEMHamming:
+	case NameBRR, NameTEMHamming, NameSanText, NameSanTextPlus:
 		idx, err := hamming.NewIndex(a.Codes)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		if name == NameBRR {
+		switch name {
+		case NameBRR:
 			return newBRR(idx, eps)
+		case NameSanText:
+			return newSanText(idx, eps)
+		case NameSanTextPlus:
+			return newSanTextPlus(idx, eps, *plus, nil)
 		}
 		return newTEMHamming(idx, eps, TEMOptions{})
 	case NameTEM:
@@ -72,5 +87,5 @@ func newMechanism(name string, a *wva.Asset, eps float64) (Mechanism, error) {
 	case Name1DT:
 		return newDT(a.Lists, eps, TEMOptions{})
 	}
-	return nil, fmt.Errorf("%w %q (want one of %v)", ErrUnknownMechanism, name, Names())
+	return nil, fmt.Errorf("%w %q (want one of %v)", ErrUnknownMechanism, name, allNames())
 }

@@ -5,7 +5,10 @@
 // papers are cited in docs/REFERENCES.md.
 //
 // Guarantees. Every Mechanism maps a word id to a word id and satisfies
-// ε·d-metric differential privacy for the metric d its Metric method names:
+// ε·d-metric differential privacy for the metric d its Metric method names
+// — except SanText+, which by design protects only pairs of sensitive
+// words and releases non-sensitive ones unchanged (see NewSanTextPlus; its
+// loss is reported as unknown and cannot be charged to a ledger):
 // for all words w, w' and every output y,
 //
 //	Pr[M(w) = y] ≤ exp(ε·d(w, w')) · Pr[M(w') = y].

@@ -217,3 +217,46 @@ func (m *dtMech) Outputs() *Outputs { return m.lo.outputs() }
 // Outputs returns the output vocabulary, nil when every word may be
 // released.
 func (t *temMech) Outputs() *Outputs { return t.outputs }
+
+// Name returns NameSanText.
+func (s *santextMech) Name() string { return NameSanText }
+
+// Params returns ε per bit (γ is always 256 bits, the whole vocabulary)
+// and the output vocabulary's fingerprint.
+func (s *santextMech) Params() string {
+	return withOutputs("epsilon="+formatFloat(s.eps), s.outputs)
+}
+
+// MeanDistance and SaturationEpsilon of SanText are TEM (Hamming)'s:
+// P_avg from the codes, and the TEM bound with dmin = 1 bit and no ⊥.
+
+// MeanDistance is unknown for SanText+, deliberately: a non-sensitive
+// word released unchanged has no finite metric-DP loss, so ε·P_avg would
+// understate the loss of any text containing one. Reporting "unknown"
+// makes the text privatizer refuse to charge a ledger a finite amount.
+func (m *santextPlusMech) MeanDistance() (float64, bool) { return math.NaN(), false }
+
+// SaturationEpsilon: a non-sensitive word in the output vocabulary
+// changes with probability exactly P whatever ε, so for P above
+// SaturationTolerance the output is never almost surely the input (+Inf:
+// no ε is refused as saturated). Otherwise the sensitive words decide,
+// with TEM's bound at dmin = 1 bit.
+func (m *santextPlusMech) SaturationEpsilon() float64 {
+	if m.opts.P > SaturationTolerance {
+		return math.Inf(1)
+	}
+	return temSaturation(m.index.Len(), 1, m.sampler.opts)
+}
+
+// Name returns NameSanTextPlus.
+func (m *santextPlusMech) Name() string { return NameSanTextPlus }
+
+// Params returns ε per bit, the sensitive fraction, p, and the output
+// vocabulary's fingerprint.
+func (m *santextPlusMech) Params() string {
+	return withOutputs(fmt.Sprintf("epsilon=%s sensitive=%s p=%s", formatFloat(m.sampler.eps), formatFloat(m.opts.Sensitive), formatFloat(m.opts.P)), m.outputs)
+}
+
+// Outputs returns the output vocabulary A (nil: every word): the draws
+// are over its sensitive words, and only its words are kept unchanged.
+func (m *santextPlusMech) Outputs() *Outputs { return m.outputs }

@@ -25,6 +25,12 @@ const (
 	NameTEM        = "tem"
 	Name1DG        = "1dg"
 	Name1DT        = "1dt"
+	// NameSanText and NameSanTextPlus are buildable by name with New but
+	// are not in Names: the asset carries no presets for them. SanText+
+	// also needs explicit options (Options.SanTextPlus) and protects only
+	// its sensitive words, so nothing offers it unless asked by name.
+	NameSanText     = "santext"
+	NameSanTextPlus = "santext+"
 )
 
 // ErrUnknownMechanism and ErrUnknownLevel reject names outside the tables;
@@ -44,7 +50,7 @@ var (
 // must give ε explicitly.
 func Preset(a *wva.Asset, name, level string) (float64, error) {
 	if !known(name) {
-		return 0, fmt.Errorf("%w %q (want one of %v)", ErrUnknownMechanism, name, Names())
+		return 0, fmt.Errorf("%w %q (want one of %v)", ErrUnknownMechanism, name, allNames())
 	}
 	switch level {
 	case LevelStrong, LevelBalanced, LevelLight:
@@ -63,16 +69,20 @@ func Preset(a *wva.Asset, name, level string) (float64, error) {
 	return eps, nil
 }
 
-// Names lists the on-device mechanisms by name.
+// Names lists the on-device mechanisms with calibrated presets, by name
+// (NameSanText and NameSanTextPlus are built only when asked for by name).
 func Names() []string {
 	names := []string{NameBRR, NameTEMHamming, NameTEM, Name1DG, Name1DT}
 	sort.Strings(names)
 	return names
 }
 
+// allNames is Names with the mechanisms built only by explicit name.
+func allNames() []string { return append(Names(), NameSanText, NameSanTextPlus) }
+
 func known(name string) bool {
 	switch name {
-	case NameBRR, NameTEMHamming, NameTEM, Name1DG, Name1DT:
+	case NameBRR, NameTEMHamming, NameTEM, Name1DG, Name1DT, NameSanText, NameSanTextPlus:
 		return true
 	}
 	return false

@@ -82,6 +82,9 @@ var codeTable = []struct {
 	{mechanism.ErrNoTEMLists, CodeInvalidArgument}, // likewise, for Euclidean TEM
 	{mechanism.ErrNoOutputs, CodeInvalidArgument},  // an exclusion list that leaves no word to output
 	{mechanism.ErrOutputsMismatch, CodeInvalidArgument},
+	{mechanism.ErrSanTextPlusOptions, CodeInvalidArgument}, // santext+ needs its options, which the facade does not offer
+	{mechanism.ErrInvalidSensitive, CodeInvalidArgument},
+	{mechanism.ErrInvalidSampleProbability, CodeInvalidArgument},
 	{privatize.ErrNumbers, CodeInvalidArgument},
 	{ledger.ErrInvalid, CodeInvalidArgument},
 	{wva.ErrGammaMax, CodeInvalidArgument}, // ε too small for the asset's TEM lists

@@ -213,6 +213,17 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 		}
 	}
 
+	// SanText and SanText+ (TEM (Hamming) at γ = 256) on the same codes.
+	santextPlus := []sanTextPlusCase{{0.5, 0.4, 0.2}, {1.5, 0.25, 0.9}, {0.8, 0.4, 1}}
+	if err := sanTextCases(&t, synth, "synthetic 20 codes × 10 bits", []float64{0.5, 1.5}, santextPlus); err != nil {
+		return Table{}, err
+	}
+	if s != nil {
+		if err := sanTextCases(&t, s.codes, vocabA+": 256-bit codes", []float64{0.1, 0.3}, []sanTextPlusCase{{0.1, 0.5, 0.3}}); err != nil {
+			return Table{}, err
+		}
+	}
+
 	// TEM on the asset's Euclidean balls restricted to the first K words,
 	// and to a dense neighbourhood (where ball sizes vary).
 	if s != nil && s.tem != nil {
@@ -328,6 +339,7 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 		t.add(fmt.Sprintf("control: top-%d list as L_w (TEMHamming γ=4)", k), true, 0.5, "synthetic 20 codes × 10 bits", P, err, d)
 	}
 	redrawControls(&t)
+	sanTextControls(&t, synth, "synthetic 20 codes × 10 bits")
 	if dense != nil {
 		vocab := fmt.Sprintf("asset neighbourhood of %q: Euclidean balls", dense.centre)
 		P, err := dpexact.TEM(dense.dist, 3, 1)
