@@ -8,7 +8,7 @@ import (
 )
 
 // TEM's proof needs the exact γ-ball (Lemma 4.1). These tests check the
-// balls core receives from hamming.Index.Range and wva.TEMLists.BallWithin
+// balls the mechanisms receive from hamming.Index.Range and wva.TEMLists.BallWithin
 // against brute force on the default asset, at radii where the planner
 // picks either strategy.
 func TestHammingBallIsExact(t *testing.T) {

@@ -164,7 +164,7 @@ func TestTheoremGamma(t *testing.T) {
 }
 
 // TestErrorPrefixesOnce: every error message names each part of its
-// context once ("1-DG: epsilon must be ...", never "core: 1-DG: core: ...").
+// context once ("1-DG: epsilon must be ...", never "mechanism: 1-DG: mechanism: ...").
 func TestErrorPrefixesOnce(t *testing.T) {
 	a := defaultAsset(t)
 	var errs []error
@@ -194,7 +194,7 @@ func TestErrorPrefixesOnce(t *testing.T) {
 			t.Errorf("%q repeats %q", err, dup)
 		}
 	}
-	if repeatedPrefix("core: BRR: core: epsilon must be finite") == "" {
+	if repeatedPrefix("mechanism: BRR: mechanism: epsilon must be finite") == "" {
 		t.Fatal("negative control: the check misses a repeated prefix")
 	}
 }

@@ -4,7 +4,7 @@ package mechanism_test
 // computed from the definitions, not from the samplers) satisfies metric
 // DP and uses its guarantee, each sampler draws from its law, and the
 // negative controls (known-bad variants) are caught. The cases and the
-// fixtures come from package core's test files through exact_test.go.
+// fixtures come from package mechanism's test files through export_test.go.
 
 import (
 	"math"

@@ -2,9 +2,9 @@ package mechanism
 
 // The exact output distributions and the metric-DP check live in package
 // internal/dpexact (shared with package audit); the tests that use them
-// are in exact_ext_test.go (package core_test). This file is the bridge:
+// are in exact_ext_test.go (package mechanism_test). This file is the bridge:
 // it exports to those tests the fixtures and hooks that only package
-// core's own test files can reach, and keeps the small helpers other
+// mechanism's own test files can reach, and keeps the small helpers other
 // internal test files still call.
 
 import (
@@ -16,7 +16,7 @@ import (
 	"github.com/wordveil/wordveil/internal/stattest"
 )
 
-// AuditCase is auditCase for package core_test: its exact law is the
+// AuditCase is auditCase for package mechanism_test: its exact law is the
 // field P, the rest is read through Name, Mech, D and Eps.
 type AuditCase = auditCase
 

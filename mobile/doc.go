@@ -1,13 +1,13 @@
 // Package mobile is WordVeil's API for Android (Kotlin/Java, AAR) and iOS
 // (Swift/Objective-C, XCFramework), the only package gomobile binds. It is
-// a thin facade over package core:
+// a thin facade over packages mechanism and privatize:
 //
 //	cfg := mobile.NewConfig()        // defaults: BRR, "balanced", random-word OOV
 //	p, err := mobile.OpenPrivatizer(cfg)   // the embedded English asset
 //	r, err := p.Privatize("text typed by the user")
 //	upload(r.Text)                   // never the input
 //
-// Guarantees, on top of core's:
+// Guarantees, on top of theirs:
 //
 //   - Only types gomobile binds cross this API: string, []byte, bool,
 //     int64, float64 and pointers to the structs here.

@@ -47,7 +47,7 @@ func ErrCode(message string) (code string) {
 // codeTable is the one place where the sentinel errors of the layers below
 // get their code. codeOf tries the rows in order (errors.Is), so an error
 // that wraps two sentinels gets the first row's code. Every exported Err*
-// variable of core, ledger and binaryembed/wva must have a row
+// variable of mechanism, privatize, memo, ledger and binaryembed/wva must have a row
 // (TestCodeTableCoversSentinels parses their sources to check).
 var codeTable = []struct {
 	sentinel error

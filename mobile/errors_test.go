@@ -79,7 +79,7 @@ var genuinelyInternal = map[string]bool{
 }
 
 // sentinelPackages returns the directories (relative to this one) of the
-// module's packages whose sentinels must be classified: core, ledger,
+// module's packages whose sentinels must be classified: mechanism, privatize, ledger,
 // binaryembed/wva, and every other module package this package imports.
 func sentinelPackages(t *testing.T) map[string]string {
 	t.Helper()
@@ -180,7 +180,7 @@ func TestCodeOf(t *testing.T) {
 		err  error
 		code string
 	}{
-		{"budget", fmt.Errorf("core: privatize: %w", ledger.ErrBudgetExceeded), CodeBudgetExceeded},
+		{"budget", fmt.Errorf("privatize: %w", ledger.ErrBudgetExceeded), CodeBudgetExceeded},
 		{"corrupt ledger", ledger.ErrCorrupt, CodeCorruptState},
 		{"corrupt memo", memo.ErrCorrupt, CodeCorruptState},
 		{"memo replaced under its ledger", ledger.ErrBindingMismatch, CodeCorruptState},

@@ -16,7 +16,7 @@ const (
 // sense together, before any of them is used: a value that would be
 // silently ignored, wrap around or disable a cap is refused, so a setting
 // never fails open. It returns the ledger's period. The names (mechanism,
-// preset, OOV) are checked by core, which knows them.
+// preset, OOV) are checked by packages mechanism and privatize, which know them.
 func validate(c *Config) (period time.Duration, err error) {
 	if eps := c.Epsilon; eps < 0 || math.IsNaN(eps) || math.IsInf(eps, 0) {
 		return 0, invalid("Epsilon %v: must be a finite number > 0, or 0 to use the preset", eps)

@@ -1,25 +1,29 @@
 // Package audit computes the exact output distributions of WordVeil's
 // on-device mechanisms (BRR, TEM on Hamming codes, TEM on an asset's
-// Euclidean balls, 1-DG and 1-DT) on small vocabularies, and checks them
+// Euclidean balls, 1-DG, 1-DT, SanText and SanText+, each also with an
+// output vocabulary) on small vocabularies, and checks them
 // against the metric-DP inequality (docs/MECHANISMS.md):
 //
 //	ln P(y|w) − ln P(y|w') ≤ ε·d(w, w') + Tolerance   for all w, w', y.
 //
 // What it guarantees. The distributions and the check come from package
-// internal/dpexact, which package core's tests use too. The check is
+// internal/dpexact, which package mechanism's tests use too. The check is
 // exhaustive: it visits every ordered pair of inputs and every output, so
 // a Report that passes proves the inequality for that distribution, that
 // ε and that metric (up to floating-point rounding, absorbed by Tolerance
 // = 1e-9). The distributions are computed in closed form (or, for BRR, by
 // enumerating every flip mask) from the definitions in docs/MECHANISMS.md,
 // deliberately not by calling the samplers; the mechanisms' parameters
-// (ε, and γ where the TEM paper's Theorem 4.2 chooses it) are read back
-// from mechanisms built with package core, so the audit checks the
-// parameters the library really uses.
+// (ε, and γ where the TEM paper's Theorem 4.2 chooses it) are computed
+// here independently and the mechanisms are built with package mechanism
+// from the same values, so a mechanism using other parameters fails.
+// SanText+ is checked on pairs of sensitive words, where it is metric-DP;
+// its all-pairs rows are expected violations by design (non-sensitive
+// words are released unchanged).
 //
 // What it does not guarantee. It audits the mechanisms' laws, not their
 // samplers' code: that each sampler draws from this law is checked
-// statistically by core's tests (chi-square against the same exact
+// statistically by mechanism's tests (chi-square against the same exact
 // distributions), not here. It covers small vocabularies only (the check
 // is cubic in N); the mechanisms' proofs do not depend on N, so small
 // vocabularies exercise the same inequalities, but asset words beyond the

@@ -123,7 +123,7 @@ func (t *Table) add(name string, control bool, eps float64, vocab string, P [][]
 //     256-bit codes, 1-DG and 1-DT on the first stored list and on all of
 //     them (each list restricted to the K words, in its order);
 //   - a dense neighbourhood of max(K, 36) asset words (the nearest words
-//     of "good" plus words spread over the ids, as in core's tests): TEM
+//     of "good" plus words spread over the ids, as in mechanism's tests): TEM
 //     on the stored Euclidean balls, whose sizes vary there;
 //   - synthetic sets: BRR and TEMHamming on short seeded codes (a tight
 //     cluster plus random codes), 1-DG and 1-DT on a seeded random list;
@@ -376,7 +376,7 @@ func mustIndex(codes []hamming.Code) *hamming.Index {
 	return x
 }
 
-// neighbourhood is core's test subset scaled to k words: the 2k/3 nearest
+// neighbourhood is mechanism's test subset scaled to k words: the 2k/3 nearest
 // members of the TEM ball of "good" (or of word 100), then words spread
 // over the id range. It needs a.TEM.
 func neighbourhood(a *wva.Asset, k int) []int {

@@ -1,7 +1,7 @@
 // Package dpexact computes the exact output distributions of WordVeil's
 // on-device mechanisms and checks them against metric differential
 // privacy. It is a leaf: it imports nothing from this module, so package
-// core's own tests and package audit (which imports core) use the same
+// mechanism's own tests and package audit (which imports mechanism) use the same
 // code.
 //
 // Every distribution is a square matrix P with P[w][y] = Pr[M(w) = y],
@@ -9,7 +9,7 @@
 // from the mechanism's parameters and the distances or list positions of
 // the words, as defined in docs/MECHANISMS.md. It is deliberately not
 // computed by calling the samplers: the samplers are tested against these
-// laws (chi-square tests in package core), and the laws are checked
+// laws (chi-square tests in package mechanism), and the laws are checked
 // against the metric-DP inequality here.
 //
 // Check proves, for one distribution, one ε and one metric d, that

@@ -65,7 +65,7 @@ func ExampleNewMadlib() {
 }
 
 // Text in, private text out with a float-vector mechanism: every
-// mechanism here is a mechanism.Mechanism, so core's text privatizer (layout
+// mechanism here is a mechanism.Mechanism, so package privatize (layout
 // kept, case restored, out-of-vocabulary tokens replaced) takes it.
 func ExampleMadlib_text() {
 	words := []string{"good", "great", "bad", "awful", "movie", "film"}
