@@ -1,6 +1,7 @@
 // Package floatmech holds the word-privatization mechanisms that work on
-// float word vectors: Madlib (CMP), Mahalanobis, Vickrey, TrLaplace and the
-// clipped Laplace and Gaussian baselines. They need the original GloVe
+// float word vectors: Madlib (CMP), Mahalanobis, Vickrey, TrLaplace, SynTF,
+// the truncated Gumbel mechanism and the clipped Laplace and Gaussian
+// baselines. They need the original GloVe
 // vectors (a research build of the asset, `wordveil-research assets build -floats`)
 // and an exact nearest-neighbour search over all N words, so they run off the
 // phone: nothing in the mobile import graph imports this package.
@@ -28,6 +29,17 @@
 //	             δ the noisy vector really has (≈ 1 at the paper's settings);
 //	             docs/FLOAT_MECHANISMS.md shows the counterexample. Implemented
 //	             as specified, for comparison, and labelled so.
+//
+// Two mechanisms release a word without adding noise to a vector:
+//
+//	SynTF        the exponential mechanism over all words with the cosine of
+//	             the vectors as utility (sensitivity 2): ε-DP for every pair,
+//	             and (ε/2)·‖φ̂(w)−φ̂(w')‖₂ between unit-normalised vectors.
+//	TruncGumbel  Gumbel noise, truncated, added to the distances of a random
+//	             number of nearest words; claimed ε·Euclidean metric DP, but
+//	             the input's farthest word can never be released while a
+//	             neighbour can release it: no finite ε. Implemented as
+//	             specified, for comparison, and labelled so.
 //
 // Randomness comes only from the rand.Source the caller passes
 // (mechanism.NewSecureSource in production; a seeded source only for tests and
