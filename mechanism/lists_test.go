@@ -14,7 +14,7 @@ func TestFullAssetTEMMatchesExact(t *testing.T) {
 		t.Skip("full asset")
 	}
 	a := defaultAsset(t)
-	const eps = 9.0
+	const eps = 10.0
 	m, err := newTEM(a.TEM, eps, TEMOptions{})
 	if err != nil {
 		t.Fatal(err)
