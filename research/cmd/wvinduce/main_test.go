@@ -91,10 +91,14 @@ func TestEndToEnd(t *testing.T) {
 	if rep.Docs != 12500+57340 {
 		t.Errorf("%d documents, want IMDB TR1's 12,500 reviews and Brown's 57,340 sentences", rep.Docs)
 	}
-	if rep.Induced != 1000 {
+	// Held-out words are drawn among words with at least MinCount raw
+	// occurrences, and induced from their usable ones (a context vector in
+	// the window once the held-out words leave the source), so a handful
+	// may fall short: 997 of 1,000 were induced when this was written.
+	if rep.Held != 1000 || rep.Induced < 990 {
 		t.Errorf("%d of %d held-out words induced", rep.Induced, rep.Held)
 	}
-	// Measured 0.082 / 0.0002 / 0.104 (log weights, 20,000 training words):
+	// Measured 0.109 / 0.0001 / 0.133 (log weights, 20,000 training words):
 	// the bounds leave room for tuning but not for a broken pipeline.
 	if rep.HammingInduced < 0.05 || rep.HammingInduced < 50*rep.HammingRandom || rep.HammingInduced < 5*rep.HammingContext {
 		t.Errorf("Hamming recall: induced %.3f, context %.3f, random %.4f", rep.HammingInduced, rep.HammingContext, rep.HammingRandom)
