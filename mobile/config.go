@@ -17,6 +17,28 @@ type Config struct {
 	// Epsilon, if > 0, is ε in the mechanism's metric, instead of Preset
 	// (0: the preset; negative, NaN or infinite: WV_INVALID_ARGUMENT).
 	Epsilon float64
+	// Word classes (RareEpsilon, CapitalizedEpsilon, NumberEpsilon): each
+	// ε is in the mechanism's metric, like Epsilon, finite and ≤ 10^6; 0
+	// means "the main ε"; a word in several classes gets the smallest of
+	// their ε. A class at another ε than the main one cannot be combined
+	// with MemoDir (WV_INVALID_ARGUMENT).
+	//
+	// RareEpsilon, if > 0, is the ε of rare words: those whose vocabulary
+	// rank is ≥ RareRank (the asset lists words most frequent first). Set
+	// both or neither. Whether a word is rare is disclosed: the guarantee
+	// holds between words of the same class (docs/TEXT_PRIVACY.md,
+	// "Per-class ε").
+	RareEpsilon float64
+	// RareRank is the first rare rank, in [1, vocabulary size − 1] with
+	// RareEpsilon (0 without it).
+	RareRank int64
+	// CapitalizedEpsilon, if > 0, is the ε of Title and UPPER case words
+	// ("Smith", "NASA"), a proxy for names.
+	CapitalizedEpsilon float64
+	// NumberEpsilon, if > 0, is the ε of numbers the vocabulary has (with
+	// Numbers "privatize").
+	NumberEpsilon float64
+
 	// Numbers: "privatize" (default: a number the vocabulary has, such as
 	// "5" or "1990", is privatized like a word) or "replace" (every number
 	// goes to the OOV policy). A number outside the vocabulary is always

@@ -118,6 +118,15 @@ func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
 	if err != nil {
 		return nil, wrap(err)
 	}
+	classes := privatize.Classes{RareRank: int(c.RareRank), Rare: c.RareEpsilon, Capitalized: c.CapitalizedEpsilon, Number: c.NumberEpsilon}
+	if c.MemoDir != "" {
+		for _, ce := range []float64{c.RareEpsilon, c.CapitalizedEpsilon, c.NumberEpsilon} {
+			if ce != 0 && ce != eps {
+				// Refused before the memo directory is opened (or created).
+				return nil, invalid("a class ε (%v) other than the main ε (%v) cannot share MemoDir's one response per word", ce, eps)
+			}
+		}
+	}
 	opt := privatize.Options{OOV: c.OOV, Placeholder: c.Placeholder, PrivatizePunctuation: c.PrivatizePunctuation,
 		MaxTextBytes: int(c.MaxTextBytes), Numbers: c.Numbers}
 	if c.LedgerDir != "" {
@@ -134,7 +143,14 @@ func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
 		}
 		opt.Memo = mm
 	}
-	t, err := privatize.New(m, a, opt)
+	var t *privatize.Privatizer
+	if classes == (privatize.Classes{}) {
+		t, err = privatize.New(m, a, opt)
+	} else {
+		// Builds the class mechanisms with the same options (output
+		// vocabulary, saturation) as m, and its own copy of m.
+		t, err = privatize.NewWithClasses(c.Mechanism, a, eps, classes, opts, opt)
+	}
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -157,11 +173,13 @@ type Result struct {
 	OOV int64
 	// Memoized is how many of Words were answered from the memo (no new loss).
 	Memoized int64
-	// Epsilon is the per-word ε, in Metric.
+	// Epsilon is the per-word ε, in Metric (with word classes, the ε of
+	// words in no configured class: the main ε).
 	Epsilon float64
 	// Metric names the metric d of the mechanism.
 	Metric string
-	// TotalEpsilon is (Words − Memoized)·Epsilon.
+	// TotalEpsilon is (Words − Memoized)·Epsilon; with word classes
+	// (Config.RareEpsilon, ...), the sum of each fresh word's class ε.
 	TotalEpsilon float64
 	// PAvg is the mean vocabulary distance in Metric; NaN when unknown on
 	// the device (LossKnown false), never 0, which would read as "no loss".
@@ -285,7 +303,8 @@ func (p *Privatizer) source() (*rand.ChaCha8, error) {
 	return src, nil
 }
 
-// Epsilon returns the privatizer's per-word ε; Metric names its metric.
+// Epsilon returns the privatizer's per-word ε (with word classes, the main
+// ε: that of words in no configured class); Metric names its metric.
 // 0 on a nil or zero-value Privatizer.
 func (p *Privatizer) Epsilon() (eps float64) {
 	defer guardValue(&eps, 0)

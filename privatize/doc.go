@@ -17,6 +17,11 @@
 // no text. With a memo, a word already answered gets its permanent response
 // again and costs nothing more.
 //
+// With word classes (NewWithClasses, classes.go), rare, capitalized and
+// number words get their own ε: each word is ε_c·d-metric-DP for its class
+// c, the bill sums each word's ε_c, and a word's class is disclosed
+// (for rare words, whether their rank is ≥ Classes.RareRank).
+//
 // What it does not guarantee: privacy for what the layout discloses, or
 // for a text whose words were chosen by an adversary who sees the output
 // of many calls without a memo (losses add up; cap them with package

@@ -113,8 +113,14 @@ type Accounting struct {
 	Metric string
 	// TotalEpsilon = (Words − Memoized)·Epsilon: the text is
 	// TotalEpsilon-bounded in the sense of metric DP composition over its
-	// freshly privatized words (ε·Σ d(w_i, w'_i)).
+	// freshly privatized words (ε·Σ d(w_i, w'_i)). With word classes
+	// (NewWithClasses) it is Σ over Classes of (Words − Memoized)·Epsilon:
+	// each fresh word counted at its own class's ε, and Epsilon is the
+	// default class's.
 	TotalEpsilon float64
+	// Classes splits Words by word class, the default class first, when
+	// the privatizer has classes (NewWithClasses); nil otherwise.
+	Classes []ClassCount
 	// PAvg is the mean metric distance between two vocabulary words; the
 	// unit-free loss ε·PAvg per word compares mechanisms with different
 	// metrics. NaN when unknown on this device (see LossUnknown): never
@@ -165,6 +171,7 @@ type Privatizer struct {
 	pavg    float64
 	known   bool
 	unknown string
+	classes *classSet // nil: every word at m's ε (New)
 }
 
 // New returns a privatizer applying m to the words of asset
@@ -304,9 +311,12 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 		return nil, fmt.Errorf("%w: block of %d bytes, limit %d", ErrTextTooLarge, total, p.opt.MaxTextBytes)
 	}
 
-	// Pass 1: word ids in order of appearance.
+	// Pass 1: word ids in order of appearance, and with classes the class
+	// of each (from the id, the kind and the word's case class only).
 	var ids []int32
+	var cls []uint8
 	var sc tokenize.Scanner
+	var word tokenize.Case
 	for _, t := range texts {
 		sc.Reset(t)
 		for k := 0; ; k++ {
@@ -317,8 +327,14 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 			if !ok {
 				break
 			}
+			if tk.Kind.Content() {
+				pieceCase(tk, &word) // keeps word's class for its clitics
+			}
 			if id, ok := p.vocabID(tk); ok {
 				ids = append(ids, int32(id))
+				if p.classes != nil {
+					cls = append(cls, p.classes.classOf(tk, id, word))
+				}
 			}
 		}
 	}
@@ -331,7 +347,7 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		out = p.assemble(texts, resp, memoized, src, record)
+		out = p.assemble(texts, resp, memoized, cls, src, record)
 		if prepare != nil {
 			if err := prepare(out); err != nil {
 				return err
@@ -340,20 +356,14 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 		if p.opt.Ledger == nil {
 			return nil
 		}
-		fresh := 0
-		for _, m := range memoized {
-			if !m {
-				fresh++
-			}
-		}
-		rec, err := p.opt.Ledger.Charge(float64(fresh) * p.m.Epsilon() * p.pavg)
+		rec, err := p.opt.Ledger.Charge(p.blockEpsilon(memoized, cls) * p.pavg)
 		if err != nil {
 			return err
 		}
 		receipt = &rec
 		return nil
 	}
-	if err := p.respond(ctx, ids, src, finish); err != nil {
+	if err := p.respond(ctx, ids, cls, src, finish); err != nil {
 		return nil, err
 	}
 	for i := range out {
@@ -367,13 +377,18 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 // (fresh noise per word). With a memo, package memo looks up, draws and
 // records atomically across goroutines and processes, calling finish
 // before it records anything.
-func (p *Privatizer) respond(ctx context.Context, ids []int32, src rand.Source, finish func(resp []int32, memoized []bool) error) error {
+//
+// cls, when not nil, holds each occurrence's class: it is privatized by
+// that class's mechanism. A memo is only ever combined with classes whose
+// ε all equal the base ε (NewWithClasses), so the memo's draws use p.m.
+func (p *Privatizer) respond(ctx context.Context, ids []int32, cls []uint8, src rand.Source, finish func(resp []int32, memoized []bool) error) error {
 	draws := 0
+	m := p.m
 	draw := func(w int32) (int32, error) {
 		if draws++; draws%cancelEvery == 0 && ctx.Err() != nil {
 			return -1, ctx.Err()
 		}
-		y, err := p.m.Privatize(int(w), src)
+		y, err := m.Privatize(int(w), src)
 		if err != nil {
 			return -1, fmt.Errorf("privatize word: %w", err)
 		}
@@ -385,6 +400,9 @@ func (p *Privatizer) respond(ctx context.Context, ids []int32, src rand.Source, 
 	}
 	resp := make([]int32, len(ids))
 	for i, w := range ids {
+		if cls != nil {
+			m = p.classes.mechs[cls[i]]
+		}
 		var err error
 		if resp[i], err = draw(w); err != nil {
 			return err
@@ -423,7 +441,7 @@ func (p *Privatizer) oovWord(src rand.Source) string {
 // assemble writes each text's output: layout kept, vocabulary words and
 // pieces replaced by their responses in order, everything else by the OOV
 // policy, the pieces of a word joined back (pieces.go).
-func (p *Privatizer) assemble(texts []string, resp []int32, memoized []bool, src rand.Source, record recordFunc) []Result {
+func (p *Privatizer) assemble(texts []string, resp []int32, memoized []bool, cls []uint8, src rand.Source, record recordFunc) []Result {
 	out := make([]Result, len(texts))
 	next := 0
 	var word tokenize.Case // the class of the word being written (pieceCase)
@@ -462,6 +480,13 @@ func (p *Privatizer) assemble(texts []string, resp []int32, memoized []bool, src
 					if memoized[next] {
 						acc.Memoized++
 					}
+					if cls != nil {
+						c := &acc.Classes[cls[next]]
+						c.Words++
+						if memoized[next] {
+							c.Memoized++
+						}
+					}
 					next++
 				} else {
 					acc.OOV++
@@ -479,6 +504,9 @@ func (p *Privatizer) assemble(texts []string, resp []int32, memoized []bool, src
 			}
 		}
 		acc.TotalEpsilon = float64(acc.Words-acc.Memoized) * acc.Epsilon
+		if acc.Classes != nil {
+			acc.TotalEpsilon = total(acc.Classes)
+		}
 		acc.UnitFree = acc.TotalEpsilon * acc.PAvg // NaN when P_avg is unknown
 		out[i] = Result{Text: b.String(), Accounting: acc}
 	}
@@ -491,7 +519,32 @@ func (p *Privatizer) accounting() Accounting {
 	if f, ok := p.m.(mechanism.Facts); ok {
 		acc.Mechanism = f.Name()
 	}
+	if p.classes != nil {
+		acc.Classes = p.classes.counts()
+	}
 	return acc
+}
+
+// blockEpsilon is the ε a block's fresh words cost in all: each at its
+// class's ε (at the base ε without classes).
+func (p *Privatizer) blockEpsilon(memoized []bool, cls []uint8) float64 {
+	if cls == nil {
+		fresh := 0
+		for _, m := range memoized {
+			if !m {
+				fresh++
+			}
+		}
+		return float64(fresh) * p.m.Epsilon()
+	}
+	counts := p.classes.counts()
+	for i, c := range cls {
+		counts[c].Words++
+		if memoized[i] {
+			counts[c].Memoized++
+		}
+	}
+	return total(counts)
 }
 
 // MemoIdentity is what a memo's responses for m over a are valid for: the

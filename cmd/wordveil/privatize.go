@@ -13,6 +13,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -43,6 +45,11 @@ written only after the charge is durable.
 
 With -json, each input line gives one JSON object (docs/CLI_JSON.md).
 
+With -class-epsilon, word classes get their own ε (docs/TEXT_PRIVACY.md,
+"Per-class ε"): "rare" (vocabulary rank ≥ -rare-rank), "capitalized"
+(Title or UPPER case) and "number"; a word in several classes gets the
+smallest of their ε, a word in none the main ε.
+
 Exit codes: 0 ok, 1 error, 2 usage, 3 budget exhausted, 130 interrupted
 (nothing of an unfinished block is written).
 
@@ -66,6 +73,8 @@ type privatizeFlags struct {
 	memoKey          string
 	maxLine          int
 	seed             uint64
+	classes          privatize.Classes // -class-epsilon and -rare-rank
+	classesSet       bool
 }
 
 func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -95,6 +104,13 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	fs.StringVar(&f.memoKey, "memo-key", "", "with -memo: the 32-byte key file sealing the memo (default DIR/memo.key, created 0600)")
 	fs.IntVar(&f.maxLine, "max-line", privatize.DefaultMaxTextBytes, "longest input line in bytes; a longer line is an error, read no further")
 	fs.Uint64Var(&f.seed, "seed", 0, "EVALUATION ONLY: seed the randomness so output is reproducible (0 = secure randomness)")
+	fs.Func("class-epsilon", "per-class ε in the mechanism's metric, e.g. rare=0.3,capitalized=0.5,number=1 (classes: rare, capitalized, number)", func(v string) error {
+		c, err := parseClassEpsilon(v)
+		f.classes.Rare, f.classes.Capitalized, f.classes.Number = c.Rare, c.Capitalized, c.Number
+		f.classesSet = true
+		return err
+	})
+	fs.IntVar(&f.classes.RareRank, "rare-rank", 0, "with -class-epsilon rare=...: words of vocabulary rank ≥ this are rare (ranks count from 0, most frequent first)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -105,11 +121,11 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	m, _, err := f.spec.build(a, buildOptions{allowSaturated: f.allowSaturated, allOutputs: f.allOutputs})
+	m, eps, err := f.spec.build(a, buildOptions{allowSaturated: f.allowSaturated, allOutputs: f.allOutputs})
 	if err != nil {
 		return err
 	}
-	p, err := f.privatizer(m, a)
+	p, err := f.privatizer(m, eps, a)
 	if err != nil {
 		return err
 	}
@@ -149,12 +165,65 @@ func (f *privatizeFlags) validate(fs *flag.FlagSet) error {
 		return fmt.Errorf("%w: -memo-key needs -memo", errUsage)
 	case f.maxLine < 1 || f.maxLine > privatize.MaxTextBytesLimit:
 		return fmt.Errorf("%w: -max-line %d not in [1, %d]", errUsage, f.maxLine, privatize.MaxTextBytesLimit)
+	case set["rare-rank"] && f.classes.Rare == 0:
+		return fmt.Errorf("%w: -rare-rank needs -class-epsilon rare=ε", errUsage)
+	case f.classes.Rare != 0 && f.classes.RareRank < 1:
+		return fmt.Errorf("%w: -class-epsilon rare=ε needs -rare-rank ≥ 1", errUsage)
 	}
 	return nil
 }
 
-// privatizer opens the ledger and the memo the flags name and wraps m.
-func (f *privatizeFlags) privatizer(m mechanism.Mechanism, a *wva.Asset) (*privatize.Privatizer, error) {
+// parseClassEpsilon parses -class-epsilon: comma-separated class=ε pairs,
+// each class (rare, capitalized, number) at most once, each ε finite and
+// in (0, mechanism.MaxEpsilon]. RareRank is left 0 (it has its own flag).
+// It looks at each byte a bounded number of times.
+func parseClassEpsilon(s string) (privatize.Classes, error) {
+	var c privatize.Classes
+	if s == "" {
+		return c, fmt.Errorf("%w: -class-epsilon is empty (want e.g. rare=0.3,capitalized=0.5)", errUsage)
+	}
+	for _, pair := range strings.Split(s, ",") {
+		name, val, ok := strings.Cut(pair, "=")
+		if !ok {
+			return privatize.Classes{}, fmt.Errorf("%w: -class-epsilon %q: want class=ε", errUsage, pair)
+		}
+		var dst *float64
+		switch strings.TrimSpace(name) {
+		case privatize.ClassRare:
+			dst = &c.Rare
+		case privatize.ClassCapitalized:
+			dst = &c.Capitalized
+		case privatize.ClassNumber:
+			dst = &c.Number
+		default:
+			return privatize.Classes{}, fmt.Errorf("%w: -class-epsilon: unknown class %q (want %s, %s or %s)", errUsage,
+				name, privatize.ClassRare, privatize.ClassCapitalized, privatize.ClassNumber)
+		}
+		if *dst != 0 {
+			return privatize.Classes{}, fmt.Errorf("%w: -class-epsilon: class %s given twice", errUsage, name)
+		}
+		eps, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+		if err != nil || !(eps > 0 && eps <= mechanism.MaxEpsilon) {
+			return privatize.Classes{}, fmt.Errorf("%w: -class-epsilon %s=%q: must be a finite number in (0, %g]", errUsage,
+				name, val, float64(mechanism.MaxEpsilon))
+		}
+		*dst = eps
+	}
+	return c, nil
+}
+
+// privatizer opens the ledger and the memo the flags name and wraps m (at
+// ε eps); with -class-epsilon it builds the class mechanisms too, with m's
+// output vocabulary.
+func (f *privatizeFlags) privatizer(m mechanism.Mechanism, eps float64, a *wva.Asset) (*privatize.Privatizer, error) {
+	if f.memoDir != "" && f.classesSet {
+		for _, c := range []float64{f.classes.Rare, f.classes.Capitalized, f.classes.Number} {
+			if c != 0 && c != eps {
+				// Checked before the memo is opened (and maybe created).
+				return nil, fmt.Errorf("%w: -memo keeps one response per word at one ε: it cannot serve -class-epsilon at other ε than %v", errUsage, eps)
+			}
+		}
+	}
 	opt := privatize.Options{OOV: f.oov, Placeholder: f.placeholder, PrivatizePunctuation: f.punct, MaxTextBytes: f.maxLine, Numbers: f.numbers}
 	if f.ledgerDir != "" {
 		l, err := ledger.Open(f.ledgerDir, ledger.Caps{Lifetime: f.capLifetime, PerPeriod: f.capPeriod, Period: f.period})
@@ -179,9 +248,23 @@ func (f *privatizeFlags) privatizer(m mechanism.Mechanism, a *wva.Asset) (*priva
 			return nil, err
 		}
 	}
-	p, err := privatize.New(m, a, opt)
-	if errors.Is(err, privatize.ErrOOVPolicy) || errors.Is(err, privatize.ErrNoUnitLoss) || errors.Is(err, privatize.ErrNumbers) {
-		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	if !f.classesSet {
+		p, err := privatize.New(m, a, opt)
+		if errors.Is(err, privatize.ErrOOVPolicy) || errors.Is(err, privatize.ErrNoUnitLoss) || errors.Is(err, privatize.ErrNumbers) {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		return p, err
+	}
+	mopts := mechanism.Options{AllowSaturated: f.allowSaturated}
+	if fa, ok := m.(mechanism.Facts); ok {
+		mopts.Outputs = fa.Outputs()
+	}
+	p, err := privatize.NewWithClasses(f.spec.Name, a, eps, f.classes, mopts, opt)
+	for _, usage := range []error{privatize.ErrOOVPolicy, privatize.ErrNoUnitLoss, privatize.ErrNumbers, privatize.ErrInvalidSize,
+		privatize.ErrMemoMismatch, mechanism.ErrInvalidEpsilon, mechanism.ErrEpsilonSaturated} {
+		if errors.Is(err, usage) {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
 	}
 	return p, err
 }

@@ -46,6 +46,35 @@ OpenPrivatizer takes nil as the defaults).
  */
 @property (nonatomic) double epsilon;
 /**
+ * Word classes (RareEpsilon, CapitalizedEpsilon, NumberEpsilon): each
+ε is in the mechanism's metric, like Epsilon, finite and ≤ 10^6; 0
+means "the main ε"; a word in several classes gets the smallest of
+their ε. A class at another ε than the main one cannot be combined
+with MemoDir (WV_INVALID_ARGUMENT).
+
+RareEpsilon, if > 0, is the ε of rare words: those whose vocabulary
+rank is ≥ RareRank (the asset lists words most frequent first). Set
+both or neither. Whether a word is rare is disclosed: the guarantee
+holds between words of the same class (docs/TEXT_PRIVACY.md,
+"Per-class ε").
+ */
+@property (nonatomic) double rareEpsilon;
+/**
+ * RareRank is the first rare rank, in [1, vocabulary size − 1] with
+RareEpsilon (0 without it).
+ */
+@property (nonatomic) int64_t rareRank;
+/**
+ * CapitalizedEpsilon, if > 0, is the ε of Title and UPPER case words
+("Smith", "NASA"), a proxy for names.
+ */
+@property (nonatomic) double capitalizedEpsilon;
+/**
+ * NumberEpsilon, if > 0, is the ε of numbers the vocabulary has (with
+Numbers "privatize").
+ */
+@property (nonatomic) double numberEpsilon;
+/**
  * Numbers: "privatize" (default: a number the vocabulary has, such as
 "5" or "1990", is privatized like a word) or "replace" (every number
 goes to the OOV policy). A number outside the vocabulary is always
@@ -164,7 +193,8 @@ WV_INVALID_ARGUMENT.
  */
 - (MobileDeniability* _Nullable)deniability:(int64_t)words draws:(int64_t)draws error:(NSError* _Nullable* _Nullable)error;
 /**
- * Epsilon returns the privatizer's per-word ε; Metric names its metric.
+ * Epsilon returns the privatizer's per-word ε (with word classes, the main
+ε: that of words in no configured class); Metric names its metric.
 0 on a nil or zero-value Privatizer.
  */
 - (double)epsilon;
@@ -212,7 +242,8 @@ zero-value Privatizer.
  */
 @property (nonatomic) int64_t memoized;
 /**
- * Epsilon is the per-word ε, in Metric.
+ * Epsilon is the per-word ε, in Metric (with word classes, the ε of
+words in no configured class: the main ε).
  */
 @property (nonatomic) double epsilon;
 /**
@@ -220,7 +251,8 @@ zero-value Privatizer.
  */
 @property (nonatomic) NSString* _Nonnull metric;
 /**
- * TotalEpsilon is (Words − Memoized)·Epsilon.
+ * TotalEpsilon is (Words − Memoized)·Epsilon; with word classes
+(Config.RareEpsilon, ...), the sum of each fresh word's class ε.
  */
 @property (nonatomic) double totalEpsilon;
 /**
