@@ -173,6 +173,7 @@ func TestPrivatizeJSONSchema(t *testing.T) {
 		{"-json", "-mechanism", "tem", "-epsilon", "10"},
 		{"-json", "-mechanism", "1dt", "-preset", "light", "-memo", t.TempDir(), "-oov", "placeholder", "-punct"},
 		{"-json", "-epsilon", "1e5", "-allow-saturated", "-ledger", t.TempDir()},
+		{"-json", "-class-epsilon", "capitalized=0.3,number=0.2", "-ledger", t.TempDir()},
 	} {
 		var out, errb bytes.Buffer
 		if err := run(append([]string{"privatize"}, args...), strings.NewReader(in), &out, &errb); err != nil {

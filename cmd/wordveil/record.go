@@ -29,6 +29,16 @@ type record struct {
 	UnitFree     *float64       `json:"unitFree"`
 	LossUnknown  *string        `json:"lossUnknown"`
 	Ledger       *recordReceipt `json:"ledger"`
+	// Classes is present only with -class-epsilon: each word class's ε and
+	// counts, whose (words − memoized)·ε sum to totalEpsilon.
+	Classes []recordClass `json:"classes,omitempty"`
+}
+
+type recordClass struct {
+	Class    string  `json:"class"`
+	Epsilon  float64 `json:"epsilon"`
+	Words    int     `json:"words"`
+	Memoized int     `json:"memoized"`
 }
 
 type recordAsset struct {
@@ -71,6 +81,9 @@ func newRecord(r privatize.Result, a *wva.Asset) record {
 	}
 	if l := acc.Ledger; l != nil {
 		rec.Ledger = newReceipt(l)
+	}
+	for _, c := range acc.Classes {
+		rec.Classes = append(rec.Classes, recordClass{Class: c.Class, Epsilon: c.Epsilon, Words: c.Words, Memoized: c.Memoized})
 	}
 	return rec
 }
