@@ -203,6 +203,34 @@ func auditCases(t testing.TB) []auditCase {
 			})
 		}
 	}
+	// CusText and CusText+ on 20 synthetic codes in 5 sets of 4 (word w
+	// in set w mod 5), words 0 and 7 stop words; restricted without 0, 7
+	// and 13 (every set keeps a word). The metric is SameSet: (1/256)·d
+	// within a set, pairs with a stop word unconstrained for CusText+.
+	{
+		ct, stop := custextTestAsset(t, 20, 5)
+		d := hammingMatrix(ct.low)
+		groups := make([]int, 20)
+		for w := range groups {
+			groups[w] = w % 5
+		}
+		same := law(dpexact.SameSet(d, groups, nil))
+		samePlus := law(dpexact.SameSet(d, groups, stop))
+		for _, eps := range []float64{2, 150} {
+			m := must(NewCusText(ct.a, eps))
+			cases = append(cases, auditCase{name: "CusText/eps=" + ftoa(eps), mech: m,
+				P: law(dpexact.CusText(d, groups, eps, nil)), d: same, eps: eps})
+			r, allowed := restricted(m, 0, 7, 13)
+			cases = append(cases, auditCase{name: "CusText/outputs/eps=" + ftoa(eps), mech: r,
+				P: law(dpexact.CusText(d, groups, eps, allowed)), d: same, eps: eps})
+			mp := must(NewCusTextPlus(ct.a, eps))
+			cases = append(cases, auditCase{name: "CusText+/eps=" + ftoa(eps), mech: mp,
+				P: law(dpexact.CusTextPlus(d, groups, stop, eps, nil)), d: samePlus, eps: eps})
+			r, allowed = restricted(mp, 0, 13)
+			cases = append(cases, auditCase{name: "CusText+/outputs/eps=" + ftoa(eps), mech: r,
+				P: law(dpexact.CusTextPlus(d, groups, stop, eps, allowed)), d: samePlus, eps: eps})
+		}
+	}
 	return cases
 }
 

@@ -29,10 +29,11 @@ type Options struct {
 }
 
 // New builds the on-device mechanism called name (NameBRR,
-// NameTEMHamming, NameTEM, Name1DG, Name1DT, NameSanText, or
-// NameSanTextPlus with opts.SanTextPlus) over asset a with ε in that
-// mechanism's metric (γ from Theorem 4.2 for the TEM variants). The CLI and
-// the mobile API both build their mechanisms here. It refuses ε above
+// NameTEMHamming, NameTEM, Name1DG, Name1DT, NameSanText, NameCusText,
+// NameCusTextPlus, or NameSanTextPlus with opts.SanTextPlus) over asset a
+// with ε in that mechanism's metric (γ from Theorem 4.2 for the TEM
+// variants). The CLI and the mobile API both build their mechanisms here.
+// It refuses ε above
 // MaxEpsilon, and above the mechanism's SaturationEpsilon unless
 // opts.AllowSaturated. opts.Outputs restricts the outputs (Restrict).
 func New(name string, a *wva.Asset, eps float64, opts Options) (Mechanism, error) {
@@ -86,6 +87,8 @@ func newMechanism(name string, a *wva.Asset, eps float64, plus *SanTextPlusOptio
 		return newDG(a.Lists, eps)
 	case Name1DT:
 		return newDT(a.Lists, eps, TEMOptions{})
+	case NameCusText, NameCusTextPlus:
+		return newCusText(a, eps, name == NameCusTextPlus, nil)
 	}
 	return nil, fmt.Errorf("%w %q (want one of %v)", ErrUnknownMechanism, name, allNames())
 }

@@ -78,11 +78,13 @@ func Names() []string {
 }
 
 // allNames is Names with the mechanisms built only by explicit name.
-func allNames() []string { return append(Names(), NameSanText, NameSanTextPlus) }
+func allNames() []string {
+	return append(Names(), NameSanText, NameSanTextPlus, NameCusText, NameCusTextPlus)
+}
 
 func known(name string) bool {
 	switch name {
-	case NameBRR, NameTEMHamming, NameTEM, Name1DG, Name1DT, NameSanText, NameSanTextPlus:
+	case NameBRR, NameTEMHamming, NameTEM, Name1DG, Name1DT, NameSanText, NameSanTextPlus, NameCusText, NameCusTextPlus:
 		return true
 	}
 	return false

@@ -85,6 +85,8 @@ var codeTable = []struct {
 	{mechanism.ErrSanTextPlusOptions, CodeInvalidArgument}, // santext+ needs its options, which the facade does not offer
 	{mechanism.ErrInvalidSensitive, CodeInvalidArgument},
 	{mechanism.ErrInvalidSampleProbability, CodeInvalidArgument},
+	{mechanism.ErrNoCusTextSets, CodeInvalidArgument},      // CusText needs an asset that carries its sets
+	{mechanism.ErrCusTextSetExcluded, CodeInvalidArgument}, // an exclusion list that empties a set
 	{privatize.ErrNumbers, CodeInvalidArgument},
 	{ledger.ErrInvalid, CodeInvalidArgument},
 	{wva.ErrGammaMax, CodeInvalidArgument}, // ε too small for the asset's TEM lists

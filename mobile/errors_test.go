@@ -44,6 +44,8 @@ var knownSentinels = map[string]error{
 	"mechanism.ErrSanTextPlusOptions":       mechanism.ErrSanTextPlusOptions,
 	"mechanism.ErrInvalidSensitive":         mechanism.ErrInvalidSensitive,
 	"mechanism.ErrInvalidSampleProbability": mechanism.ErrInvalidSampleProbability,
+	"mechanism.ErrNoCusTextSets":            mechanism.ErrNoCusTextSets,
+	"mechanism.ErrCusTextSetExcluded":       mechanism.ErrCusTextSetExcluded,
 	"privatize.ErrNumbers":                  privatize.ErrNumbers,
 	"privatize.ErrEmptyText":                privatize.ErrEmptyText,
 	"privatize.ErrTextTooLarge":             privatize.ErrTextTooLarge,

@@ -34,6 +34,8 @@ type Asset struct {
 	// Floats holds the float vectors row-major, len == len(Words)·Header.Dim,
 	// for research builds; nil when absent.
 	Floats []float32
+	// CusText holds CusText's output sets, or nil.
+	CusText *CusTextSets
 	// SHA256 is the hash of the file Decode read (zero for an Asset built
 	// in memory): what a memo of responses is bound to, so responses drawn
 	// over one asset are never reused over another, even one with the same
@@ -113,6 +115,9 @@ func (a *Asset) derivedHeader() (Header, error) {
 		return h, err
 	}
 	if err := a.deriveTEM(&h); err != nil {
+		return h, err
+	}
+	if err := a.deriveCusText(&h); err != nil {
 		return h, err
 	}
 	if msg := checkPresets(h.Presets); msg != "" {

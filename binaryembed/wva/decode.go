@@ -56,7 +56,7 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 	if err != nil {
 		return nil, err
 	}
-	var sec [kindFloats + 1]*SectionInfo
+	var sec [kindLast + 1]*SectionInfo
 	var maxRaw uint64
 	for i := range in.Sections {
 		s := &in.Sections[i]
@@ -142,6 +142,14 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 			return nil, err
 		}
 	}
+	if sec[kindCusText] != nil {
+		if r, err = raw(kindCusText); err != nil {
+			return nil, err
+		}
+		if a.CusText, err = decodeCusText(r, n, h.CusText); err != nil {
+			return nil, err
+		}
+	}
 	return a, nil
 }
 
@@ -154,7 +162,7 @@ func panicError(p any) error { return fmt.Errorf("wva: %w: %s: %v", ErrCorrupt, 
 // checkHeader checks the header's counts against the section table and
 // the file size, before any section is decoded, so that every later
 // allocation is sized by a checked count.
-func checkHeader(h *Header, sec [kindFloats + 1]*SectionInfo) error {
+func checkHeader(h *Header, sec [kindLast + 1]*SectionInfo) error {
 	const part = "header"
 	codes := sec[kindCodes]
 	switch {
@@ -190,6 +198,9 @@ func checkHeader(h *Header, sec [kindFloats + 1]*SectionInfo) error {
 		if t.GammaMax != float64(t.MaxSteps)*t.Step {
 			return corruptf(part, "tem gammaMax %v, maxSteps × step = %v", t.GammaMax, float64(t.MaxSteps)*t.Step)
 		}
+	}
+	if err := checkCusTextHeader(h, sec[kindCusText] != nil); err != nil {
+		return err
 	}
 	if msg := checkPresets(h.Presets); msg != "" {
 		return corruptf(part, "%s", msg)

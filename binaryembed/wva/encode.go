@@ -39,6 +39,11 @@ func Marshal(a *Asset) ([]byte, error) {
 	if a.Floats != nil {
 		secs = append(secs, outSection{kind: kindFloats, stored: encodeFloats(a.Floats)})
 	}
+	minor := uint16(minorVersion)
+	if a.CusText != nil {
+		secs = append(secs, outSection{kind: kindCusText, stored: encodeCusText(a.CusText)})
+		minor = minorCusText
+	}
 	enc, err := encoder()
 	if err != nil {
 		return nil, fmt.Errorf("wva: zstd encoder: %w", err)
@@ -70,7 +75,7 @@ func Marshal(a *Asset) ([]byte, error) {
 	b := make([]byte, crcAt, total)
 	copy(b, magic)
 	binary.LittleEndian.PutUint16(b[8:], majorVersion)
-	binary.LittleEndian.PutUint16(b[10:], minorVersion)
+	binary.LittleEndian.PutUint16(b[10:], minor)
 	binary.LittleEndian.PutUint32(b[12:], uint32(len(hj)))
 	binary.LittleEndian.PutUint32(b[16:], uint32(len(secs)))
 	copy(b[preambleSize:], hj)

@@ -33,6 +33,7 @@ func ExampleDecode() {
 	// CODES      1600000 bytes,   1600000 stored
 	// LISTS       200012 bytes,    200012 stored
 	// TEMLISTS   1409275 bytes,   1409275 stored
+	// CUSTEXT     100016 bytes,    100016 stored
 }
 
 // ReadFile refuses, before reading, anything but a regular file; a missing

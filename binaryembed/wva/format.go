@@ -19,6 +19,10 @@ const (
 	// any minor version of their major: minor bumps only add header fields
 	// or new section kinds, which older readers ignore.
 	minorVersion = 0
+	// minorCusText is the minor version written when the asset carries
+	// the CUSTEXT section (added in 1.1), so that files without it stay
+	// byte-identical to what 1.0 writers produced.
+	minorCusText = 1
 
 	// preambleSize is magic(8) + major(2) + minor(2) + header length(4) +
 	// section count(4) + reserved(4).
@@ -59,6 +63,10 @@ const (
 	kindLists    Kind = 3 // 1-Diffractor permutations
 	kindTEMLists Kind = 4 // TEM neighbour balls
 	kindFloats   Kind = 5 // float32 vectors (research builds)
+	kindCusText  Kind = 6 // CusText output sets (minor version 1)
+
+	// kindLast is the highest kind this reader understands.
+	kindLast = kindCusText
 )
 
 // String returns the section name used in error messages and the spec.
@@ -74,13 +82,15 @@ func (k Kind) String() string {
 		return "TEMLISTS"
 	case kindFloats:
 		return "FLOATS"
+	case kindCusText:
+		return "CUSTEXT"
 	}
 	return fmt.Sprintf("kind %d", uint32(k))
 }
 
 // known reports whether this reader understands the kind; unknown kinds
 // (added by a later minor version) are checksummed and skipped.
-func (k Kind) known() bool { return k >= kindVocab && k <= kindFloats }
+func (k Kind) known() bool { return k >= kindVocab && k <= kindLast }
 
 // flagZstd marks a section stored as one zstd frame.
 const flagZstd uint32 = 1

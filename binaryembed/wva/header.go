@@ -33,6 +33,8 @@ type Header struct {
 	Lists *ListsInfo `json:"lists,omitempty"`
 	// TEM describes the TEMLISTS section; nil when it is absent.
 	TEM *TEMInfo `json:"tem,omitempty"`
+	// CusText describes the CUSTEXT section; nil when it is absent.
+	CusText *CusTextInfo `json:"custext,omitempty"`
 	// Presets are the privacy levels calibrated on this asset by its
 	// builder; nil when it has none (preset names are then refused).
 	Presets *Presets `json:"presets,omitempty"`
@@ -108,4 +110,15 @@ type TEMInfo struct {
 	GammaMax float64 `json:"gammaMax"`
 	// Pairs is the number of unordered pairs {w, i}, w ≠ i, stored.
 	Pairs uint64 `json:"pairs"`
+}
+
+// CusTextInfo describes CusText's output sets. K and Groups are derived
+// from the sets.
+type CusTextInfo struct {
+	// Metric is the distance the greedy grouping used, e.g. "hamming".
+	Metric string `json:"metric"`
+	// K is the group size; only the last group may be smaller.
+	K int `json:"k"`
+	// Groups is ⌈Words/K⌉.
+	Groups int `json:"groups"`
 }

@@ -224,6 +224,11 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 		}
 	}
 
+	// CusText and CusText+ (within-set laws and the sets themselves).
+	if err := cusTextCases(&t, a, k); err != nil {
+		return Table{}, err
+	}
+
 	// TEM on the asset's Euclidean balls restricted to the first K words,
 	// and to a dense neighbourhood (where ball sizes vary).
 	if s != nil && s.tem != nil {
@@ -340,6 +345,7 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 	}
 	redrawControls(&t)
 	sanTextControls(&t, synth, "synthetic 20 codes × 10 bits")
+	cusTextControls(&t)
 	if dense != nil {
 		vocab := fmt.Sprintf("asset neighbourhood of %q: Euclidean balls", dense.centre)
 		P, err := dpexact.TEM(dense.dist, 3, 1)

@@ -95,6 +95,11 @@ func Build(src []byte, cfg Config) (*wva.Asset, error) {
 		a.Header.Binarizer.Params["filter"] = fmt.Sprintf("%d words: the first of the %s ranking with a source vector or one induced from %s (%d induced, at least %d occurrences each), required words always in; binarizer trained on the source's first %d plain words",
 			cfg.Words, t.RankingSource, t.CorpusSource, len(induced), t.MinCount, cfg.Words)
 	}
+	if cfg.CusTextK > 0 {
+		if err := addCusText(a, cfg.CusTextK, logf); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Presets {
 		t0 = time.Now()
 		if a.Header.Presets, err = calibrate(a, seedFor(cfg.Seed, stageCalibration), workers(cfg.Workers)); err != nil {

