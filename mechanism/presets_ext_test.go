@@ -33,13 +33,13 @@ func defaultAsset(t testing.TB) *wva.Asset {
 // sampling error of that mean is about 0.01).
 func TestPresetsHitTargets(t *testing.T) {
 	if testing.Short() {
-		t.Skip("re-measures 12 presets on 50k words")
+		t.Skip("re-measures 18 presets on 50k words")
 	}
 	a := defaultAsset(t)
 	sample := rand.New(rand.NewPCG(77, 88)).Perm(a.Len())[:100]
 	src := mechanism.NewSeededSourceForEvaluation([32]byte{'p', 'r', 'e', 's', 'e', 't'})
 	n := 0
-	for _, name := range []string{mechanism.NameBRR, mechanism.NameTEMHamming, mechanism.Name1DG, mechanism.Name1DT} {
+	for _, name := range []string{mechanism.NameBRR, mechanism.NameTEMHamming, mechanism.Name1DG, mechanism.Name1DT, mechanism.NameSanText, mechanism.NameCusText} {
 		for _, level := range []string{mechanism.LevelStrong, mechanism.LevelBalanced, mechanism.LevelLight} {
 			eps, err := mechanism.Preset(a, name, level)
 			if err != nil {
@@ -60,8 +60,8 @@ func TestPresetsHitTargets(t *testing.T) {
 			n++
 		}
 	}
-	if n != 12 {
-		t.Fatalf("measured %d presets, want 12", n)
+	if n != 18 {
+		t.Fatalf("measured %d presets, want 18", n)
 	}
 }
 

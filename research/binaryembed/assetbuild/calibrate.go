@@ -55,7 +55,7 @@ func calibrate(a *wva.Asset, seed uint64, workers int) (*wva.Presets, error) {
 		return nil, fmt.Errorf("%w: calibration needs at least 2 words", ErrConfig)
 	}
 	sample := rand.New(rand.NewPCG(seed, 5)).Perm(n)[:min(calSample, n)]
-	brackets := []bracket{{mechanism.NameBRR, 0.05, 3}, {mechanism.NameTEMHamming, 0.02, 3}}
+	brackets := []bracket{{mechanism.NameBRR, 0.05, 3}, {mechanism.NameTEMHamming, 0.02, 3}, {mechanism.NameSanText, 0.02, 3}}
 	if len(a.Lists) > 0 {
 		brackets = append(brackets, bracket{mechanism.Name1DG, 1e-4, 10}, bracket{mechanism.Name1DT, 1e-4, 10})
 	}
@@ -63,6 +63,10 @@ func calibrate(a *wva.Asset, seed uint64, workers int) (*wva.Presets, error) {
 		// The smallest ε whose Theorem-4.2 radius fits the stored balls.
 		lo := 2 / a.TEM.GammaMax() * math.Log((1-mechanism.DefaultBeta)*float64(n-1)/mechanism.DefaultBeta) * (1 + 1e-6)
 		brackets = append(brackets, bracket{mechanism.NameTEM, lo, 200 * lo})
+	}
+	if a.CusText != nil {
+		// Inside a set of K words N_w is 1/K at ε = 0 and grows with ε.
+		brackets = append(brackets, bracket{mechanism.NameCusText, 1e-3, 1000})
 	}
 	type job struct {
 		b      bracket

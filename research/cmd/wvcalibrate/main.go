@@ -70,6 +70,10 @@ func run(out io.Writer, nWords, draws, calDraws int) error {
 			func(e float64) (mechanism.Mechanism, error) {
 				return mechanism.NewDiffractorTEM(a.Lists, e, mechanism.TEMOptions{})
 			}},
+		{mechanism.NameSanText, "SanText (Hamming)", "per bit", []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0},
+			func(e float64) (mechanism.Mechanism, error) { return mechanism.NewSanText(idx, e) }},
+		{mechanism.NameCusText, "CusText (sets of 20)", "on u = 1 − d/256", []float64{1, 5, 10, 20, 40, 80, 160},
+			func(e float64) (mechanism.Mechanism, error) { return mechanism.NewCusText(a, e) }},
 	}
 	sample := rand.New(rand.NewPCG(2026, 5)).Perm(a.Len())[:nWords]
 	src := mechanism.NewSeededSourceForEvaluation([32]byte{'w', 'v', 'c', 'a', 'l'})
