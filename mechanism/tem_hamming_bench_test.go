@@ -45,3 +45,64 @@ func BenchmarkTEMHammingPresets(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFieldMechanisms reports ns per word, in one run, of every
+// on-device mechanism at its balanced preset (TEM on Hamming codes at all
+// three), the "+" variants at the balanced ε of their base mechanism (half
+// the vocabulary sensitive, p = 0.3), and the default output vocabulary
+// (the asset's exclusion list) applied to each.
+func BenchmarkFieldMechanisms(b *testing.B) {
+	a, err := assets.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	outs, err := mechanism.DefaultOutputs(a)
+	if err != nil {
+		b.Fatal(err)
+	}
+	type c struct{ name, level, preset string }
+	cases := []c{
+		{mechanism.NameBRR, mechanism.LevelBalanced, mechanism.NameBRR},
+		{mechanism.Name1DG, mechanism.LevelBalanced, mechanism.Name1DG},
+		{mechanism.Name1DT, mechanism.LevelBalanced, mechanism.Name1DT},
+		{mechanism.NameTEMHamming, mechanism.LevelStrong, mechanism.NameTEMHamming},
+		{mechanism.NameTEMHamming, mechanism.LevelBalanced, mechanism.NameTEMHamming},
+		{mechanism.NameTEMHamming, mechanism.LevelLight, mechanism.NameTEMHamming},
+		{mechanism.NameSanText, mechanism.LevelBalanced, mechanism.NameSanText},
+		{mechanism.NameSanTextPlus, mechanism.LevelBalanced, mechanism.NameSanText},
+		{mechanism.NameCusText, mechanism.LevelBalanced, mechanism.NameCusText},
+		{mechanism.NameCusTextPlus, mechanism.LevelBalanced, mechanism.NameCusText},
+	}
+	for _, cs := range cases {
+		eps, err := mechanism.Preset(a, cs.preset, cs.level)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, restricted := range []bool{false, true} {
+			opts := mechanism.Options{}
+			label := cs.name + "/" + cs.level
+			if restricted {
+				opts.Outputs = outs
+				label += "/outputs"
+			}
+			if cs.name == mechanism.NameSanTextPlus {
+				opts.SanTextPlus = &mechanism.SanTextPlusOptions{Sensitive: 0.5, P: 0.3}
+			}
+			m, err := mechanism.New(cs.name, a, eps, opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(label, func(b *testing.B) {
+				src := mechanism.NewSecureSource()
+				b.ReportAllocs()
+				w := 0
+				for b.Loop() {
+					if _, err := m.Privatize(w, src); err != nil {
+						b.Fatal(err)
+					}
+					w = (w + 7919) % m.Len()
+				}
+			})
+		}
+	}
+}
