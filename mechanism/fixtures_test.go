@@ -10,27 +10,13 @@ import (
 	"github.com/wordveil/wordveil/assets"
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/hamming"
-	"github.com/wordveil/wordveil/internal/sample"
-	"github.com/wordveil/wordveil/internal/stattest"
+	"github.com/wordveil/wordveil/internal/dpexact"
 )
 
-// syntheticCodes returns n codes of L bits (in the low bits of word 0, the
-// other 256−L bits zero): a tight cluster around one centre (distances 0,
-// 1, 2, including an exact duplicate), the rest uniformly random. Varied
-// local density is what makes TEM's ball sizes differ between words.
+// syntheticCodes is dpexact.SyntheticCodes as hamming codes (the L bits in
+// word 0, the other 256−L bits zero), with the low words themselves.
 func syntheticCodes(n, L int, seed string) ([]uint64, []hamming.Code) {
-	src := NewSeededSourceForEvaluation(stattest.Seed(seed))
-	mask := uint64(1)<<L - 1
-	low := make([]uint64, n)
-	centre := src.Uint64() & mask
-	cluster := []uint64{centre, centre, centre ^ 1, centre ^ 2, centre ^ 3, centre ^ 4}
-	for i := range low {
-		if i < len(cluster) {
-			low[i] = cluster[i]
-		} else {
-			low[i] = src.Uint64() & mask
-		}
-	}
+	low := dpexact.SyntheticCodes(n, L, seed)
 	codes := make([]hamming.Code, n)
 	for i, c := range low {
 		codes[i][0] = c
@@ -166,19 +152,11 @@ func buildAssetSubset(a *wva.Asset) (*assetSubsetT, error) {
 	return s, nil
 }
 
-// syntheticList is a seeded random permutation of n words.
+// syntheticList is dpexact.SyntheticOrder as a permutation, with each
+// word's position.
 func syntheticList(t testing.TB, n int, seed string) (wva.Permutation, []int) {
 	t.Helper()
-	src := NewSeededSourceForEvaluation(stattest.Seed(seed))
-	order := make([]uint32, n)
-	for i := range order {
-		order[i] = uint32(i)
-	}
-	for i := n - 1; i > 0; i-- {
-		j := sample.UniformInt(src, i+1)
-		order[i], order[j] = order[j], order[i]
-	}
-	p, err := wva.NewPermutation(order)
+	p, err := wva.NewPermutation(dpexact.SyntheticOrder(n, seed))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/hamming"
 	"github.com/wordveil/wordveil/internal/dpexact"
-	"github.com/wordveil/wordveil/internal/sample"
 	"github.com/wordveil/wordveil/mechanism"
 )
 
@@ -476,29 +475,10 @@ func restrict(a *wva.Asset, ids []int) (*subset, error) {
 	return s, nil
 }
 
-func seed(label string) [32]byte {
-	var s [32]byte
-	copy(s[:], label)
-	return s
-}
-
-// syntheticCodes returns n codes of L bits (in the low bits of word 0, the
-// other 256−L bits zero): a tight cluster around one centre (distances 0,
-// 1, 2, including an exact duplicate), the rest uniformly random. Varied
-// local density is what makes TEM's ball sizes differ between words.
+// syntheticCodes is dpexact.SyntheticCodes as hamming codes (the L bits in
+// word 0, the other 256−L bits zero), with the low words themselves.
 func syntheticCodes(n, L int, label string) ([]uint64, []hamming.Code) {
-	src := mechanism.NewSeededSourceForEvaluation(seed(label))
-	mask := uint64(1)<<L - 1
-	low := make([]uint64, n)
-	centre := src.Uint64() & mask
-	cluster := []uint64{centre, centre, centre ^ 1, centre ^ 2, centre ^ 3, centre ^ 4}
-	for i := range low {
-		if i < len(cluster) {
-			low[i] = cluster[i]
-		} else {
-			low[i] = src.Uint64() & mask
-		}
-	}
+	low := dpexact.SyntheticCodes(n, L, label)
 	codes := make([]hamming.Code, n)
 	for i, c := range low {
 		codes[i][0] = c
@@ -506,18 +486,10 @@ func syntheticCodes(n, L int, label string) ([]uint64, []hamming.Code) {
 	return low, codes
 }
 
-// syntheticList is a seeded random permutation of n words.
+// syntheticList is dpexact.SyntheticOrder as a permutation, with each
+// word's position.
 func syntheticList(n int, label string) (wva.Permutation, []int) {
-	src := mechanism.NewSeededSourceForEvaluation(seed(label))
-	order := make([]uint32, n)
-	for i := range order {
-		order[i] = uint32(i)
-	}
-	for i := n - 1; i > 0; i-- {
-		j := sample.UniformInt(src, i+1)
-		order[i], order[j] = order[j], order[i]
-	}
-	p, err := wva.NewPermutation(order)
+	p, err := wva.NewPermutation(dpexact.SyntheticOrder(n, label))
 	if err != nil {
 		panic("audit: " + err.Error()) // a shuffled identity is a permutation
 	}
