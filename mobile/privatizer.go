@@ -119,13 +119,9 @@ func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
 		return nil, wrap(err)
 	}
 	classes := privatize.Classes{RareRank: int(c.RareRank), Rare: c.RareEpsilon, Capitalized: c.CapitalizedEpsilon, Number: c.NumberEpsilon}
-	if c.MemoDir != "" {
-		for _, ce := range []float64{c.RareEpsilon, c.CapitalizedEpsilon, c.NumberEpsilon} {
-			if ce != 0 && ce != eps {
-				// Refused before the memo directory is opened (or created).
-				return nil, invalid("a class ε (%v) other than the main ε (%v) cannot share MemoDir's one response per word", ce, eps)
-			}
-		}
+	if c.MemoDir != "" && !classes.AtEpsilon(eps) {
+		// Refused before the memo directory is opened (or created).
+		return nil, invalid("a class ε other than the main ε (%v) cannot share MemoDir's one response per word", eps)
 	}
 	opt := privatize.Options{OOV: c.OOV, Placeholder: c.Placeholder, PrivatizePunctuation: c.PrivatizePunctuation,
 		MaxTextBytes: int(c.MaxTextBytes), Numbers: c.Numbers}
@@ -147,9 +143,9 @@ func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
 	if classes == (privatize.Classes{}) {
 		t, err = privatize.New(m, a, opt)
 	} else {
-		// Builds the class mechanisms with the same options (output
-		// vocabulary, saturation) as m, and its own copy of m.
-		t, err = privatize.NewWithClasses(c.Mechanism, a, eps, classes, opts, opt)
+		// The class mechanisms get m's options (output vocabulary,
+		// saturation); the default class is m itself.
+		t, err = privatize.NewWithClasses(m, a, classes, opts, opt)
 	}
 	if err != nil {
 		return nil, wrap(err)

@@ -61,6 +61,17 @@ type ClassCount struct {
 	Memoized int
 }
 
+// AtEpsilon reports whether every configured class uses ε base, so that
+// one memo of responses (one per word, at one ε) can serve them all.
+func (c Classes) AtEpsilon(base float64) bool {
+	for _, e := range []float64{c.Rare, c.Capitalized, c.Number} {
+		if e != 0 && e != base {
+			return false
+		}
+	}
+	return true
+}
+
 // classSet is a privatizer's configured classes. Index 0 is the default
 // class; the others follow in tie-breaking order (number, rare,
 // capitalized), configured ones only.
@@ -74,13 +85,13 @@ type classSet struct {
 	capital  int8
 }
 
-// NewWithClasses returns a privatizer applying the mechanism called name
-// (see mechanism.New) to the words of asset a, at ε base for the default
-// class and at the ε that classes gives each configured class (see the
-// Class constants). Every class's mechanism is built by mechanism.New with
-// the same mopts, hence the same metric and output vocabulary; a class at
-// the base ε shares the base mechanism. Each ε is checked as mechanism.New
-// checks it (mechanism.ErrInvalidEpsilon, mechanism.ErrEpsilonSaturated).
+// NewWithClasses returns a privatizer applying m (built by mechanism.New)
+// to the words of asset a for the default class, and the same mechanism at
+// the ε that classes gives each configured class (see the Class
+// constants). Every class's mechanism is built by mechanism.New with mopts
+// and m's output vocabulary, hence the same metric and outputs; a class at
+// m's ε shares m. Each ε is checked as mechanism.New checks it
+// (mechanism.ErrInvalidEpsilon, mechanism.ErrEpsilonSaturated).
 //
 // A memo holds one response per word for one mechanism at one ε: it is
 // refused (ErrMemoMismatch) when a class's ε differs from base.
@@ -93,10 +104,16 @@ type classSet struct {
 // For the number and capitalized classes that adds nothing to what the
 // output already discloses (token kinds and capitalization classes); the
 // rare class discloses, for each word, whether its rank is ≥ RareRank.
-func NewWithClasses(name string, a *wva.Asset, base float64, classes Classes, mopts mechanism.Options, opt Options) (*Privatizer, error) {
-	if a == nil {
+func NewWithClasses(m mechanism.Mechanism, a *wva.Asset, classes Classes, mopts mechanism.Options, opt Options) (*Privatizer, error) {
+	if a == nil || m == nil {
 		return nil, fmt.Errorf("text privatizer: %w", mechanism.ErrEmptyVocabulary)
 	}
+	f, ok := m.(mechanism.Facts)
+	if !ok {
+		return nil, fmt.Errorf("text privatizer: classes need a mechanism built by package mechanism: %w", mechanism.ErrUnknownMechanism)
+	}
+	name, base := f.Name(), m.Epsilon()
+	mopts.Outputs = f.Outputs()
 	switch n := a.Len(); {
 	case classes.RareRank < 0 || classes.RareRank >= n:
 		return nil, fmt.Errorf("%w: RareRank %d not in [1, %d]", ErrInvalidSize, classes.RareRank, n-1)
@@ -104,10 +121,6 @@ func NewWithClasses(name string, a *wva.Asset, base float64, classes Classes, mo
 		return nil, fmt.Errorf("%w: a rare-class ε needs RareRank in [1, %d]", ErrInvalidSize, n-1)
 	case classes.Rare == 0 && classes.RareRank != 0:
 		return nil, fmt.Errorf("%w: RareRank %d without a rare-class ε", ErrInvalidSize, classes.RareRank)
-	}
-	m, err := mechanism.New(name, a, base, mopts)
-	if err != nil {
-		return nil, err
 	}
 	cs := &classSet{names: []string{ClassDefault}, eps: []float64{base}, mechs: []mechanism.Mechanism{m},
 		rareRank: classes.RareRank, number: -1, rare: -1, capital: -1}
@@ -125,6 +138,7 @@ func NewWithClasses(name string, a *wva.Asset, base float64, classes Classes, mo
 				return nil, fmt.Errorf("text privatizer: class %s at ε %v, the memo's ε is %v: %w", c.name, c.eps, base, ErrMemoMismatch)
 			}
 			// NaN and negative ε are refused here, as for the base.
+			var err error
 			if cm, err = mechanism.New(name, a, c.eps, mopts); err != nil {
 				return nil, fmt.Errorf("class %s: %w", c.name, err)
 			}

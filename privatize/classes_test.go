@@ -80,16 +80,16 @@ func TestNewWithClassesRefuses(t *testing.T) {
 		{"saturated ε", Classes{Capitalized: 50}, Options{}, mechanism.ErrEpsilonSaturated},
 		{"memo with another ε", Classes{Capitalized: 0.5}, Options{Memo: mm}, ErrMemoMismatch},
 	} {
-		_, err := NewWithClasses(mechanism.Name1DG, a, 1, tc.c, mechanism.Options{}, tc.opt)
+		_, err := NewWithClasses(base1DG(t, a, 1), a, tc.c, mechanism.Options{}, tc.opt)
 		if !errors.Is(err, tc.want) {
 			t.Errorf("%s: err %v, want %v", tc.name, err, tc.want)
 		}
 	}
-	if _, err := NewWithClasses(mechanism.Name1DG, nil, 1, Classes{}, mechanism.Options{}, Options{}); err == nil {
+	if _, err := NewWithClasses(base1DG(t, a, 1), nil, Classes{}, mechanism.Options{}, Options{}); err == nil {
 		t.Error("nil asset accepted")
 	}
 	// Negative control: a valid configuration is accepted.
-	if _, err := NewWithClasses(mechanism.Name1DG, a, 1, Classes{RareRank: n - 1, Rare: 0.5, Capitalized: 0.5, Number: 2}, mechanism.Options{}, Options{}); err != nil {
+	if _, err := NewWithClasses(base1DG(t, a, 1), a, Classes{RareRank: n - 1, Rare: 0.5, Capitalized: 0.5, Number: 2}, mechanism.Options{}, Options{}); err != nil {
 		t.Errorf("valid classes refused: %v", err)
 	}
 }
@@ -139,7 +139,7 @@ func TestClassAccountingExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := NewWithClasses(mechanism.Name1DG, a, base, c, mechanism.Options{}, Options{Ledger: l})
+		p, err := NewWithClasses(base1DG(t, a, base), a, c, mechanism.Options{}, Options{Ledger: l})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +215,7 @@ func TestClassesWithMemoAtBaseEpsilon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewWithClasses(mechanism.Name1DG, a, 0.5, Classes{Capitalized: 0.5}, mechanism.Options{}, Options{Memo: mm})
+	p, err := NewWithClasses(base1DG(t, a, 0.5), a, Classes{Capitalized: 0.5}, mechanism.Options{}, Options{Memo: mm})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestRareClassEpsilonMeasured(t *testing.T) {
 	}
 	rank := n / 2
 	rare, common := pick(n-2000), pick(100)
-	p, err := NewWithClasses(mechanism.Name1DG, a, base, Classes{RareRank: rank, Rare: rareEps}, mechanism.Options{}, Options{})
+	p, err := NewWithClasses(base1DG(t, a, base), a, Classes{RareRank: rank, Rare: rareEps}, mechanism.Options{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +312,7 @@ func BenchmarkClasses(b *testing.B) {
 		{"rare+capitalized+number", Classes{RareRank: a.Len() / 2, Rare: 0.3, Capitalized: 0.5, Number: 0.7}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			p, err := NewWithClasses(mechanism.Name1DG, a, 1, bc.c, mechanism.Options{}, Options{})
+			p, err := NewWithClasses(base1DG(b, a, 1), a, bc.c, mechanism.Options{}, Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -325,4 +325,14 @@ func BenchmarkClasses(b *testing.B) {
 			}
 		})
 	}
+}
+
+// base1DG is 1-DG over a at ε eps, the default class's mechanism.
+func base1DG(tb testing.TB, a *wva.Asset, eps float64) mechanism.Mechanism {
+	tb.Helper()
+	m, err := mechanism.New(mechanism.Name1DG, a, eps, mechanism.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
 }

@@ -216,13 +216,9 @@ func parseClassEpsilon(s string) (privatize.Classes, error) {
 // ε eps); with -class-epsilon it builds the class mechanisms too, with m's
 // output vocabulary.
 func (f *privatizeFlags) privatizer(m mechanism.Mechanism, eps float64, a *wva.Asset) (*privatize.Privatizer, error) {
-	if f.memoDir != "" && f.classesSet {
-		for _, c := range []float64{f.classes.Rare, f.classes.Capitalized, f.classes.Number} {
-			if c != 0 && c != eps {
-				// Checked before the memo is opened (and maybe created).
-				return nil, fmt.Errorf("%w: -memo keeps one response per word at one ε: it cannot serve -class-epsilon at other ε than %v", errUsage, eps)
-			}
-		}
+	if f.memoDir != "" && f.classesSet && !f.classes.AtEpsilon(eps) {
+		// Checked before the memo is opened (and maybe created).
+		return nil, fmt.Errorf("%w: -memo keeps one response per word at one ε: it cannot serve -class-epsilon at other ε than %v", errUsage, eps)
 	}
 	opt := privatize.Options{OOV: f.oov, Placeholder: f.placeholder, PrivatizePunctuation: f.punct, MaxTextBytes: f.maxLine, Numbers: f.numbers}
 	if f.ledgerDir != "" {
@@ -255,11 +251,7 @@ func (f *privatizeFlags) privatizer(m mechanism.Mechanism, eps float64, a *wva.A
 		}
 		return p, err
 	}
-	mopts := mechanism.Options{AllowSaturated: f.allowSaturated}
-	if fa, ok := m.(mechanism.Facts); ok {
-		mopts.Outputs = fa.Outputs()
-	}
-	p, err := privatize.NewWithClasses(f.spec.Name, a, eps, f.classes, mopts, opt)
+	p, err := privatize.NewWithClasses(m, a, f.classes, mechanism.Options{AllowSaturated: f.allowSaturated}, opt)
 	for _, usage := range []error{privatize.ErrOOVPolicy, privatize.ErrNoUnitLoss, privatize.ErrNumbers, privatize.ErrInvalidSize,
 		privatize.ErrMemoMismatch, mechanism.ErrInvalidEpsilon, mechanism.ErrEpsilonSaturated} {
 		if errors.Is(err, usage) {
