@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wordveil/wordveil/internal/atomicfile"
+	"github.com/wordveil/wordveil/internal/safefile"
 )
 
 // FuzzOpen: any ledger file content either opens (a valid ledger) or fails
@@ -41,7 +41,7 @@ func FuzzOpen(f *testing.F) {
 func FuzzParseLegacy(f *testing.F) {
 	f.Add([]byte("{\"version\":1,\"lifetime\":3,\"charges\":[]}\ncrc32c 00000000\n"))
 	v1 := filepath.Join(f.TempDir(), legacyName)
-	atomicfile.WriteChecked(v1, []byte(`{"version":1,"lifetime":3,"charges":[{"t":5,"a":1},{"t":2,"a":2}]}`), 0o600)
+	safefile.WriteChecked(v1, []byte(`{"version":1,"lifetime":3,"charges":[{"t":5,"a":1},{"t":2,"a":2}]}`), 0o600)
 	valid, _ := os.ReadFile(v1)
 	f.Add(valid)
 	f.Add([]byte(tombstone))

@@ -10,7 +10,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/wordveil/wordveil/internal/atomicfile"
+	"github.com/wordveil/wordveil/internal/safefile"
 )
 
 // legacyName is the file of the version 1 ledger: one JSON document under a
@@ -68,7 +68,7 @@ func parseLegacy(b []byte, period int64) (*state, error) {
 	if len(b) > maxLegacySize {
 		return nil, errors.New("version 1 file too large")
 	}
-	body, err := atomicfile.ParseChecked(b)
+	body, err := safefile.ParseChecked(b)
 	if err != nil {
 		return nil, err
 	}

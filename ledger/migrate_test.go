@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wordveil/wordveil/internal/atomicfile"
+	"github.com/wordveil/wordveil/internal/safefile"
 )
 
 // writeV1 writes a version 1 ledger file, as version 1 did.
@@ -16,7 +16,7 @@ func writeV1(t *testing.T, dir string, v1 legacyState) []byte {
 	t.Helper()
 	body, _ := json.Marshal(v1)
 	path := filepath.Join(dir, legacyName)
-	if err := atomicfile.WriteChecked(path, body, 0o600); err != nil {
+	if err := safefile.WriteChecked(path, body, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
@@ -104,7 +104,7 @@ func TestMigrateCorruptV1(t *testing.T) {
 		}},
 		{"not JSON", func(t *testing.T, dir string) []byte {
 			body := []byte("nope")
-			atomicfile.WriteChecked(filepath.Join(dir, legacyName), body, 0o600)
+			safefile.WriteChecked(filepath.Join(dir, legacyName), body, 0o600)
 			b, _ := os.ReadFile(filepath.Join(dir, legacyName))
 			return b
 		}},

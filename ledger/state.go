@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 )
@@ -48,4 +47,11 @@ func validBinding(name, id string) error {
 	return nil
 }
 
-func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

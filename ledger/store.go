@@ -12,8 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/wordveil/wordveil/internal/atomicfile"
-	"github.com/wordveil/wordveil/internal/flock"
+	"github.com/wordveil/wordveil/internal/safefile"
 )
 
 func (l *Ledger) path() string { return filepath.Join(l.dir, FileName) }
@@ -22,7 +21,7 @@ func (l *Ledger) path() string { return filepath.Join(l.dir, FileName) }
 // returns the function that releases both.
 func (l *Ledger) lock() (unlock func(), err error) {
 	l.mu.Lock()
-	release, err := flock.Lock(filepath.Join(l.dir, lockName))
+	release, err := safefile.Lock(filepath.Join(l.dir, lockName))
 	if err != nil {
 		l.mu.Unlock()
 		return nil, fmt.Errorf("ledger: lock %s: %w", l.dir, err)
@@ -123,14 +122,14 @@ func (l *Ledger) create() error {
 	st.nonce = newNonce()
 	st.retention = int64(l.caps.Period)
 	st.win.advance(max(st.clock, l.now().UnixNano()), st.retention)
-	if err := atomicfile.WriteFile(l.path(), encodeSnapshot(st, st.nonce), 0o600); err != nil {
+	if err := safefile.WriteFile(l.path(), encodeSnapshot(st, st.nonce), 0o600); err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
 	return writeTombstone(legacy)
 }
 
 func writeTombstone(path string) error {
-	if err := atomicfile.WriteFile(path, []byte(tombstone), 0o600); err != nil {
+	if err := safefile.WriteFile(path, []byte(tombstone), 0o600); err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
 	return nil
@@ -254,7 +253,7 @@ func (l *Ledger) append(f *os.File, b []byte) error {
 // log holds more than twice the live entries plus the slack, so the file
 // stays proportional to the live state and the cost, O(live), is spread
 // over at least as many appends. The snapshot is written to a temporary
-// file, fsync'd and renamed over the log (internal/atomicfile): a crash
+// file, fsync'd and renamed over the log (internal/safefile): a crash
 // leaves either the old log or the new snapshot, both complete. A failure
 // only postpones compaction: the charge before it is already durable.
 func (l *Ledger) maybeCompact() {
@@ -265,7 +264,7 @@ func (l *Ledger) maybeCompact() {
 	}
 	nonce := newNonce()
 	snap := encodeSnapshot(st, nonce)
-	if err := atomicfile.WriteFile(l.path(), snap, 0o600); err != nil {
+	if err := safefile.WriteFile(l.path(), snap, 0o600); err != nil {
 		l.compactAt = st.records + l.slack
 		return
 	}

@@ -3,7 +3,6 @@ package mechanism
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -86,7 +85,7 @@ func NewOutputs(n int, excluded []int) (*Outputs, error) {
 		binary.LittleEndian.PutUint32(b[:], uint32(i))
 		h.Write(b[:])
 	}
-	fp := hex.EncodeToString(h.Sum(nil))[:16]
+	fp := fmt.Sprintf("%x", h.Sum(nil)[:8])
 	return &Outputs{n: n, allowed: allowed, ids: ids, fp: fp}, nil
 }
 

@@ -8,8 +8,6 @@ import (
 	"encoding/binary"
 	"hash"
 
-	"crypto/hkdf"
-
 	"golang.org/x/crypto/chacha20poly1305"
 )
 
@@ -27,15 +25,8 @@ type keys struct {
 }
 
 func deriveKeys(secret, salt []byte) (*keys, error) {
-	k := func(info string) []byte {
-		// HKDF-SHA256 (the standard library's, RFC 5869) can yield 255·32
-		// bytes; 32 never fails.
-		out, err := hkdf.Key(sha256.New, secret, salt, "wordveil memo v1 "+info, 32)
-		if err != nil {
-			panic("memo: hkdf: " + err.Error())
-		}
-		return out
-	}
+	prk := hkdfExtract(secret, salt)
+	k := func(info string) []byte { return hkdfExpand32(prk, "wordveil memo v1 "+info) }
 	aead, err := chacha20poly1305.NewX(k("seal"))
 	if err != nil {
 		return nil, err
@@ -72,5 +63,23 @@ func (k *keys) headerMAC(label string, parts ...[]byte) []byte {
 	for _, p := range parts {
 		h.Write(p)
 	}
+	return h.Sum(nil)
+}
+
+// hkdfExtract and hkdfExpand32 are HKDF-SHA256 (RFC 5869) for one 32-byte
+// output block, written out with HMAC so that the package needs no KDF
+// package beside crypto/hmac: extract is PRK = HMAC(salt, secret) and a
+// one-block expand is T(1) = HMAC(PRK, info || 0x01). They give the same
+// bytes as the standard library's crypto/hkdf.Key (TestHKDFMatchesStdlib).
+func hkdfExtract(secret, salt []byte) []byte {
+	h := hmac.New(sha256.New, salt)
+	h.Write(secret)
+	return h.Sum(nil)
+}
+
+func hkdfExpand32(prk []byte, info string) []byte {
+	h := hmac.New(sha256.New, prk)
+	h.Write([]byte(info))
+	h.Write([]byte{1})
 	return h.Sum(nil)
 }

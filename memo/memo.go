@@ -1,14 +1,13 @@
 package memo
 
 import (
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
 
-	"github.com/wordveil/wordveil/internal/flock"
+	"github.com/wordveil/wordveil/internal/safefile"
 )
 
 // Memo is one identity's permanent responses, in a directory or in memory.
@@ -52,7 +51,7 @@ func Open(dir string, id Identity, secret []byte) (*Memo, error) {
 		return nil, fmt.Errorf("memo: %w", err)
 	}
 	m.lock = filepath.Join(dir, lockName)
-	unlock, err := flock.Lock(m.lock)
+	unlock, err := safefile.Lock(m.lock)
 	if err != nil {
 		return nil, fmt.Errorf("memo: lock: %w", err)
 	}
@@ -188,7 +187,7 @@ func (m *Memo) FileID() string {
 	if m == nil || m.path == "" {
 		return ""
 	}
-	return hex.EncodeToString(m.hdr.fileID[:]) // immutable after Open
+	return fmt.Sprintf("%x", m.hdr.fileID[:]) // immutable after Open
 }
 
 // Close releases the file. Later calls return ErrInvalid.
@@ -221,7 +220,7 @@ func (m *Memo) begin() (unlock func(), err error) {
 	case m.f == nil:
 		return func() {}, nil
 	}
-	if unlock, err = flock.Lock(m.lock); err != nil {
+	if unlock, err = safefile.Lock(m.lock); err != nil {
 		return nil, fmt.Errorf("memo: lock: %w", err)
 	}
 	if err = m.refresh(); err != nil {

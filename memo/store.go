@@ -2,7 +2,6 @@ package memo
 
 import (
 	"bytes"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -11,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/wordveil/wordveil/internal/atomicfile"
+	"github.com/wordveil/wordveil/internal/safefile"
 )
 
 // The directory holds one lock file shared by all memos in it, and one
@@ -28,7 +27,7 @@ const (
 )
 
 func fileName(fileID [fileIDLen]byte) string {
-	return filePrefix + hex.EncodeToString(fileID[:]) + fileSuffix
+	return fmt.Sprintf("%s%x%s", filePrefix, fileID[:], fileSuffix)
 }
 
 // isMemoName reports whether name has the shape of a memo file name.
@@ -41,8 +40,8 @@ func isMemoName(name string) bool {
 	if !ok || len(h) != 2*fileIDLen {
 		return false
 	}
-	_, err := hex.DecodeString(h)
-	return err == nil
+	// Lower-case hex digits only: the form fileName writes.
+	return strings.IndexFunc(h, func(r rune) bool { return !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') }) < 0
 }
 
 // find looks, under the directory lock, for the file of identity id among
@@ -122,7 +121,7 @@ func create(dir string, id, secret []byte) (name string, h header, k *keys, err 
 	}
 	h.seal(k, id)
 	name = fileName(h.fileID)
-	if err := atomicfile.WriteFile(filepath.Join(dir, name), h.marshal(), 0o600); err != nil {
+	if err := safefile.WriteFile(filepath.Join(dir, name), h.marshal(), 0o600); err != nil {
 		return "", h, nil, fmt.Errorf("memo: %w", err)
 	}
 	return name, h, k, nil

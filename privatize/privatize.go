@@ -3,7 +3,6 @@ package privatize
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -563,5 +562,5 @@ func MemoIdentity(m mechanism.Mechanism, a *wva.Asset) memo.Identity {
 // that the ledger file does not say which mechanism the memo serves.
 func memoBinding(id memo.Identity) string {
 	h := sha256.Sum256([]byte(fmt.Sprintf("%q %q %x", id.Mechanism, id.Params, id.Asset)))
-	return "memo " + hex.EncodeToString(h[:16])
+	return fmt.Sprintf("memo %x", h[:16])
 }

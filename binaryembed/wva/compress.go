@@ -1,86 +1,73 @@
 package wva
 
 import (
-	"fmt"
-	"sync"
-
-	"github.com/klauspost/compress/zstd"
+	"bytes"
+	"compress/flate"
+	"errors"
+	"io"
 )
 
-// compress returns the zstd form of raw if it is worth storing: smaller
-// than raw and within MaxExpansion of it. Otherwise it returns nil and the
-// section is stored raw.
+// compress returns the DEFLATE form of raw (RFC 1951, one raw stream, no
+// zlib or gzip wrapper) if it is worth storing: smaller than raw and within
+// MaxExpansion of it. Otherwise it returns nil and the section is stored
+// raw.
 //
-// The encoder settings are fixed (best compression, one goroutine, no
-// frame checksum — the section CRC covers the stored bytes — and the
-// content size in the frame header) so that the same input gives the same
-// bytes. Output is stable for a given klauspost/compress version; a version
-// bump may change the compressed bytes (never what they decode to).
-func compress(enc *zstd.Encoder, raw []byte) []byte {
+// The level is fixed (best compression) so that the same input gives the
+// same bytes. The output is stable for a given Go release; a release that
+// changes the standard library's encoder may change the compressed bytes
+// (never what they decode to). DEFLATE is used rather than a richer codec
+// because it ships with Go, and on the word table it is as small: the
+// default asset's VOCAB is 205,519 bytes as DEFLATE against 205,536 as
+// zstd at its best setting.
+func compress(raw []byte) []byte {
 	if len(raw) == 0 {
 		return nil
 	}
-	z := enc.EncodeAll(raw, make([]byte, 0, len(raw)))
+	var b bytes.Buffer
+	b.Grow(len(raw) / 2)
+	w, err := flate.NewWriter(&b, flate.BestCompression)
+	if err != nil {
+		return nil // unreachable: the level is valid
+	}
+	if _, err := w.Write(raw); err != nil {
+		return nil
+	}
+	if err := w.Close(); err != nil {
+		return nil
+	}
+	z := b.Bytes()
 	if len(z) >= len(raw) || uint64(len(raw)) > maxExpansion*uint64(len(z)) {
 		return nil
 	}
 	return z
 }
 
-// encoder returns the package's zstd encoder, made on first use and shared
-// (EncodeAll is safe for concurrent use): the best-compression encoder
-// allocates about 36 MB of tables, too much to make per Marshal call.
-// Only writers (the asset builder, tests) ever create it.
-var encoder = sync.OnceValues(func() (*zstd.Encoder, error) {
-	return zstd.NewWriter(nil,
-		zstd.WithEncoderLevel(zstd.SpeedBestCompression),
-		zstd.WithEncoderConcurrency(1),
-		zstd.WithEncoderCRC(false),
-		zstd.WithSingleSegment(true),
-		zstd.WithZeroFrames(true),
-		// A 1 MiB window covers a 50k-word vocabulary (450 KB raw); the
-		// window is part of the format's output, so it is fixed here.
-		zstd.WithWindowSize(1<<20))
-})
-
-// decompressor decodes the zstd sections of one file. The decoder is made
-// per Decode call rather than shared, so that nothing it allocates outlives
-// the load and counts against the app's heap.
-type decompressor struct {
-	dec *zstd.Decoder
-}
-
-// decompress decodes one zstd section of exactly rawLen bytes. The output
-// buffer is allocated at rawLen, already checked against MaxExpansion, and
-// the decoder is limited to that capacity (WithDecodeAllCapLimit), so a
-// frame that claims or produces more fails instead of growing the buffer;
-// the window limit keeps a frame from asking for a larger history buffer.
-// (WithDecoderMaxMemory is not used: it refuses frames whose content size
-// is close to the limit, not only those above it.)
-func (d *decompressor) decompress(kind Kind, stored []byte, rawLen uint64, maxRaw uint64) ([]byte, error) {
+// decompress decodes one DEFLATE section of exactly rawLen bytes into a
+// buffer allocated at rawLen (already checked against MaxExpansion), so a
+// stream that produces more fails instead of growing the buffer. The
+// stream must end exactly at the end of the stored bytes: trailing bytes,
+// a short stream and a long one are all corrupt.
+func decompress(kind Kind, stored []byte, rawLen uint64) ([]byte, error) {
 	part := "section " + kind.String()
-	if d.dec == nil {
-		dec, err := zstd.NewReader(nil,
-			zstd.WithDecoderConcurrency(1),
-			zstd.WithDecodeAllCapLimit(true),
-			zstd.WithDecoderMaxWindow(max(maxRaw, zstd.MinWindowSize)))
-		if err != nil {
-			return nil, fmt.Errorf("wva: %s: zstd decoder: %w", part, err)
+	br := bytes.NewReader(stored) // an io.ByteReader: flate reads no further than it needs
+	zr := flate.NewReader(br)
+	defer zr.Close()
+	out := make([]byte, rawLen)
+	if _, err := io.ReadFull(zr, out); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return nil, corruptf(part, "decompressed to fewer than the %d bytes the table says", rawLen)
 		}
-		d.dec = dec
+		return nil, corruptf(part, "deflate: %v", err)
 	}
-	out, err := d.dec.DecodeAll(stored, make([]byte, 0, rawLen))
-	if err != nil {
-		return nil, corruptf(part, "zstd: %v", err)
+	var one [1]byte
+	switch n, err := zr.Read(one[:]); {
+	case n > 0:
+		return nil, corruptf(part, "decompressed to more than the %d bytes the table says", rawLen)
+	case err != io.EOF:
+		return nil, corruptf(part, "deflate: %v", err)
 	}
-	if uint64(len(out)) != rawLen {
-		return nil, corruptf(part, "decompressed to %d bytes, table says %d", len(out), rawLen)
+	if br.Len() != 0 {
+		return nil, corruptf(part, "%d bytes after the end of the deflate stream", br.Len())
 	}
 	return out, nil
-}
-
-func (d *decompressor) close() {
-	if d.dec != nil {
-		d.dec.Close()
-	}
 }

@@ -12,7 +12,7 @@ type SectionInfo struct {
 	// Kind is the section's type; kinds a later minor version adds are
 	// listed (and checksummed) but not otherwise interpreted.
 	Kind   Kind
-	Flags  uint32 // FlagZstd or 0
+	Flags  uint32 // flagDeflate or 0
 	Offset uint64 // from the start of the file, a multiple of 8
 	Stored uint64 // length in the file
 	Raw    uint64 // length after decompression (== Stored when not compressed)
@@ -166,13 +166,13 @@ func checkEntry(b []byte, s SectionInfo, reserved uint32, prev Kind, prevEnd uin
 	switch {
 	case reserved != 0:
 		return corruptf(part, "reserved field is %#x", reserved)
-	case s.Flags&^flagZstd != 0:
+	case s.Flags&^flagDeflate != 0:
 		return corruptf(part, "unknown flags %#x", s.Flags)
-	case s.Flags&flagZstd != 0 && !s.Kind.compressible():
+	case s.Flags&flagDeflate != 0 && !s.Kind.compressible():
 		return corruptf(part, "compressed, but %s is always stored raw", s.Kind)
-	case s.Flags&flagZstd == 0 && s.Raw != s.Stored:
+	case s.Flags&flagDeflate == 0 && s.Raw != s.Stored:
 		return corruptf(part, "uncompressed, but raw length %d differs from stored length %d", s.Raw, s.Stored)
-	case s.Flags&flagZstd != 0 && (s.Stored >= s.Raw || s.Raw > maxExpansion*s.Stored):
+	case s.Flags&flagDeflate != 0 && (s.Stored >= s.Raw || s.Raw > maxExpansion*s.Stored):
 		// Stored ≤ file size, so the product cannot overflow.
 		return corruptf(part, "compressed %d bytes to %d: ratio must be in (1, %d]", s.Raw, s.Stored, maxExpansion)
 	}

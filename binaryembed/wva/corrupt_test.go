@@ -2,6 +2,7 @@ package wva
 
 import (
 	"bytes"
+	"compress/flate"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -9,7 +10,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/wordveil/wordveil/binaryembed/wva/internal/bitpack"
 	"github.com/wordveil/wordveil/hamming"
 )
@@ -18,12 +18,12 @@ import (
 // to mutate byte by byte.
 func smallFile(t testing.TB) []byte {
 	a := genAsset(t, rand.New(rand.NewPCG(5, 5)), genOpts{n: 12, lists: 2, tem: true, neighbors: 4, dim: 3, utf8: true})
-	// A vocabulary that compresses, so the zstd path is covered too.
+	// A vocabulary that compresses, so the DEFLATE path is covered too.
 	for i := range a.Words {
 		a.Words[i] = "representation" + string(rune('a'+i))
 	}
 	b := mustMarshal(t, a)
-	if v, _ := Inspect(b); v.Sections[0].Flags != flagZstd {
+	if v, _ := Inspect(b); v.Sections[0].Flags != flagDeflate {
 		t.Fatal("small file's vocabulary is not compressed")
 	}
 	return b
@@ -179,12 +179,21 @@ func temStream(n, g uint32, pairs uint64, countBits, distBits uint, body func(w 
 	return w.Bytes()
 }
 
-func zstdBytes(t testing.TB, raw []byte) []byte {
-	enc, err := encoder()
+// deflateBytes compresses raw at any size ratio (compress refuses ratios
+// the format forbids, which some tests need to build).
+func deflateBytes(t testing.TB, raw []byte) []byte {
+	var b bytes.Buffer
+	w, err := flate.NewWriter(&b, flate.BestCompression)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return enc.EncodeAll(raw, nil)
+	if _, err := w.Write(raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 // TestSemanticCorruption builds checksum-valid files that each break one
@@ -216,7 +225,8 @@ func TestSemanticCorruption(t *testing.T) {
 			h.Description = "x"
 			return s
 		}},
-		{name: "later major version", raw: func(b []byte) { b[8] = 2 }, want: ErrVersion},
+		{name: "later major version", raw: func(b []byte) { b[8] = majorVersion + 1 }, want: ErrVersion},
+		{name: "earlier major version (zstd sections)", raw: func(b []byte) { b[8] = majorVersion - 1 }, want: ErrVersion},
 		{name: "reserved preamble", raw: func(b []byte) { b[21] = 1 }, want: ErrCorrupt},
 		{name: "missing VOCAB", mutate: func(h *Header, s []testSection) []testSection { return s[1:] }, want: ErrCorrupt},
 		{name: "kinds out of order", mutate: func(h *Header, s []testSection) []testSection {
@@ -227,7 +237,7 @@ func TestSemanticCorruption(t *testing.T) {
 			return append(s[:2:2], s[1:]...)
 		}, want: ErrCorrupt},
 		{name: "compressed CODES", mutate: func(h *Header, s []testSection) []testSection {
-			s[1].flags, s[1].raw = flagZstd, uint64(len(s[1].stored))+1
+			s[1].flags, s[1].raw = flagDeflate, uint64(len(s[1].stored))+1
 			return s
 		}, want: ErrCorrupt},
 		{name: "unknown flag", mutate: func(h *Header, s []testSection) []testSection {
@@ -238,31 +248,36 @@ func TestSemanticCorruption(t *testing.T) {
 			s[0].raw = uint64(len(s[0].stored)) + 1
 			return s
 		}, want: ErrCorrupt},
-		{name: "zstd not smaller", mutate: func(h *Header, s []testSection) []testSection {
-			s[0].flags = flagZstd
+		{name: "deflate not smaller", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].flags = flagDeflate
 			return s
 		}, want: ErrCorrupt},
-		{name: "zstd expansion above limit", mutate: func(h *Header, s []testSection) []testSection {
-			s[0].flags, s[0].raw = flagZstd, maxExpansion*uint64(len(s[0].stored))+1
+		{name: "deflate expansion above limit", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].flags, s[0].raw = flagDeflate, maxExpansion*uint64(len(s[0].stored))+1
 			return s
 		}, want: ErrCorrupt},
-		{name: "zstd garbage", mutate: func(h *Header, s []testSection) []testSection {
-			s[0].flags, s[0].raw = flagZstd, 2*uint64(len(s[0].stored))
+		{name: "deflate garbage", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].flags, s[0].raw = flagDeflate, 2*uint64(len(s[0].stored))
 			return s
 		}, want: ErrCorrupt},
-		{name: "zstd shorter than declared", mutate: func(h *Header, s []testSection) []testSection {
+		{name: "deflate shorter than declared", mutate: func(h *Header, s []testSection) []testSection {
 			h.Words, s[1].stored = 4, make([]byte, 4*32)
-			s[0].stored, s[0].flags, s[0].raw = zstdBytes(t, longVocab), flagZstd, uint64(len(longVocab))+1
+			s[0].stored, s[0].flags, s[0].raw = deflateBytes(t, longVocab), flagDeflate, uint64(len(longVocab))+1
 			return s
 		}, want: ErrCorrupt},
-		{name: "zstd longer than declared", mutate: func(h *Header, s []testSection) []testSection {
-			s[0].stored, s[0].flags, s[0].raw = zstdBytes(t, longVocab), flagZstd, uint64(len(longVocab))-1
+		{name: "deflate longer than declared", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].stored, s[0].flags, s[0].raw = deflateBytes(t, longVocab), flagDeflate, uint64(len(longVocab))-1
 			return s
 		}, want: ErrCorrupt},
-		{name: "zstd valid", mutate: func(h *Header, s []testSection) []testSection {
+		{name: "deflate with trailing bytes", mutate: func(h *Header, s []testSection) []testSection {
+			h.Words, s[1].stored = 4, make([]byte, 4*32)
+			s[0].stored, s[0].flags, s[0].raw = append(deflateBytes(t, longVocab), 0), flagDeflate, uint64(len(longVocab))
+			return s
+		}, want: ErrCorrupt},
+		{name: "deflate valid", mutate: func(h *Header, s []testSection) []testSection {
 			h.Words, s[1].stored = 4, make([]byte, 4*32)
 			h.Lists, h.TEM, h.Dim = nil, nil, 0
-			s[0].stored, s[0].flags, s[0].raw = zstdBytes(t, longVocab), flagZstd, uint64(len(longVocab))
+			s[0].stored, s[0].flags, s[0].raw = deflateBytes(t, longVocab), flagDeflate, uint64(len(longVocab))
 			return s[:2]
 		}},
 		{name: "non-zero padding", raw: func(b []byte) {
@@ -569,21 +584,20 @@ func TestSemanticCorruption(t *testing.T) {
 	}
 }
 
-// TestZstdBomb checks that a compressed section cannot claim more than
+// TestDeflateBomb checks that a compressed section cannot claim more than
 // MaxExpansion times its size, even when its frame really holds more.
-func TestZstdBomb(t *testing.T) {
+func TestDeflateBomb(t *testing.T) {
 	raw := bytes.Repeat([]byte{'a'}, 1<<20)
-	z := zstdBytes(t, raw)
+	z := deflateBytes(t, raw)
 	if len(z)*maxExpansion >= len(raw) {
-		t.Skip("zstd did not compress enough for this test")
+		t.Skip("deflate did not compress enough for this test")
 	}
 	h := Header{CodeBits: 256}
 	b := buildFile(mustJSON(t, h), []testSection{
-		{kind: kindVocab, flags: flagZstd, stored: z, raw: uint64(len(raw))},
+		{kind: kindVocab, flags: flagDeflate, stored: z, raw: uint64(len(raw))},
 		{kind: kindCodes},
 	})
 	if _, err := Decode(b); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("Decode: %v", err)
 	}
-	_ = zstd.MinWindowSize
 }

@@ -45,7 +45,7 @@ type DecodeOptions struct {
 // DecodeWith is Decode with options.
 func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 	// Every input is validated before use, so a panic here is a bug (ours
-	// or zstd's); on a phone it would kill the host app, so it becomes an
+	// or the standard library's); on a phone it would kill the host app, so it becomes an
 	// error. The fuzz test fails on this message, so bugs are not hidden.
 	defer func() {
 		if p := recover(); p != nil {
@@ -57,14 +57,10 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 		return nil, err
 	}
 	var sec [kindLast + 1]*SectionInfo
-	var maxRaw uint64
 	for i := range in.Sections {
 		s := &in.Sections[i]
 		if s.Kind.known() {
 			sec[s.Kind] = s
-			if s.Flags&flagZstd != 0 {
-				maxRaw = max(maxRaw, s.Raw)
-			}
 		}
 	}
 	for _, k := range []Kind{kindVocab, kindCodes} {
@@ -78,15 +74,13 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 	}
 	n := h.Words
 
-	var dz decompressor
-	defer dz.close()
 	raw := func(k Kind) ([]byte, error) {
 		s := sec[k]
 		stored := b[s.Offset : s.Offset+s.Stored]
-		if s.Flags&flagZstd == 0 {
+		if s.Flags&flagDeflate == 0 {
 			return stored, nil
 		}
-		return dz.decompress(k, stored, s.Raw, maxRaw)
+		return decompress(k, stored, s.Raw)
 	}
 
 	a = &Asset{Header: h, SHA256: sha256.Sum256(b)}

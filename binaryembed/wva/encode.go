@@ -18,7 +18,7 @@ type outSection struct {
 // Marshal returns a encoded as a .wva file. It validates a first (see
 // Validate) and returns an error wrapping ErrInvalid, and no bytes, if a is
 // invalid. The output is deterministic: the same Asset gives the same
-// bytes (for a given klauspost/compress version; see compress). Marshal
+// bytes (for a given Go release; see compress). Marshal
 // does not modify a.
 func Marshal(a *Asset) ([]byte, error) {
 	h, err := a.derivedHeader()
@@ -39,21 +39,15 @@ func Marshal(a *Asset) ([]byte, error) {
 	if a.Floats != nil {
 		secs = append(secs, outSection{kind: kindFloats, stored: encodeFloats(a.Floats)})
 	}
-	minor := uint16(minorVersion)
 	if a.CusText != nil {
 		secs = append(secs, outSection{kind: kindCusText, stored: encodeCusText(a.CusText)})
-		minor = minorCusText
-	}
-	enc, err := encoder()
-	if err != nil {
-		return nil, fmt.Errorf("wva: zstd encoder: %w", err)
 	}
 	for i := range secs {
 		s := &secs[i]
 		s.raw = uint64(len(s.stored))
 		if s.kind.compressible() {
-			if z := compress(enc, s.stored); z != nil {
-				s.stored, s.flags = z, flagZstd
+			if z := compress(s.stored); z != nil {
+				s.stored, s.flags = z, flagDeflate
 			}
 		}
 	}
@@ -75,7 +69,7 @@ func Marshal(a *Asset) ([]byte, error) {
 	b := make([]byte, crcAt, total)
 	copy(b, magic)
 	binary.LittleEndian.PutUint16(b[8:], majorVersion)
-	binary.LittleEndian.PutUint16(b[10:], minor)
+	binary.LittleEndian.PutUint16(b[10:], minorVersion)
 	binary.LittleEndian.PutUint32(b[12:], uint32(len(hj)))
 	binary.LittleEndian.PutUint32(b[16:], uint32(len(secs)))
 	copy(b[preambleSize:], hj)

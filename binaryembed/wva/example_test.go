@@ -29,7 +29,7 @@ func ExampleDecode() {
 	}
 	// Output:
 	// en-glove100-50k 50000 words, 2 lists
-	// VOCAB       412057 bytes,    205536 stored
+	// VOCAB       412057 bytes,    205519 stored
 	// CODES      1600000 bytes,   1600000 stored
 	// LISTS       200012 bytes,    200012 stored
 	// TEMLISTS   1409275 bytes,   1409275 stored

@@ -7,7 +7,7 @@ import (
 
 // FLOATS section (raw form): N·Dim IEEE-754 float32 values, little-endian,
 // row-major (word 0's vector first). Research builds only; the encoder
-// compresses it when zstd helps.
+// compresses it when DEFLATE helps.
 
 func encodeFloats(f []float32) []byte {
 	b := make([]byte, 4*len(f))

@@ -14,15 +14,12 @@ const (
 	// MajorVersion is the format major version this package reads and
 	// writes. A reader refuses any other major version: a major bump means
 	// the layout changed in a way old readers would misread.
-	majorVersion = 1
+	// Version 2 replaced version 1's zstd sections by DEFLATE ones.
+	majorVersion = 2
 	// MinorVersion is the minor version this package writes. Readers accept
 	// any minor version of their major: minor bumps only add header fields
 	// or new section kinds, which older readers ignore.
 	minorVersion = 0
-	// minorCusText is the minor version written when the asset carries
-	// the CUSTEXT section (added in 1.1), so that files without it stay
-	// byte-identical to what 1.0 writers produced.
-	minorCusText = 1
 
 	// preambleSize is magic(8) + major(2) + minor(2) + header length(4) +
 	// section count(4) + reserved(4).
@@ -63,7 +60,7 @@ const (
 	kindLists    Kind = 3 // 1-Diffractor permutations
 	kindTEMLists Kind = 4 // TEM neighbour balls
 	kindFloats   Kind = 5 // float32 vectors (research builds)
-	kindCusText  Kind = 6 // CusText output sets (minor version 1)
+	kindCusText  Kind = 6 // CusText output sets
 
 	// kindLast is the highest kind this reader understands.
 	kindLast = kindCusText
@@ -92,10 +89,10 @@ func (k Kind) String() string {
 // (added by a later minor version) are checksummed and skipped.
 func (k Kind) known() bool { return k >= kindVocab && k <= kindLast }
 
-// flagZstd marks a section stored as one zstd frame.
-const flagZstd uint32 = 1
+// flagDeflate marks a section stored as one DEFLATE stream (RFC 1951).
+const flagDeflate uint32 = 1
 
-// compressible reports whether a kind may carry FlagZstd. Only the word
+// compressible reports whether a kind may carry flagDeflate. Only the word
 // table and the float vectors compress; codes, permutations and neighbour
 // lists are near-random bits, and keeping them raw bounds what their
 // decoders allocate by the file size.

@@ -1,17 +1,18 @@
 package wva
 
 import (
-	"hash/maphash"
+	"crypto/rand"
+	"encoding/binary"
 	"math/bits"
 )
 
 // wordIndex maps words to ids with open addressing (linear probing) over a
 // power-of-two table of id+1 values, 0 meaning empty. At 50k words it takes
 // 512 KiB, against 1.7 MB measured for a map[string]int32, and is built in
-// about a millisecond at load; a per-process random seed keeps crafted
-// vocabularies from degrading it.
+// about a millisecond at load; hashing with SipHash under a random key per
+// index keeps crafted vocabularies from degrading it.
 type wordIndex struct {
-	seed  maphash.Seed
+	key   sipKey
 	slots []uint32
 	mask  uint64
 }
@@ -23,9 +24,15 @@ func buildIndex(words []string) (idx *wordIndex, first, second int, ok bool) {
 	// Load factor ≤ 1/2 keeps expected probe lengths near 1.5.
 	size := uint64(1) << bits.Len64(uint64(2*len(words)))
 	ok = true
-	idx = &wordIndex{seed: maphash.MakeSeed(), slots: make([]uint32, size), mask: size - 1}
+	var k [16]byte
+	_, _ = rand.Read(k[:]) // never fails since Go 1.24 (aborts instead)
+	idx = &wordIndex{
+		key:   sipKey{k0: binary.LittleEndian.Uint64(k[:8]), k1: binary.LittleEndian.Uint64(k[8:])},
+		slots: make([]uint32, size),
+		mask:  size - 1,
+	}
 	for id, w := range words {
-		i := maphash.String(idx.seed, w) & idx.mask
+		i := sipHash(idx.key, w) & idx.mask
 		for {
 			s := idx.slots[i]
 			if s == 0 {
@@ -47,7 +54,7 @@ func buildIndex(words []string) (idx *wordIndex, first, second int, ok bool) {
 // lookup returns the id of word in words, which must be the slice the index
 // was built from.
 func (idx *wordIndex) lookup(words []string, word string) (int, bool) {
-	i := maphash.String(idx.seed, word) & idx.mask
+	i := sipHash(idx.key, word) & idx.mask
 	for {
 		s := idx.slots[i]
 		if s == 0 {

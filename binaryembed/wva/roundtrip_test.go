@@ -65,7 +65,7 @@ func TestCompressionChoice(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range in.Sections {
-		compressed := s.Flags&flagZstd != 0
+		compressed := s.Flags&flagDeflate != 0
 		if compressed != (s.Kind == kindVocab) {
 			t.Errorf("%s: compressed = %v", s.Kind, compressed)
 		}
@@ -96,7 +96,7 @@ func TestLoad(t *testing.T) {
 	if _, err := Load(filepath.Join(t.TempDir(), "missing.wva")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("missing file: %v", err)
 	}
-	if err := os.WriteFile(path, []byte("WVASSET\x00\x02\x00"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte("WVASSET\x00\x03\x00"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Load(path); !errors.Is(err, ErrVersion) {

@@ -7,8 +7,8 @@ import (
 
 // VOCAB section (raw form): the N word lengths as unsigned LEB128 varints
 // (minimal encoding, 1..MaxWordLen), then the N words' bytes concatenated.
-// Lengths first, text after, so zstd sees one run of similar text; the
-// section is normally zstd-compressed (3–4×).
+// Lengths first, text after, so DEFLATE sees one run of similar text; the
+// section is normally compressed (about 2×).
 
 func encodeVocab(words []string) []byte {
 	size := 0

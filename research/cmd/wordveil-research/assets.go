@@ -10,7 +10,7 @@ import (
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/hamming"
-	"github.com/wordveil/wordveil/internal/atomicfile"
+	"github.com/wordveil/wordveil/internal/safefile"
 	"github.com/wordveil/wordveil/research/binaryembed/assetbuild"
 )
 
@@ -99,5 +99,5 @@ func assetsBuild(args []string, stdout, stderr io.Writer) error {
 // writeFileAtomic writes via a temporary file and a rename, so an
 // interrupted build never leaves a truncated asset behind.
 func writeFileAtomic(path string, b []byte) error {
-	return atomicfile.WriteFile(path, b, 0o644)
+	return safefile.WriteFile(path, b, 0o644)
 }

@@ -1,8 +1,20 @@
-// Package atomicfile replaces files so that a crash at any moment leaves
-// either the old content or the new, never a mix: write a temporary file in
-// the same directory, fsync it, rename it over the target, fsync the
-// directory.
-package atomicfile
+// Package safefile keeps the files WordVeil writes on the device safe
+// against crashes and against a second process (an app and its keyboard
+// extension may open the same state at once).
+//
+// Atomic replacement: WriteFile (and WriteChecked, which adds a CRC-32C
+// trailer that ParseChecked verifies) write a temporary file in the same
+// directory, fsync it, rename it over the target and fsync the directory,
+// so that a crash at any moment leaves either the old content or the new,
+// never a mix.
+//
+// Locks: Lock takes an exclusive advisory lock shared between processes
+// (flock(2) on Unix). On Unix it returns only when this process holds the
+// lock, and the lock is released by the returned function or when the
+// process exits (so a killed process never leaves a stale lock). Where
+// flock(2) is not available, Lock only succeeds: callers are then safe
+// between the goroutines of one process only, and must say so.
+package safefile
 
 import (
 	"fmt"
