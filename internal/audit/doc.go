@@ -1,8 +1,10 @@
 // Package audit computes the exact output distributions of WordVeil's
 // on-device mechanisms (BRR, TEM on Hamming codes, TEM on an asset's
-// Euclidean balls, 1-DG, 1-DT, SanText and SanText+, each also with an
-// output vocabulary) on small vocabularies, and checks them
-// against the metric-DP inequality (docs/MECHANISMS.md):
+// Euclidean balls, 1-DG, 1-DT, SanText and SanText+, CusText and
+// CusText+, each also with an output vocabulary) and of the research
+// module's float-vector mechanisms (SynTF, the truncated Gumbel
+// mechanism) on small vocabularies, and checks them against the
+// metric-DP inequality (docs/MECHANISMS.md):
 //
 //	ln P(y|w) − ln P(y|w') ≤ ε·d(w, w') + Tolerance   for all w, w', y.
 //
@@ -20,6 +22,20 @@
 // SanText+ is checked on pairs of sensitive words, where it is metric-DP;
 // its all-pairs rows are expected violations by design (non-sensitive
 // words are released unchanged).
+//
+// Float-vector mechanisms. SynTF and the truncated Gumbel mechanism live
+// in the research module, which this module never imports, so only their
+// laws are audited (dpexact.SynTF and dpexact.TruncGumbel, whose Gumbel
+// scale, Δmin and Δmax dpexact derives from the definition), on a seeded
+// vocabulary of 16 vectors in 4 dimensions (dpexact.SyntheticVectors);
+// the research module's tests check the samplers against the same laws.
+// SynTF is checked at two ε against both of its guarantees, ε-DP at word
+// level (d = 1 between distinct words) and ε·½‖ŵ − ŵ'‖ on the unit
+// sphere. The truncated Gumbel mechanism's published claim, ε·Euclidean
+// metric DP, is audited as an expected violation: the word farthest from
+// w is never a candidate, so the worst ratio is unbounded (no ε would
+// pass, and no guarantee is stated for it). Neither mechanism has an
+// output vocabulary, so these cases are not audited restricted.
 //
 // What it does not guarantee. It audits the mechanisms' laws, not their
 // samplers' code: that each sampler draws from this law is checked
@@ -43,7 +59,10 @@
 // Teeth. Run also audits negative controls, mechanisms known to violate
 // metric-DP (a selection that never outputs its input, TEM with the ⊥
 // score ln(N/|L_w|) instead of ln(N−|L_w|), TEM whose L_w is a top-k
-// neighbour list instead of the γ-ball, and BRR and 1-DG restricted by
-// re-drawing until the output is allowed): each must be reported as a
-// violation ("caught"), showing the audit is not vacuous.
+// neighbour list instead of the γ-ball, BRR and 1-DG restricted by
+// re-drawing until the output is allowed, SanText, CusText and SynTF
+// without the exponential mechanism's factor 1/2, SanText never releasing
+// its input, SanText+ keeping sensitive words, CusText sets of the least
+// similar words): each must be reported as a violation ("caught"),
+// showing the audit is not vacuous.
 package audit

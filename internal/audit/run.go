@@ -125,7 +125,9 @@ func (t *Table) add(name string, control bool, eps float64, vocab string, P [][]
 //     of "good" plus words spread over the ids, as in mechanism's tests): TEM
 //     on the stored Euclidean balls, whose sizes vary there;
 //   - synthetic sets: BRR and TEMHamming on short seeded codes (a tight
-//     cluster plus random codes), 1-DG and 1-DT on a seeded random list;
+//     cluster plus random codes), 1-DG and 1-DT on a seeded random list,
+//     SynTF and the truncated Gumbel mechanism's claim on seeded float
+//     vectors;
 //
 // and the negative controls, which must be caught. Parts the asset lacks
 // (TEM balls, lists) are listed in Table.Skipped. a may be nil: only the
@@ -328,6 +330,11 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 		}
 	}
 
+	// SynTF and the truncated Gumbel mechanism's claim, on float vectors.
+	if err := floatCases(&t); err != nil {
+		return Table{}, err
+	}
+
 	// Negative controls.
 	low, codes := syntheticCodes(16, 10, "brr")
 	P, err := dpexact.BRR(low, 10, 0.6)
@@ -345,6 +352,9 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 	redrawControls(&t)
 	sanTextControls(&t, synth, "synthetic 20 codes × 10 bits")
 	cusTextControls(&t)
+	if err := floatControls(&t); err != nil {
+		return Table{}, err
+	}
 	if dense != nil {
 		vocab := fmt.Sprintf("asset neighbourhood of %q: Euclidean balls", dense.centre)
 		P, err := dpexact.TEM(dense.dist, 3, 1)

@@ -1,8 +1,11 @@
 // Package dpexact computes the exact output distributions of WordVeil's
-// on-device mechanisms and checks them against metric differential
-// privacy. It is a leaf: it imports nothing from this module, so package
-// mechanism's own tests and package audit (which imports mechanism) use the same
-// code.
+// on-device mechanisms, and of the research module's float-vector
+// mechanisms SynTF (SynTF, SynTFNoHalf) and the truncated Gumbel mechanism
+// (TruncGumbel, whose constants are derived here from the definition), and
+// checks them against metric differential privacy. It imports nothing from
+// this module but the leaf internal/sample (for its seeded fixtures), so
+// package mechanism's own tests, the research module's tests and package
+// audit (which imports mechanism) use the same code.
 //
 // Every distribution is a square matrix P with P[w][y] = Pr[M(w) = y],
 // computed in closed form (or, for BRR, by enumerating every flip mask)
@@ -29,7 +32,7 @@
 // TEM family.
 //
 // Negative controls (ExcludeInput, TEMBottomScoreBug, TEMTopK,
-// BRRLowestIndexTies, and Redraw applied to BRR or 1-DG: re-drawing until
+// BRRLowestIndexTies, SynTFNoHalf, and Redraw applied to BRR or 1-DG: re-drawing until
 // the output is allowed) are the laws of known-bad variants of the
 // mechanisms, so that callers can show their checks are able to fail.
 //
@@ -38,7 +41,9 @@
 // unbounded ratio; keep ε·d and ε·γ well below that.
 //
 // Costs, for N words: the laws take O(N²) memory and O(N²) time (BRR
-// O(N²·2^L), TEMTopK O(N²·k)); Check takes O(N³) time and O(N²) memory.
+// O(N²·2^L), TEMTopK O(N²·k), SynTF O(N²·dim), TruncGumbel O(N³·Q) time
+// and O(N·Q) memory for Q ≤ 16·(16·Δmax/b + N + 1) quadrature nodes);
+// Check takes O(N³) time and O(N²) memory.
 // They are meant for small vocabularies. Every function validates its arguments and returns an
 // error wrapping ErrInvalid instead of panicking; nil and empty inputs are
 // errors, except that Check accepts an empty distribution.

@@ -1,6 +1,7 @@
 package dpexact
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"github.com/wordveil/wordveil/internal/sample"
@@ -49,4 +50,59 @@ func labelSource(label string) *rand.ChaCha8 {
 	var s [32]byte
 	copy(s[:], label)
 	return rand.NewChaCha8(s)
+}
+
+// SyntheticVectors returns n non-zero vectors of dim entries, seeded by
+// label: word 0 on a random direction c, a tight cluster of ⌊n/2⌋ words
+// around −c (each within 0.2 of −c before scaling), the rest on uniformly
+// random directions; each vector is then scaled by a random norm in
+// [0.5, 2], so normalizing matters. The cluster opposite word 0 is what
+// makes SynTF's factor 1/2 necessary (the normalizers of 0 and of a
+// cluster word differ as much as they can). The vectors are distinct with
+// probability 1, as the truncated Gumbel mechanism requires (its law
+// refuses duplicates). The audit runs the float mechanisms' laws on these
+// vocabularies. n < 1 or dim < 1 gives nil.
+func SyntheticVectors(n, dim int, label string) [][]float64 {
+	if n < 1 || dim < 1 {
+		return nil
+	}
+	src := labelSource(label)
+	uniform := func() float64 { return 2*float64(src.Uint64()>>11)/(1<<53) - 1 } // [−1, 1)
+	direction := func() []float64 {
+		for {
+			v := make([]float64, dim)
+			var s float64
+			for i := range v {
+				v[i] = uniform()
+				s += v[i] * v[i]
+			}
+			if s > 0.01 && s <= 1 { // uniform on the ball, away from 0
+				for i := range v {
+					v[i] /= math.Sqrt(s)
+				}
+				return v
+			}
+		}
+	}
+	scaled := func(v []float64) []float64 {
+		r := 0.5 + 1.5*(uniform()+1)/2
+		out := make([]float64, len(v))
+		for i, x := range v {
+			out[i] = r * x
+		}
+		return out
+	}
+	c := direction()
+	vs := [][]float64{scaled(c)}
+	for len(vs) < 1+n/2 && len(vs) < n {
+		v := make([]float64, dim)
+		for i := range v {
+			v[i] = -c[i] + 0.2*uniform()/math.Sqrt(float64(dim))
+		}
+		vs = append(vs, scaled(v))
+	}
+	for len(vs) < n {
+		vs = append(vs, scaled(direction()))
+	}
+	return vs
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/wordveil/wordveil/internal/dpexact"
 	"github.com/wordveil/wordveil/internal/stattest"
 	"github.com/wordveil/wordveil/mechanism"
 )
@@ -21,96 +22,71 @@ func synTFVocab() [][]float64 {
 	return pts
 }
 
-// synTFLaw is the exact output law of SynTF computed from the points in
-// float64, independently of the mechanism's code: row w is
-// Pr[M(w) = ·] ∝ exp(scale·cos(w, ·)), scale = ε/(2·2) for the correct
-// mechanism.
-func synTFLaw(pts [][]float64, scale float64) [][]float64 {
-	unit := make([][]float64, len(pts))
-	for i, p := range pts {
-		var n float64
-		for _, x := range p {
-			n += x * x
+// wordLevel is the metric of word-level DP: 1 between distinct words.
+func wordLevel(n int) [][]float64 {
+	return dpexact.Distances(n, func(a, b int) float64 {
+		if a == b {
+			return 0
 		}
-		n = math.Sqrt(n)
-		for _, x := range p {
-			unit[i] = append(unit[i], x/n)
-		}
-	}
-	law := make([][]float64, len(pts))
-	for w := range pts {
-		law[w] = make([]float64, len(pts))
-		var z float64
-		for y := range pts {
-			var c float64
-			for i := range unit[w] {
-				c += unit[w][i] * unit[y][i]
-			}
-			law[w][y] = math.Exp(scale * c)
-			z += law[w][y]
-		}
-		for y := range law[w] {
-			law[w][y] /= z
-		}
+		return 1
+	})
+}
+
+// synTFLaw returns SynTF's exact law at ε on pts (dpexact.SynTF, the
+// law the audit checks), failing the test on an error.
+func synTFLaw(t *testing.T, pts [][]float64, eps float64) [][]float64 {
+	t.Helper()
+	law, err := dpexact.SynTF(pts, eps)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return law
 }
 
-// chord is ‖φ̂(w) − φ̂(w')‖₂.
-func chord(a, b []float64) float64 {
-	na, nb := math.Hypot(a[0], a[1]), math.Hypot(b[0], b[1])
-	return math.Hypot(a[0]/na-b[0]/nb, a[1]/na-b[1]/nb)
-}
-
-// worstExcess is max over w, w', y of ln law[w][y] − ln law[w'][y] −
-// bound(w, w').
-func worstExcess(law [][]float64, bound func(w, w2 int) float64) float64 {
-	worst := math.Inf(-1)
-	for w := range law {
-		for w2 := range law {
-			if w == w2 {
-				continue
-			}
-			for y := range law[w] {
-				switch {
-				case law[w][y] == 0:
-					// Nothing to bound: the ratio is 0.
-				case law[w2][y] == 0:
-					return math.Inf(1)
-				default:
-					worst = max(worst, math.Log(law[w][y])-math.Log(law[w2][y])-bound(w, w2))
-				}
-			}
-		}
-	}
-	return worst
-}
-
+// TestSynTFExactGuarantee checks, with dpexact.Check, both guarantees on
+// the exact law, that they are nearly attained on this vocabulary, and
+// that the law without the factor 1/2 breaks word-level ε-DP.
 func TestSynTFExactGuarantee(t *testing.T) {
 	pts := synTFVocab()
-	for _, eps := range []float64{0.5, 4, 12} {
-		law := synTFLaw(pts, eps/4)
-		metric := func(w, w2 int) float64 { return eps / 2 * chord(pts[w], pts[w2]) }
-		if x := worstExcess(law, metric); x > 1e-12 {
-			t.Errorf("ε=%v: chord bound exceeded by %.3g", eps, x)
+	ch, err := dpexact.ChordDistances(pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	halfChord := dpexact.Distances(len(pts), func(a, b int) float64 { return ch[a][b] / 2 })
+	word := wordLevel(len(pts))
+	check := func(law, d [][]float64, eps float64) dpexact.Report {
+		t.Helper()
+		r, err := dpexact.Check(law, d, eps, 1e-12)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if x := worstExcess(law, func(int, int) float64 { return eps }); x > 1e-12 {
-			t.Errorf("ε=%v: word-level ε exceeded by %.3g", eps, x)
+		return r
+	}
+	for _, eps := range []float64{0.5, 4, 12} {
+		law := synTFLaw(t, pts, eps)
+		if r := check(law, halfChord, eps); !r.Holds() {
+			t.Errorf("ε=%v: chord bound exceeded by %.3g", eps, r.Excess)
+		}
+		r := check(law, word, eps)
+		if !r.Holds() {
+			t.Errorf("ε=%v: word-level ε exceeded by %.3g", eps, r.Excess)
 		}
 		// Power: the bound is nearly attained, so a check against a
 		// guarantee 30% stronger fails.
-		if x := worstExcess(law, func(w, w2 int) float64 { return 0.7 * metric(w, w2) }); !(x > 0) {
-			t.Errorf("ε=%v: the worst ratio is far below the bound (excess at 0.7: %.3g)", eps, x)
+		if r := check(law, halfChord, 0.7*eps); r.Holds() {
+			t.Errorf("ε=%v: the worst ratio is far below the bound (excess at 0.7: %.3g)", eps, r.Excess)
 		}
 		// Negative control: the factor 2 dropped (scale ε/Δu) breaks
 		// word-level ε-DP on this vocabulary.
-		bad := synTFLaw(pts, eps/2)
-		x := worstExcess(bad, func(int, int) float64 { return eps })
-		if !(x > 0) {
-			t.Errorf("ε=%v: dropping the factor 2 was not caught (excess %.3g)", eps, x)
+		bad, err := dpexact.SynTFNoHalf(pts, eps)
+		if err != nil {
+			t.Fatal(err)
 		}
-		t.Logf("ε=%v: worst ln-ratio / ε = %.3f (correct); factor 2 dropped: excess over ε %.3f",
-			eps, worstExcess(law, func(int, int) float64 { return 0 })/eps, x)
+		rb := check(bad, word, eps)
+		if rb.Holds() {
+			t.Errorf("ε=%v: dropping the factor 2 was not caught (excess %.3g)", eps, rb.Excess)
+		}
+		t.Logf("ε=%v: worst ln-ratio / ε = %.3f (correct); factor 2 dropped: excess over ε %.3f", eps, r.Tightness, rb.Excess)
 	}
 }
 
@@ -121,7 +97,7 @@ func TestSynTFSamplerMatchesLaw(t *testing.T) {
 	pts := synTFVocab()
 	e := tinyEmbedding(t, pts)
 	const eps = 4.0
-	law := synTFLaw(pts, eps/4)
+	law := synTFLaw(t, pts, eps)
 	draws := auditDraws(t)
 	m, err := NewSynTF(e, eps)
 	if err != nil {

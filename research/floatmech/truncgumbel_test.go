@@ -5,119 +5,37 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"testing"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/internal/dpexact"
 	"github.com/wordveil/wordveil/internal/stattest"
 	"github.com/wordveil/wordveil/mechanism"
 )
 
-// truncGumbelLaw is the exact output law of the truncated Gumbel
-// mechanism on pts, computed independently of the mechanism's code:
-// Pr[M(w) = y] = Σ_k π_k·Pr[y wins among the k nearest], with π the
-// Poisson(ln(N−1)) law truncated to [0, N−1] and, for candidate i among
-// distances d_1..d_k,
-//
-//	Pr[i wins] = ∫ f(g) Π_{j≠i} S(d_i + g − d_j) dg
-//
-// where f and S are the density and survival function of Gumbel(0, b)
-// conditioned on [−D, D]; the integral is taken by Simpson's rule on a
-// fine grid (the integrand has a few kinks; the error is far below what
-// the checks resolve).
-func truncGumbelLaw(pts [][]float64, b, dmax float64) [][]float64 {
-	n := len(pts)
-	mu := math.Log(float64(n - 1))
-	pi := make([]float64, n)
-	var z float64
-	for k := range pi {
-		lg, _ := math.Lgamma(float64(k) + 1)
-		pi[k] = math.Exp(float64(k)*math.Log(mu) - mu - lg)
-		z += pi[k]
-	}
-	for k := range pi {
-		pi[k] /= z
-	}
-	F := func(x float64) float64 { return math.Exp(-math.Exp(-x / b)) }
-	mass := F(dmax) - F(-dmax)
-	surv := func(t float64) float64 {
-		switch {
-		case t <= -dmax:
-			return 1
-		case t >= dmax:
-			return 0
-		}
-		return (F(dmax) - F(t)) / mass
-	}
-	const steps = 20000 // even
-	h := 2 * dmax / steps
-	grid := make([]float64, steps+1)
-	wt := make([]float64, steps+1) // Simpson weight × density
-	for s := range grid {
-		g := -dmax + float64(s)*h
-		grid[s] = g
-		c := 2.0
-		if s == 0 || s == steps {
-			c = 1
-		} else if s%2 == 1 {
-			c = 4
-		}
-		dens := math.Exp(-g/b-math.Exp(-g/b)) / b / mass
-		wt[s] = c * h / 3 * dens
-	}
-	law := make([][]float64, n)
-	for w := range n {
-		law[w] = make([]float64, n)
-		law[w][w] += pi[0]
-		type cand struct {
-			id int
-			d  float64
-		}
-		cs := make([]cand, n)
-		for y := range n {
-			var s float64
-			for i := range pts[w] {
-				x := float64(float32(pts[w][i])) - float64(float32(pts[y][i]))
-				s += x * x
-			}
-			cs[y] = cand{y, math.Sqrt(s)}
-		}
-		sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
-		// prod[i][s] = Π over the other candidates so far of S(d_i + g_s − d_j).
-		prod := make([][]float64, n)
-		for k := 1; k < n; k++ {
-			nw := k - 1 // the candidate that joins
-			prod[nw] = make([]float64, steps+1)
-			for s, g := range grid {
-				p := 1.0
-				for j := range nw {
-					p *= surv(cs[nw].d + g - cs[j].d)
-				}
-				prod[nw][s] = p
-			}
-			for i := range nw {
-				for s, g := range grid {
-					prod[i][s] *= surv(cs[i].d + g - cs[nw].d)
-				}
-			}
-			for i := range k {
-				var p float64
-				for s := range grid {
-					p += wt[s] * prod[i][s]
-				}
-				law[w][cs[i].id] += pi[k] * p
-			}
+// float32s rounds pts as the embedding stores them, so that the exact
+// law sees the same distances (and the same ties) as the mechanism.
+func float32s(pts [][]float64) [][]float64 {
+	out := make([][]float64, len(pts))
+	for i, p := range pts {
+		for _, x := range p {
+			out[i] = append(out[i], float64(float32(x)))
 		}
 	}
-	return law
+	return out
 }
 
-func euclid2(a, b []float64) float64 {
-	var s float64
-	for i := range a {
-		s += (a[i] - b[i]) * (a[i] - b[i])
+// truncGumbelLaw is the exact output law of the truncated Gumbel
+// mechanism at ε on pts (dpexact.TruncGumbel, the law the audit checks;
+// it computes Δmin, Δmax and the scale itself, from the definition),
+// failing the test on an error.
+func truncGumbelLaw(t *testing.T, pts [][]float64, eps float64) [][]float64 {
+	t.Helper()
+	law, err := dpexact.TruncGumbel(float32s(pts), eps)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return math.Sqrt(s)
+	return law
 }
 
 func TestLambertW0(t *testing.T) {
@@ -256,7 +174,7 @@ func TestTruncGumbelExactLaw(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			law := truncGumbelLaw(tc.pts, m.P.B, m.P.DMax)
+			law := truncGumbelLaw(t, tc.pts, tc.eps)
 			draws := auditDraws(t)
 			counts := drawCounts(t, m, draws, seeded(byte(91+i)))
 			for w := range counts {
@@ -291,13 +209,14 @@ func TestTruncGumbelExactLaw(t *testing.T) {
 }
 
 // TestTruncGumbelClaim checks the claimed ε·‖φ(w) − φ(w')‖₂ metric DP on
-// the exact law. It fails on every vocabulary tested, for a structural
-// reason: K ≤ N − 1 candidates are the K nearest words INCLUDING w, so the
-// word farthest from w is never a candidate and Pr[M(w) = y] = 0, while a
-// neighbour w' releases y with positive probability. No ε bounds that
-// ratio. The exact law and the sampler agree on it (the sampler never
-// released the farthest word in TestTruncGumbelExactLaw, where a draw in
-// a zero-probability cell gives p = 0).
+// the exact law with dpexact.Check. It fails on every vocabulary tested,
+// for a structural reason: K ≤ N − 1 candidates are the K nearest words
+// INCLUDING w, so the word farthest from w is never a candidate and
+// Pr[M(w) = y] = 0, while a neighbour w' releases y with positive
+// probability. No ε bounds that ratio. The exact law and the sampler
+// agree on it (the sampler never released the farthest word in
+// TestTruncGumbelExactLaw, where a draw in a zero-probability cell gives
+// p = 0).
 func TestTruncGumbelClaim(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -314,36 +233,80 @@ func TestTruncGumbelClaim(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			law := truncGumbelLaw(tc.pts, m.P.B, m.P.DMax)
+			law := truncGumbelLaw(t, tc.pts, tc.eps)
+			d, err := dpexact.EuclideanDistances(float32s(tc.pts))
+			if err != nil {
+				t.Fatal(err)
+			}
 			for w := range tc.pts {
-				far, fd := -1, -1.0
-				for y := range tc.pts {
-					if d := euclid2(tc.pts[w], tc.pts[y]); d > fd {
-						far, fd = y, d
-					}
-				}
-				if law[w][far] != 0 {
+				if far := farthest(d[w]); law[w][far] != 0 {
 					t.Errorf("w=%d: farthest word %d has probability %g", w, far, law[w][far])
 				}
 			}
-			bound := func(w, w2 int) float64 { return tc.eps * euclid2(tc.pts[w], tc.pts[w2]) }
-			if x := worstExcess(law, bound); !math.IsInf(x, 1) {
-				t.Errorf("expected an unbounded ratio; worst excess %.3f", x)
+			r, err := dpexact.Check(law, d, tc.eps, 1e-12)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !math.IsInf(r.Excess, 1) {
+				t.Errorf("expected an unbounded ratio; worst excess %.3f", r.Excess)
 			}
 			t.Logf("ε=%.4g B=%.4g Δmax=%.4g: Pr[M(0)=far] = 0 while Pr[M(w')=far] = %.3g for w' = 1",
-				tc.eps, m.P.B, m.P.DMax, law[1][farthest(tc.pts, 0)])
+				tc.eps, m.P.B, m.P.DMax, law[1][farthest(d[0])])
 		})
 	}
 }
 
-func farthest(pts [][]float64, w int) int {
-	far, fd := -1, -1.0
-	for y := range pts {
-		if d := euclid2(pts[w], pts[y]); d > fd {
-			far, fd = y, d
+// farthest is the index of the largest distance in row (the lowest on a
+// tie).
+func farthest(row []float64) int {
+	far := 0
+	for y, x := range row {
+		if x > row[far] {
+			far = y
 		}
 	}
 	return far
+}
+
+// TestTruncGumbelParamsMatchDefinition compares the mechanism's constants
+// with dpexact's, computed independently from the definition: Δmin and
+// Δmax from the exact distances, the scale from TruncGumbelScale (its own
+// Lambert W). The chi-square tests could not see a small error in B.
+func TestTruncGumbelParamsMatchDefinition(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		pts  [][]float64
+		eps  float64
+	}{
+		{"line", line1D, 60},
+		{"plane", plane[1:], 40},
+		{"ring", ringVocab(), 1.01 * MinTruncGumbelEpsilon(16, 1)},
+		{"ring, large ε", ringVocab(), 1e9},
+	} {
+		m, err := NewTruncGumbel(tinyEmbedding(t, tc.pts), tc.eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := dpexact.EuclideanDistances(float32s(tc.pts))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dmin, dmax := math.Inf(1), 0.0
+		for a, row := range d {
+			for b, x := range row {
+				if a != b {
+					dmin, dmax = min(dmin, x), max(dmax, x)
+				}
+			}
+		}
+		b, err := dpexact.TruncGumbelScale(tc.eps, len(tc.pts), dmin, dmax)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.P.DMin != dmin || m.P.DMax != dmax || math.Abs(m.P.B-b) > 1e-13*b || m.P.Mu != math.Log(float64(len(tc.pts)-1)) {
+			t.Errorf("%s: mechanism Δmin %v Δmax %v B %v; definition %v %v %v", tc.name, m.P.DMin, m.P.DMax, m.P.B, dmin, dmax, b)
+		}
+	}
 }
 
 func TestTruncGumbelBatchDeterministic(t *testing.T) {
