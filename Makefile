@@ -6,7 +6,7 @@ CACHE ?= $(or $(WORDVEIL_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wordveil)
 DEFAULT_ASSET := assets/en-glove100-50k.wva
 
 .PHONY: run help test vet test-race test-full test-purego test-arm64 bench tools assets build build-research \
-	test-jvm check-golden golden aar xcframework bench-mobile measure-mobile eval-data eval eval-report typed-text \
+	test-32bit test-jvm check-golden golden aar xcframework bench-mobile measure-mobile eval-data eval eval-report typed-text \
 	check-android-sample test-jvm-arm64 package-metadata lint api-report
 
 run: build ## the main job: privatize a sample text with each on-device mechanism on the embedded asset
@@ -15,7 +15,7 @@ run: build ## the main job: privatize a sample text with each on-device mechanis
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
 
-test: tools vet lint test-race test-full test-purego test-arm64 check-golden test-jvm check-android-sample test-jvm-arm64 package-metadata ## everything CI runs
+test: tools vet lint test-race test-full test-purego test-arm64 test-32bit check-golden test-jvm check-android-sample test-jvm-arm64 package-metadata ## everything CI runs
 	@echo "make test: all passed"
 
 tools: ## install what the tests need (qemu-user for arm64)
@@ -44,6 +44,11 @@ test-purego: ## the portable kernels, without assembly
 
 test-arm64: ## the arm64 (NEON) kernels under qemu-user
 	GOARCH=arm64 $(GO) test -short -count=1 -exec qemu-aarch64 ./hamming/ ./$(RESEARCH)/euclid/
+
+test-32bit: ## the SDK where int has 32 bits (gomobile's android/arm and android/386): compile everything, run the short tests as 386
+	GOARCH=arm $(GO) vet ./...
+	GOARCH=386 $(GO) vet ./...
+	GOARCH=386 $(GO) test -short -count=1 ./...
 
 bench: ## the search-engine benchmarks of docs/BENCHMARKS.md
 	$(GO) test ./hamming/ -run '^$$' -bench . -count 6 | tee bench-hamming.txt

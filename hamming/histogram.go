@@ -22,9 +22,9 @@ type Histogram struct {
 	codes []Code
 	q     Code
 	count [Bits + 1]int32
-	// run is the running count while filling, 512 long so that indexing it
-	// with d&511 (d ≤ 256, so exact) needs no bounds check in the hot loop.
-	run [2 * Bits]int32
+	// sub holds the running counts while filling, split by code position
+	// (see subHist).
+	sub subHist
 	// cum[c][d] counts the codes at distance d among codes[:(c+1)*histChunk].
 	cum [][Bits + 1]int32
 }
@@ -56,45 +56,26 @@ func (x *Index) RangeCanBeatScan(r int) bool {
 	return r >= 0 && x.worthCounting(r)
 }
 
+// fill counts codes from q with kernel k: one counting pass per chunk into
+// the sub-histograms, whose total at the chunk's end is the chunk's
+// snapshot. The last snapshot is the histogram itself.
 func (h *Histogram) fill(codes []Code, q Code, k int) {
 	h.codes, h.q = codes, q
-	h.run = [2 * Bits]int32{}
+	h.sub = subHist{}
 	nch := (len(codes) + histChunk - 1) / histChunk
 	if cap(h.cum) < nch {
 		h.cum = make([][Bits + 1]int32, nch)
 	}
 	h.cum = h.cum[:nch]
-	var buf [blockSize]uint16
 	for c := range nch {
-		end := min((c+1)*histChunk, len(codes))
-		for base := c * histChunk; base < end; base += blockSize {
-			histBlockWith(k, &q, codes[base:min(base+blockSize, end)], buf[:], &h.run)
-		}
-		h.cum[c] = [Bits + 1]int32(h.run[:Bits+1])
+		histCountWith(k, &q, codes[c*histChunk:min((c+1)*histChunk, len(codes))], &h.sub)
+		sumSubWith(k, &h.sub, &h.cum[c])
 	}
-	h.count = [Bits + 1]int32(h.run[:Bits+1])
-}
-
-// histBlockWith adds the distances from q to codes to h, with kernel k. The
-// accelerated kernels compute the distances into buf (at least len(codes)
-// long); the portable path counts as it goes. They agree exactly
-// (TestHistogramKernelsAgree).
-func histBlockWith(k int, q *Code, codes []Code, buf []uint16, h *[2 * Bits]int32) {
-	if k == kernelGeneric {
-		histBlockGeneric(q, codes, h)
+	if nch == 0 {
+		h.count = [Bits + 1]int32{}
 		return
 	}
-	distBlockWith(k, q, codes, buf)
-	for _, d := range buf[:len(codes)] {
-		h[d&(2*Bits-1)]++
-	}
-}
-
-// histBlockGeneric is the portable histogram kernel.
-func histBlockGeneric(q *Code, codes []Code, h *[2 * Bits]int32) {
-	for i := range codes {
-		h[Distance(*q, codes[i])&(2*Bits-1)]++
-	}
+	h.count = h.cum[nch-1]
 }
 
 // Len returns the number of codes counted.
@@ -118,7 +99,8 @@ func (h *Histogram) Count(d int) int {
 // whose distance from the query lies in [lo, hi], and ErrNoResult if fewer
 // than j+1 codes do. For j uniform in [0, Count), the id is uniform over
 // those codes. It costs a binary search over the chunks (hi−lo+1 counts per
-// step) and a rescan of one chunk, stopping at the match.
+// step) and a rescan of one chunk: the distances of each block up to the
+// match, counted without branches, and a walk of the block holding it.
 func (h *Histogram) Select(lo, hi, j int) (int, error) {
 	lo, hi = max(lo, 0), min(hi, Bits)
 	if h == nil || j < 0 || lo > hi || len(h.cum) == 0 {
@@ -137,9 +119,17 @@ func (h *Histogram) Select(lo, hi, j int) (int, error) {
 	end := min((c+1)*histChunk, len(h.codes))
 	for base := c * histChunk; base < end; base += blockSize {
 		blk := h.codes[base:min(base+blockSize, end)]
-		distBlock(&h.q, blk, buf[:])
-		for i, d := range buf[:len(blk)] {
-			if int(d) < lo || int(d) > hi {
+		ds := buf[:len(blk)]
+		distBlock(&h.q, blk, ds)
+		// Count the block's matches without a branch per code (a match
+		// is a rare, unpredictable event), and walk only the block that
+		// holds the j-th one.
+		if n := countBetween(ds, lo, hi); j >= n {
+			j -= n
+			continue
+		}
+		for i, d := range ds {
+			if uint(int(d)-lo) > uint(hi-lo) {
 				continue
 			}
 			if j == 0 {
@@ -150,6 +140,23 @@ func (h *Histogram) Select(lo, hi, j int) (int, error) {
 	}
 	// Only reachable if the codes changed since the histogram was filled.
 	return -1, ErrNoResult
+}
+
+// countBetween returns how many of ds lie in [lo, hi] (lo ≤ hi): d−lo
+// compared unsigned is at most hi−lo exactly for d in [lo, hi].
+func countBetween(ds []uint16, lo, hi int) int {
+	n, w := 0, uint(hi-lo)
+	for _, d := range ds {
+		n += b2i(uint(int(d)-lo) <= w)
+	}
+	return n
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // between is the running count of codes at distances lo..hi up to the end

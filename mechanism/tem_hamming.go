@@ -32,11 +32,11 @@ type temHammingMech struct {
 }
 
 type temHammingScratch struct {
-	nbrs    []hamming.Neighbor
-	hist    hamming.Histogram
-	count   [hamming.Bits + 1]int
-	lnCount [hamming.Bits + 1]float64
-	lnR     [hamming.Bits + 1]float64
+	nbrs  []hamming.Neighbor
+	hist  hamming.Histogram
+	count [hamming.Bits + 1]int
+	// r[d] is R_d of drawBucket, for d from the nearest non-empty bucket.
+	r [hamming.Bits + 1]float64
 }
 
 // newTEMHamming validates the parameters and builds the mechanism; see NewTEMHamming.
@@ -157,13 +157,18 @@ func (t *temHammingMech) privatizeHistogram(sc *temHammingScratch, w int, src ra
 // number of releasable words at each distance, ball words in all), or ⊥.
 // inputAllowed says the input is releasable, hence counted at distance 0.
 //
-// The draw is a chain of Bernoulli decisions whose probabilities are
-// computed in log space and drawn with bernoulliLog, so none underflows or
-// rounds to zero: first ⊥ against the ball, then, distance by distance
-// from the nearest non-empty one, "this bucket" against "a farther one"
-// (each of these has probability at least 1/N, so is represented to
-// ~2^-48 relative error). The work is bounded by the 257 buckets whatever
-// ε and whichever words are excluded.
+// The draw is a chain of Bernoulli decisions: first ⊥ against the ball
+// (its probability computed in log space, so it never underflows), then,
+// distance by distance from the nearest non-empty one, "this bucket"
+// against "a farther one". That decision at d has probability
+// count[d]/R_d, where R_d = Σ_{j ≥ d} count[j]·e^(−ε(j−d)/2) is built
+// from the farthest bucket inward by R_d = count[d] + e^(−ε/2)·R_{d+1}.
+// For a non-empty d, 1 ≤ R_d ≤ N, so the ratio lies in [1/N, 1]: it is
+// neither zero nor subnormal, and is represented to a few ulps (a term too
+// small to change R_d in float64 could not change the ratio either). The
+// decisions are drawn with bernoulliP, exact however small. Only the
+// buckets the chain reaches cost a division and a draw; the work is
+// bounded by the 257 buckets whatever ε and whichever words are excluded.
 func (t *temHammingMech) drawBucket(sc *temHammingScratch, ball int, inputAllowed bool, src rand.Source) (bucket int, bottom bool, err error) {
 	if inputAllowed && sc.count[0] == 0 {
 		// Unreachable: w is at distance 0 from itself. Fail rather than
@@ -186,41 +191,44 @@ func (t *temHammingMech) drawBucket(sc *temHammingScratch, ball int, inputAllowe
 		}
 		return 0, true, nil
 	}
-	// lnR[d] = ln Σ_{j ≥ d} count[j]·e^(−ε(j−d)/2) over non-empty buckets,
-	// built from the farthest bucket inward.
 	half := t.eps / 2
-	next := -1
-	for d := t.r; d >= 0; d-- {
-		c := sc.count[d]
-		if c == 0 {
-			continue
-		}
-		sc.lnCount[d] = math.Log(float64(c))
-		sc.lnR[d] = sc.lnCount[d]
-		if next >= 0 {
-			sc.lnR[d] = sample.LogAddExp(sc.lnCount[d], -half*float64(next-d)+sc.lnR[next])
-		}
-		next = d
+	f := math.Exp(-half)
+	next := 0.0
+	for d := t.r; d >= first; d-- {
+		next = float64(sc.count[d]) + f*next
+		sc.r[d] = next
 	}
 	// ⊥ against the ball: ball mass e^(−ε·first/2)·R_first, ⊥ mass
 	// (|A|−|A ∩ L_w|)·e^(−εγ/2).
 	if outside > 0 {
-		x := sc.lnR[first] - half*float64(first) + half*t.gamma - math.Log(float64(outside))
+		x := math.Log(sc.r[first]) - half*float64(first) + half*t.gamma - math.Log(float64(outside))
 		if sample.BernoulliLog(src, -sample.Softplus(x)) {
 			return 0, true, nil
 		}
 	}
-	for d := 0; d <= t.r; d++ {
+	for d := first; d <= t.r; d++ {
 		if sc.count[d] == 0 {
 			continue
 		}
 		bucket = d
-		// Pr[d | not nearer] = count[d]/R_d; the last bucket takes the rest.
-		if sample.BernoulliLog(src, sc.lnCount[d]-sc.lnR[d]) {
+		// Pr[d | not nearer] = count[d]/R_d; the last bucket takes the
+		// rest (its ratio is 1).
+		if bernoulliP(src, float64(sc.count[d])/sc.r[d]) {
 			break
 		}
 	}
 	return bucket, false, nil
+}
+
+// bernoulliP returns true with probability p (0 < p ≤ 1), with the law of
+// sample.BernoulliLog(src, ln p): one draw against p's threshold when
+// p ≥ 2^-16 (BernoulliLog's own one-draw case, without the logarithm and
+// exponential), BernoulliLog itself below.
+func bernoulliP(src rand.Source, p float64) bool {
+	if p >= 0x1p-16 {
+		return sample.Bernoulli(src, sample.BernoulliThreshold(p))
+	}
+	return sample.BernoulliLog(src, math.Log(p))
 }
 
 // restrict returns TEM (Hamming) with the same index, ε and γ options

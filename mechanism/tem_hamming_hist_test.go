@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/sample"
 	"github.com/wordveil/wordveil/internal/stattest"
 )
 
@@ -223,5 +224,69 @@ func TestTEMHammingPathsOnAsset(t *testing.T) {
 			t.Errorf("%s: chi2=%.1f df=%d p=%.3g < %g", p.name, stat, df, pv, stattest.FalseFailureRate)
 		}
 		t.Logf("%s: w=%d (%d words within γ): chi2=%.1f df=%d p=%.3g", p.name, w, best, stat, df, pv)
+	}
+}
+
+// TestTEMHammingBucketRatios: the chain's decision at each non-empty bucket
+// d, count[d]/R_d with R_d built by drawBucket's recurrence, equals the
+// closed form count[d]·e^(−εd/2) / Σ_{j≥d} count[j]·e^(−εj/2) computed
+// independently in log space, to 1e-12 relative, from ε = 0.01 (every
+// bucket weighs about the same) to ε = 40 (e^(−ε/2) below 1e-8, and gaps of
+// hundreds of empty buckets where the recurrence's far terms vanish). A
+// negative control checks the comparison sees a 1% error in ε.
+func TestTEMHammingBucketRatios(t *testing.T) {
+	_, codes := syntheticCodes(48, 12, "temh-ratios")
+	x := newIndex(t, codes)
+	patterns := map[string]map[int]int{
+		"dense":  {0: 1, 1: 2, 2: 5, 3: 9, 4: 11, 5: 9, 6: 6, 7: 3, 8: 2},
+		"gaps":   {0: 1, 3: 4, 120: 20, 128: 22, 256: 1},
+		"ends":   {0: 1, 256: 47},
+		"single": {0: 48},
+	}
+	closed := func(count *[hamming.Bits + 1]int, d int, eps float64) float64 {
+		// ln Σ_{j≥d} count[j]·e^(−ε(j−d)/2), term by term in log space.
+		ln := math.Inf(-1)
+		for j := d; j <= hamming.Bits; j++ {
+			if count[j] > 0 {
+				ln = sample.LogAddExp(ln, math.Log(float64(count[j]))-eps*float64(j-d)/2)
+			}
+		}
+		return math.Log(float64(count[d])) - ln
+	}
+	for _, eps := range []float64{0.01, 0.17, 1, 5, 40} {
+		m, err := newTEMHamming(x, eps, TEMOptions{Gamma: 300})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, p := range patterns {
+			var sc temHammingScratch
+			total := 0
+			for d, c := range p {
+				sc.count[d] = c
+				total += c
+			}
+			if total != x.Len() {
+				t.Fatalf("%s: %d words, index has %d", name, total, x.Len())
+			}
+			src := NewSeededSourceForEvaluation(stattest.Seed("temh-ratios"))
+			if _, bottom, err := m.drawBucket(&sc, total, true, src); err != nil || bottom {
+				t.Fatalf("ε=%v %s: bottom=%v err=%v with the ball the whole vocabulary", eps, name, bottom, err)
+			}
+			for d := 0; d <= hamming.Bits; d++ {
+				if sc.count[d] == 0 {
+					continue
+				}
+				got := math.Log(float64(sc.count[d]) / sc.r[d])
+				want := closed(&sc.count, d, eps)
+				if math.Abs(got-want) > 1e-12*max(1, math.Abs(want)) {
+					t.Errorf("ε=%v %s d=%d: ln ratio %v, closed form %v", eps, name, d, got, want)
+				}
+				if name == "dense" && d == 0 && eps == 1 {
+					if wrong := closed(&sc.count, d, 1.01*eps); math.Abs(got-wrong) <= 1e-12*max(1, math.Abs(wrong)) {
+						t.Errorf("negative control: ε off by 1%% gave the same ratio")
+					}
+				}
+			}
+		}
 	}
 }

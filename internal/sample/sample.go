@@ -144,10 +144,11 @@ func Exponential(src rand.Source) float64 { return exponential(src) }
 // tails must not be rounded away.
 func UniformOpen(src rand.Source) float64 { return uniformFine(src) }
 
-// maxGeometric bounds Geometric's result (2^52, exactly representable):
-// a value that large has probability e^(−ε·2^52), and every caller clamps
-// to a range below 2^31 anyway.
-const maxGeometric = 1 << 52
+// maxGeometric bounds Geometric's result: 2^52 (exactly representable as
+// a float64), or the largest int where int has 32 bits (32-bit Android
+// and iOS simulators). A value that large has probability at most
+// e^(−ε·(2^31−1)), and every caller clamps to a range below 2^31 anyway.
+const maxGeometric = min(1<<52, math.MaxInt)
 
 // Geometric returns K ≥ 0 with Pr[K = k] = e^(−εk)·(1 − e^(−ε)), the number
 // of failures before the first success with success probability

@@ -75,9 +75,10 @@ func TestUniformInt(t *testing.T) {
 	}
 	// For n = 3·2^61, modulo reduction would make [0, 2^62) twice as
 	// likely as the rest; the unbiased draw gives it probability 2/3.
-	n, low, draws := 3<<61, 0, 30000
+	// (3·2^29 and 2^30 where int has 32 bits.)
+	n, low, draws := 3<<(bits.UintSize-3), 0, 30000
 	for range draws {
-		if UniformInt(src, n) < 1<<62 {
+		if UniformInt(src, n) < 1<<(bits.UintSize-2) {
 			low++
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 )
 
@@ -47,7 +48,11 @@ func PackedLen(n int, width uint) int {
 	if hi != 0 || lo > (1<<62) {
 		return -1
 	}
-	return int((lo + 7) / 8)
+	bytes := (lo + 7) / 8
+	if bytes > math.MaxInt { // 32-bit platforms
+		return -1
+	}
+	return int(bytes)
 }
 
 func mask(width uint) uint64 { return 1<<width - 1 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -32,7 +33,7 @@ func TestPackedLen(t *testing.T) {
 		n     int
 		width uint
 		want  int
-	}{{0, 5, 0}, {1, 0, 0}, {1, 1, 1}, {8, 1, 1}, {9, 1, 2}, {3, 5, 2}, {50000, 16, 100000}, {1, 33, -1}, {-1, 3, -1}, {1 << 62, 32, -1}} {
+	}{{0, 5, 0}, {1, 0, 0}, {1, 1, 1}, {8, 1, 1}, {9, 1, 2}, {3, 5, 2}, {50000, 16, 100000}, {1, 33, -1}, {-1, 3, -1}, {math.MaxInt / 2, 32, -1}} {
 		if got := PackedLen(tc.n, tc.width); got != tc.want {
 			t.Errorf("PackedLen(%d, %d) = %d, want %d", tc.n, tc.width, got, tc.want)
 		}
