@@ -30,8 +30,10 @@
 //	             docs/FLOAT_MECHANISMS.md shows the counterexample. Implemented
 //	             as specified, for comparison, and labelled so.
 //
-// Two mechanisms release a word without adding noise to a vector:
+// Three mechanisms release a word without adding noise to a vector:
 //
+//	SanText      the exponential mechanism over all words with score
+//	             −‖φ(w)−φ(y)‖₂ (sensitivity 1): ε·Euclidean metric DP.
 //	SynTF        the exponential mechanism over all words with the cosine of
 //	             the vectors as utility (sensitivity 2): ε-DP for every pair,
 //	             and (ε/2)·‖φ̂(w)−φ̂(w')‖₂ between unit-normalised vectors.

@@ -131,6 +131,30 @@ func interruptible() (context.Context, func()) {
 // cores (docs/eval/REPORT.md). -train 0 runs the paper's full TR1.
 const DefaultTrain = 1500
 
+// imdbMechanisms documents the study's mechanism names for 'eval imdb -h'
+// (and 'eval empirical', which takes the same names).
+const imdbMechanisms = `Mechanisms (-mechanisms; the default runs all of them, in this order):
+  tem            TEM, Euclidean, over all words (exact closed form), Euclidean grid
+  madlib         Madlib (CMP), Euclidean grid
+  brr-avg        BRR on the codes, ε matched by P_avg
+  brr-max        BRR on the codes, ε matched by P_max
+  mahalanobis    Mahalanobis, Euclidean grid
+  vickrey        Vickrey (t = 0.75), Euclidean grid
+  1dg-1, 1dg-2   1-Diffractor geometric, 1 or 2 lists, its own grid (ListGrid)
+  1dt-1, 1dt-2   1-Diffractor TEM, 1 or 2 lists, its own grid
+  trlaplace      TrLaplace, word-level (ε, δ) claimed, its own grid
+  tem-pool       TEM with 8 draws per word type and run (what pooling costs)
+  tem-hamming    TEM on the codes, ε matched by P_avg
+  santext        SanText on the codes (TEM without truncation), ε matched by P_avg
+  custext        CusText over the asset's output sets, its own grid (N_w 0.05–0.9)
+  syntf          SynTF, word-level ε-DP, its own grid (N_w 0.01–0.9)
+  truncgumbel    truncated Gumbel, claimed Euclidean ε (the claim fails), its own
+                 grid above the calibration's minimum ε (44.5 on the research asset)
+  santext-float  SanText on the float vectors (exponential mechanism, ε·Euclidean),
+                 Euclidean grid
+  preset:NAME    NAME (brr, tem-hamming, 1dg, 1dt) at the asset's three presets
+`
+
 func evalIMDB(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("wordveil-research eval imdb", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -143,6 +167,11 @@ func evalIMDB(args []string, stderr io.Writer) error {
 	pool := fs.Int("pool", 0, "cap on the draws per word type and run for the nearest-neighbour mechanisms (0: every token its own draw, the default; tem-pool always uses 8; see docs/eval/REPORT.md)")
 	train := fs.Int("train", DefaultTrain, "use the first N reviews of TR1 (0: all 12,500, the paper's size)")
 	workers := fs.Int("workers", 0, "parallel cells (0: all cores)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage of %s:\n", fs.Name())
+		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), "\n"+imdbMechanisms)
+	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -250,7 +279,8 @@ func evalEmpirical(args []string, stderr io.Writer) error {
 	var d evalData
 	d.flags(fs)
 	out := fs.String("out", "docs/eval/empirical.jsonl", "results file (replaced)")
-	mechs := fs.String("mechanisms", "tem,madlib,mahalanobis,vickrey,brr-avg,1dg-2", "comma-separated mechanisms")
+	mechs := fs.String("mechanisms", "tem,madlib,mahalanobis,vickrey,brr-avg,1dg-2,tem-hamming,santext,custext,syntf,truncgumbel,santext-float",
+		"comma-separated mechanisms (the names of 'eval imdb -h')")
 	grid := fs.String("eps", joinFloats(study.DefaultEuclideanGrid), "comma-separated Euclidean ε grid")
 	words := fs.Int("words", 200, "universe: the most frequent TR1 words with an AFINN valence")
 	draws := fs.Int("draws", 100, "draws per word")

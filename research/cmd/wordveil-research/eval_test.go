@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wordveil/wordveil/research/eval/study"
 )
 
 func TestEvalErrors(t *testing.T) {
@@ -33,5 +36,23 @@ func TestEvalErrors(t *testing.T) {
 	var out, errb bytes.Buffer
 	if err := run([]string{"eval", "report", "-results", filepath.Join(dir, "none.jsonl"), "-out", dir}, &out, &errb); err == nil {
 		t.Error("eval report without results succeeded")
+	}
+}
+
+// TestEvalIMDBHelpNamesEveryMechanism: 'eval imdb -h' documents every
+// default mechanism by name.
+func TestEvalIMDBHelpNamesEveryMechanism(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := run([]string{"eval", "imdb", "-h"}, &out, &errb); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("eval imdb -h: %v", err)
+	}
+	help := errb.String()
+	for _, name := range study.DefaultMechanisms {
+		if !strings.Contains(help, "  "+name+" ") && !strings.Contains(help, " "+name+",") && !strings.Contains(help, ", "+name+" ") {
+			t.Errorf("eval imdb -h does not document %q", name)
+		}
+	}
+	if !strings.Contains(help, "-mechanisms") {
+		t.Errorf("eval imdb -h lost the flags:\n%s", help)
 	}
 }

@@ -3,6 +3,8 @@ package report
 import (
 	"math"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/wordveil/wordveil/research/eval/plot"
 	"github.com/wordveil/wordveil/research/eval/study"
@@ -23,10 +25,20 @@ var names = map[string]string{
 	"1dg-2":       "1-DG, 2 lists",
 	"1dt-1":       "1-DT, 1 list",
 	"1dt-2":       "1-DT, 2 lists",
+	// The mechanisms added with the search for the best configuration.
+	"tem-hamming":   "TEM (Hamming)",
+	"santext":       "SanText (Hamming)",
+	"custext":       "CusText (sets of 20)",
+	"syntf":         "SynTF",
+	"truncgumbel":   "Truncated Gumbel (claim fails)",
+	"santext-float": "SanText (Euclidean)",
 }
 
 func display(m string) string {
 	if n, ok := names[m]; ok {
+		return n
+	}
+	if n, ok := candidateLabel(m); ok {
 		return n
 	}
 	return m
@@ -87,6 +99,10 @@ var Figures = []Figure{
 	{"fig-diffractor", "1-Diffractor"},
 	{"fig-all", "All metric-DP mechanisms on the P_avg-matched Euclidean axis"},
 	{"fig-plane", "Accuracy against plausible deniability N_w"},
+	{"fig-plane-float", "The plane's float-vector mechanisms, when the plane is too crowded"},
+	{"fig-candidates", "The candidate on-device configurations on the plane"},
+	{"fig-candidates-outputs", "The candidates with restricted outputs, when there are too many for one figure"},
+	{"fig-plane-inference", "Accuracy against the Vickrey paper's inference error"},
 	{"fig-pool", "The sample pool's effect (TEM both ways)"},
 	{"fig-trlaplace", "TrLaplace"},
 	{"fig-empirical", "Empirical privacy vs utility loss (Vickrey §3)"},
@@ -143,22 +159,39 @@ func figures(s *Study, emp []study.EmpiricalRecord, dir string) ([]string, error
 			return nil, err
 		}
 	}
-	var plane []plot.Series
-	for _, m := range s.Order {
-		sr := plot.Series{Name: display(m)}
-		for _, c := range s.Cells[m] {
-			if !math.IsNaN(c.NW) && !math.IsNaN(c.Mean) {
-				sr.X, sr.Y = append(sr.X, c.NW), append(sr.Y, c.Mean)
-				sr.Lo, sr.Hi = append(sr.Lo, c.Lo), append(sr.Hi, c.Hi)
-			}
-		}
-		if len(sr.X) > 0 {
-			plane = append(plane, sr)
+	// The plane: every mechanism but the candidates, which get their own
+	// figure (there are too many to tell apart here); the best candidate
+	// of each level is marked "best: …". When the mechanisms are more than
+	// the plot tells apart, the on-device ones stay on fig-plane and the
+	// others move to fig-plane-float, both with the best candidates.
+	groups, cands := s.planeGroups()
+	planeTitles := []struct{ base, title string }{
+		{"fig-plane", "The empirical privacy–utility plane"},
+		{"fig-plane-float", "The empirical privacy–utility plane: float-vector and word-level DP mechanisms"},
+	}
+	if len(groups) > 1 {
+		planeTitles[0].title += ": on-device mechanisms"
+	}
+	for i, g := range groups {
+		o := plot.Options{HLines: s.refs(), YMin: 0.45, YMax: 0.92, LegendOutside: true}
+		base := planeTitles[i].base
+		if err := add(base, plot.Scatter(p(base), planeTitles[i].title, "N_w = Pr[M(w) = w] (plausible deniability; lower is more private)", acc, g, o)); err != nil {
+			return nil, err
 		}
 	}
-	if len(plane) > 0 {
+	for i, g := range cands {
+		o := plot.Options{HLines: s.refs(), YMin: 0.45, YMax: 0.92, LegendOutside: true, Width: 22 * vg.Centimeter}
+		base, title := "fig-candidates", "Candidate on-device configurations, calibrated to N_w = 0.1, 0.25, 0.5"
+		if i > 0 {
+			base, title = "fig-candidates-outputs", "Candidates with restricted output vocabularies"
+		}
+		if err := add(base, plot.Scatter(p(base), title, "N_w = Pr[M(w) = w] (plausible deniability; lower is more private)", acc, g, o)); err != nil {
+			return nil, err
+		}
+	}
+	if sr := s.inferencePlane(emp); len(sr) > 0 {
 		o := plot.Options{HLines: s.refs(), YMin: 0.45, YMax: 0.92, LegendOutside: true}
-		if err := add("fig-plane", plot.Scatter(p("fig-plane"), "The empirical privacy–utility plane", "N_w = Pr[M(w) = w] (plausible deniability; lower is more private)", acc, plane, o)); err != nil {
+		if err := add("fig-plane-inference", plot.Scatter(p("fig-plane-inference"), "Accuracy against the adversary's inference error (Vickrey §3)", "E_M: inference error on the AFINN words (higher is more private)", acc, sr, o)); err != nil {
 			return nil, err
 		}
 	}
@@ -196,6 +229,146 @@ func empiricalSeries(emp []study.EmpiricalRecord) []plot.Series {
 		}
 		sr.X = append(sr.X, r.UtilityLoss)
 		sr.Y = append(sr.Y, r.InferenceError)
+	}
+	var out []plot.Series
+	for _, m := range order {
+		out = append(out, *by[m])
+	}
+	return out
+}
+
+// planeStyles is how many series a figure of package plot tells apart:
+// its 14 colours, with markers that repeat along with them.
+const planeStyles = 14
+
+// onDevice are the families of the SDK's mechanisms.
+var onDevice = map[string]bool{"hamming": true, "list": true, "lists": true, "custext": true}
+
+// planeGroups returns the plane's series (every mechanism but the
+// candidates, then the best candidates' markers) as one group, or as two
+// (on-device families, then the others, each with the markers) when one
+// would hold more than planeStyles series. cands are the candidates'
+// series likewise: one group, or two (all outputs allowed, then restricted
+// outputs) when there are more than planeStyles.
+func (s *Study) planeGroups() (groups, cands [][]plot.Series) {
+	var all, dev, other, cAll, cPlain, cRestricted []plot.Series
+	for _, m := range s.Order {
+		sr, ok := planeSeries(s.Cells[m], display(m))
+		if !ok {
+			continue
+		}
+		switch c, isCand := candidateOf(m); {
+		case isCand:
+			sr.Name = c.Label // the figure says they are candidates
+			cAll = append(cAll, sr)
+			if c.Default || c.Top > 0 {
+				cRestricted = append(cRestricted, sr)
+			} else {
+				cPlain = append(cPlain, sr)
+			}
+		case onDevice[s.Cells[m][0].Family]:
+			dev = append(dev, sr)
+			all = append(all, sr)
+		default:
+			other = append(other, sr)
+			all = append(all, sr)
+		}
+	}
+	switch {
+	case len(cAll) <= planeStyles || len(cPlain) == 0 || len(cRestricted) == 0:
+		if len(cAll) > 0 {
+			cands = [][]plot.Series{cAll}
+		}
+	default:
+		cands = [][]plot.Series{cPlain, cRestricted}
+	}
+	best := s.bestSeries()
+	if len(all)+len(best) <= planeStyles || len(dev) == 0 || len(other) == 0 {
+		if len(all)+len(best) > 0 {
+			groups = append(groups, append(all, best...))
+		}
+		return groups, cands
+	}
+	return [][]plot.Series{append(dev, best...), append(other, best...)}, cands
+}
+
+// planeSeries is cells' accuracy against N_w (the cells measuring both).
+func planeSeries(cells []Cell, name string) (plot.Series, bool) {
+	sr := plot.Series{Name: name}
+	for _, c := range cells {
+		if !math.IsNaN(c.NW) && !math.IsNaN(c.Mean) {
+			sr.X, sr.Y = append(sr.X, c.NW), append(sr.Y, c.Mean)
+			sr.Lo, sr.Hi = append(sr.Lo, c.Lo), append(sr.Hi, c.Hi)
+		}
+	}
+	return sr, len(sr.X) > 0
+}
+
+// bestSeries marks each level's best candidate: one series per distinct
+// winner, named "best: …", holding the levels it wins.
+func (s *Study) bestSeries() []plot.Series {
+	var out []plot.Series
+	index := map[string]int{}
+	for _, t := range study.CandidateTargets {
+		l := s.bestAt(t)
+		if l.Cand == nil {
+			continue
+		}
+		m := l.Cand.Mechanism
+		i, ok := index[m]
+		if !ok {
+			name := display(m)
+			if n, ok := strings.CutPrefix(name, "candidate: "); ok {
+				name = n
+			}
+			i = len(out)
+			index[m] = i
+			out = append(out, plot.Series{Name: "best: " + name})
+		}
+		c := l.Cand
+		out[i].X, out[i].Y = append(out[i].X, c.NW), append(out[i].Y, c.Mean)
+		out[i].Lo, out[i].Hi = append(out[i].Lo, c.Lo), append(out[i].Hi, c.Hi)
+	}
+	return out
+}
+
+// newMechanisms are the mechanisms whose presence in the empirical
+// records calls for the extended plane against the inference error.
+var newMechanisms = []string{"tem-hamming", "santext", "custext", "syntf", "truncgumbel", "santext-float"}
+
+// inferencePlane joins the empirical records (the Vickrey paper's
+// inference error E_M at a mechanism and ε) with the study's accuracy at
+// the same mechanism and ε: accuracy against E_M, one series per
+// mechanism. It is drawn only when the empirical records include one of
+// newMechanisms (before that, fig-empirical says everything it could).
+func (s *Study) inferencePlane(emp []study.EmpiricalRecord) []plot.Series {
+	hasNew := false
+	for _, r := range emp {
+		hasNew = hasNew || (r.Kind == "point" && slices.Contains(newMechanisms, r.Mechanism))
+	}
+	if !hasNew {
+		return nil
+	}
+	by := map[string]*plot.Series{}
+	var order []string
+	for _, r := range emp {
+		if r.Kind != "point" || math.IsNaN(r.InferenceError) {
+			continue
+		}
+		for _, c := range s.Cells[r.Mechanism] {
+			if math.IsNaN(c.Mean) || math.Abs(c.Epsilon-r.Epsilon) > 1e-9*math.Max(1, math.Abs(r.Epsilon)) {
+				continue
+			}
+			sr, ok := by[r.Mechanism]
+			if !ok {
+				sr = &plot.Series{Name: display(r.Mechanism)}
+				by[r.Mechanism] = sr
+				order = append(order, r.Mechanism)
+			}
+			sr.X, sr.Y = append(sr.X, r.InferenceError), append(sr.Y, c.Mean)
+			sr.Lo, sr.Hi = append(sr.Lo, c.Lo), append(sr.Hi, c.Hi)
+			break
+		}
 	}
 	var out []plot.Series
 	for _, m := range order {

@@ -1,9 +1,13 @@
 // Package report turns the evaluation's results files into figures (PNG
 // and SVG, package eval/plot) and a generated RESULTS.md of tables. It
 // computes nothing new: every number it shows is a record of the results
-// files, or a mean with its 95% confidence interval (Student's t over the
-// runs), so the figures can always be regenerated from the committed
-// results.
+// files, a mean with its 95% confidence interval (Student's t over the
+// runs), or — for the best on-device configuration's comparison — a
+// linear interpolation of those along the N_w axis and a paired
+// difference over runs, so the figures can always be regenerated from the
+// committed results. It does not judge significance beyond those
+// intervals: the CI-separated verdict is conservative, the one on means
+// is not.
 package report
 
 import (
@@ -30,10 +34,18 @@ type Cell struct {
 	NW, SW            float64 // NaN when not measured
 	Draws, PoolK      int
 	Seconds           float64 // summed over runs
+	// ByRun is the accuracy of each run (by run index: runs share the
+	// classifier's seed across mechanisms, so they pair).
+	ByRun map[int]float64
+	// Fingerprint is the configuration the cell's records were made with.
+	Fingerprint string
 }
 
 // Study is the IMDB study's aggregated results.
 type Study struct {
+	// Fingerprint is the last record's common configuration (each
+	// mechanism's cells carry their own spec fingerprint: see
+	// study.Current).
 	Fingerprint string
 	Baseline    Cell
 	Cells       map[string][]Cell // mechanism → cells by grid index
@@ -50,8 +62,11 @@ type LabeledStudy struct {
 	*Study
 }
 
-// Load reads and aggregates a results file. Records of configurations
-// other than the latest one (the last record's fingerprint) are ignored.
+// Load reads and aggregates a results file: the records study.Current
+// selects (the last configuration, and each mechanism's last spec in it).
+// A cell's N_w and S_w come from a deniability record of the same
+// fingerprint as its accuracy records (else they are NaN: an N_w measured
+// at another configuration's ε would misplace the cell).
 func Load(path string) (*Study, error) {
 	recs, err := study.ReadRecords(path)
 	if err != nil {
@@ -60,20 +75,21 @@ func Load(path string) (*Study, error) {
 	if len(recs) == 0 {
 		return nil, fmt.Errorf("no results in %s (run 'wordveil-research eval imdb')", path)
 	}
-	fp := recs[len(recs)-1].Fingerprint
+	fp := recs[len(recs)-1].Config
+	if fp == "" { // a file written before configurations were recorded
+		fp = recs[len(recs)-1].Fingerprint
+	}
 	s := &Study{Fingerprint: fp, Cells: map[string][]Cell{}, Ratios: map[string]study.Record{}}
 	type key struct {
 		m string
 		e int
 	}
 	acc := map[key][]float64{}
+	byRun := map[key]map[int]float64{}
 	first := map[key]study.Record{}
 	den := map[key]study.Record{}
 	var base []float64
-	for _, r := range recs {
-		if r.Fingerprint != fp {
-			continue
-		}
+	for _, r := range study.Current(recs) {
 		k := key{r.Mechanism, r.EpsIndex}
 		switch r.Kind {
 		case "ratio":
@@ -92,6 +108,10 @@ func Load(path string) (*Study, error) {
 				}
 			}
 			acc[k] = append(acc[k], r.Accuracy)
+			if byRun[k] == nil {
+				byRun[k] = map[int]float64{}
+			}
+			byRun[k][r.Run] = r.Accuracy
 			f := first[k]
 			f.Seconds += r.Seconds
 			first[k] = f
@@ -103,12 +123,13 @@ func Load(path string) (*Study, error) {
 	s.Baseline.Mean, s.Baseline.Lo, s.Baseline.Hi = MeanCI(base)
 	for k, r := range first {
 		c := Cell{Mechanism: r.Mechanism, Family: r.Family, EpsIndex: r.EpsIndex, Epsilon: r.Epsilon,
-			Matched: math.NaN(), Runs: len(acc[k]), Draws: r.Draws, PoolK: r.PoolK, Seconds: r.Seconds, NW: math.NaN(), SW: math.NaN()}
+			Matched: math.NaN(), Runs: len(acc[k]), Draws: r.Draws, PoolK: r.PoolK, Seconds: r.Seconds, NW: math.NaN(), SW: math.NaN(),
+			ByRun: byRun[k], Fingerprint: r.Fingerprint}
 		if r.Matched != nil {
 			c.Matched = *r.Matched
 		}
 		c.Mean, c.Lo, c.Hi = MeanCI(acc[k])
-		if d, ok := den[k]; ok {
+		if d, ok := den[k]; ok && d.Fingerprint == r.Fingerprint {
 			c.NW, c.SW = d.NW, d.SW
 		}
 		s.Cells[r.Mechanism] = append(s.Cells[r.Mechanism], c)

@@ -53,6 +53,7 @@ func tables(s *Study, emp []study.EmpiricalRecord) string {
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString(bestSection(s))
 	if len(s.Extras) > 0 {
 		b.WriteString("## Additional runs\n\nOther configurations, each from its own results file (see REPORT.md for the commands).\n\n| run | file | mechanism | ε | accuracy | 95% CI | runs | N_w | S_w | baseline |\n|---|---|---|---|---|---|---|---|---|---|\n")
 		for _, x := range s.Extras {

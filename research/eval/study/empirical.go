@@ -163,8 +163,8 @@ func priorMass(c *Corpus, u []int) float64 {
 }
 
 // asMechanism presents a sampler as a mechanism.Mechanism for privacy.Measure.
-// TEM's per-word cumulative weights are cached (the measurement draws
-// each word many times).
+// The exponential mechanisms' per-word tables are cached (the measurement
+// draws each word many times; a table costs O(N·d) to build).
 func asMechanism(s sampler, n int, eps float64, family string) mechanism.Mechanism {
 	if m, ok := s.(batchSampler); ok {
 		return m.m
@@ -180,22 +180,26 @@ type samplerMechanism struct {
 	n      int
 	eps    float64
 	family string
-	cache  sync.Map // word → cumulative weights (TEM)
+	cache  sync.Map // word → *table (expMech)
 }
 
 func (m *samplerMechanism) Privatize(w int, src rand.Source) (int, error) {
-	if t, ok := m.s.(*temEuclid); ok {
-		if w < 0 || w >= m.n {
-			return -1, mechanism.ErrWordOutOfRange
-		}
+	if w < 0 || w >= m.n {
+		return -1, mechanism.ErrWordOutOfRange
+	}
+	if src == nil {
+		return -1, mechanism.ErrNilSource
+	}
+	if x, ok := m.s.(*expMech); ok {
 		c, ok := m.cache.Load(w)
 		if !ok {
-			dist, cdf := make([]float64, m.n), make([]float64, m.n)
-			distances(t.emb, w, dist)
-			t.cumulative(dist, cdf)
-			c, _ = m.cache.LoadOrStore(w, cdf)
+			u := make([]float64, m.n)
+			x.utility(w, u)
+			t := new(table)
+			x.prepare(u, t)
+			c, _ = m.cache.LoadOrStore(w, t)
 		}
-		return drawFrom(c.([]float64), src), nil
+		return c.(*table).draw(src), nil
 	}
 	out := []int{0}
 	if err := m.s.drawMany([]int{w}, out, src); err != nil {

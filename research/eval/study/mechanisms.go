@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/hamming"
@@ -34,6 +35,7 @@ var TrLaplaceGrid = []float64{0.1, 0.5, 1, 5, 10, 20}
 var DefaultMechanisms = []string{
 	"tem", "madlib", "brr-avg", "brr-max", "mahalanobis", "vickrey",
 	"1dg-1", "1dg-2", "1dt-1", "1dt-2", "trlaplace", "tem-pool",
+	"tem-hamming", "santext", "custext", "syntf", "truncgumbel", "santext-float",
 }
 
 // TEMPoolK is the sample pool of "tem-pool", the study's check of what
@@ -51,6 +53,11 @@ type Env struct {
 	Emb    *floatmech.Embedding
 	Ham    *hamming.Index
 	Ratios map[string]privacy.Ratio // "euclidean", "hamming", "list", "lists"
+
+	// built caches mechanisms that are expensive to construct and safe
+	// to share (truncgumbel: an exact nearest-neighbour pass per build),
+	// keyed by name and ε.
+	built sync.Map
 }
 
 // NewEnv indexes a research asset and measures its privacy ratios
@@ -93,22 +100,32 @@ func NewEnv(a *wva.Asset, seed uint64) (*Env, error) {
 type Spec struct {
 	Name string
 	// Family is the guarantee's kind: "euclidean", "mahalanobis",
-	// "hamming", "list", "lists" (metric DP in those units) or "dp"
-	// (word-level DP, no metric).
+	// "hamming", "list", "lists" (metric DP in those units), "dp"
+	// (word-level DP, no metric) or "custext" (ε-DP among the words of
+	// one output set; the set itself is disclosed).
 	Family string
 	// Eps is the ε in the mechanism's own units, per grid index.
 	Eps []float64
 	// Matched is the Euclidean ε each grid point is compared with (P_avg-
-	// or P_max-matched), NaN for "dp".
+	// or P_max-matched), NaN where no matching applies ("dp", "custext").
 	Matched []float64
-	// Pooled mechanisms use Config.PoolK (the nearest-neighbour ones,
-	// whose draws are expensive); the others always draw fresh noise for
-	// every token, except "tem-pool" (TEMPoolK).
+	// Pooled mechanisms use Config.PoolK (the nearest-neighbour and
+	// Hamming-scan ones, whose draws are expensive; 0, the default, is
+	// fresh draws); the others always draw fresh noise for every token,
+	// except "tem-pool" (TEMPoolK).
 	Pooled bool
 	build  func(env *Env, eps float64) (sampler, error)
+	// law, when set, replaces build: the mechanism is an exact
+	// exponential mechanism over all words (expMech), and its accuracy
+	// corpora come from the corpus pass (corpora.go). Specs with the same
+	// lawKey and Eps share their tables there (tem and tem-pool).
+	law    func(env *Env, eps float64) (*expMech, error)
+	lawKey string
 }
 
 // Specs returns the named mechanisms' specs over the Euclidean grid.
+// "cand:*" stands for every candidate of the best-configuration search
+// (CandidateNames).
 func Specs(env *Env, names []string, grid []float64) ([]Spec, error) {
 	euc, ham := env.Ratios["euclidean"], env.Ratios["hamming"]
 	scale := func(g []float64, f float64) []float64 {
@@ -119,7 +136,15 @@ func Specs(env *Env, names []string, grid []float64) ([]Spec, error) {
 		return out
 	}
 	var specs []Spec
+	var expanded []string
 	for _, name := range names {
+		if name == CandidatePrefix+"*" { // every candidate of the search
+			expanded = append(expanded, CandidateNames()...)
+		} else {
+			expanded = append(expanded, name)
+		}
+	}
+	for _, name := range expanded {
 		var s Spec
 		if mech, ok := strings.CutPrefix(name, PresetPrefix); ok {
 			ps, err := presetSpec(env, mech)
@@ -130,9 +155,19 @@ func Specs(env *Env, names []string, grid []float64) ([]Spec, error) {
 			specs = append(specs, ps)
 			continue
 		}
+		if strings.HasPrefix(name, CandidatePrefix) {
+			cs, err := candidateSpec(env, name)
+			if err != nil {
+				return nil, err
+			}
+			specs = append(specs, cs)
+			continue
+		}
 		switch name {
 		case "tem", "tem-pool":
-			s = Spec{Family: "euclidean", Eps: grid, Matched: grid}
+			s = Spec{Family: "euclidean", Eps: grid, Matched: grid, lawKey: "tem", law: func(env *Env, eps float64) (*expMech, error) {
+				return newTEM(env.Emb, eps)
+			}}
 		case "madlib":
 			s = Spec{Family: "euclidean", Eps: grid, Matched: grid, Pooled: true, build: func(env *Env, eps float64) (sampler, error) {
 				return batch(floatmech.NewMadlib(env.Emb, eps))
@@ -171,7 +206,14 @@ func Specs(env *Env, names []string, grid []float64) ([]Spec, error) {
 				return single(mechanism.NewDiffractorTEM(env.Asset.Lists[:k], eps, mechanism.TEMOptions{}))
 			}}
 		default:
-			return nil, fmt.Errorf("unknown mechanism %q (known: %v)", name, DefaultMechanisms)
+			ns, ok, err := newSpec(env, name, grid)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return nil, fmt.Errorf("unknown mechanism %q (known: %v)", name, DefaultMechanisms)
+			}
+			s = ns
 		}
 		s.Name = name
 		specs = append(specs, s)
@@ -181,8 +223,8 @@ func Specs(env *Env, names []string, grid []float64) ([]Spec, error) {
 
 // Build returns the sampler of spec at grid index i.
 func (s Spec) Build(env *Env, i int) (sampler, error) {
-	if s.build == nil { // TEM
-		return newTEM(env.Emb, s.Eps[i])
+	if s.law != nil {
+		return s.law(env, s.Eps[i])
 	}
 	return s.build(env, s.Eps[i])
 }

@@ -42,8 +42,15 @@ type Record struct {
 	Exact  bool    `json:"exact,omitempty"`
 
 	// Fingerprint identifies the configuration the record was made with;
-	// records of another configuration are not reused.
+	// records of another configuration are not reused. For accuracy and
+	// deniability records it covers the common configuration and the
+	// record's own mechanism spec only; for ratio and baseline records,
+	// the common configuration (Config).
 	Fingerprint string `json:"fingerprint"`
+	// Config is the common configuration's fingerprint (asset content,
+	// corpora, seed, classifier, deniability protocol), shared by every
+	// record of a run; absent in files written before it existed.
+	Config string `json:"config,omitempty"`
 }
 
 func (r Record) key() string {

@@ -2,9 +2,6 @@ package study
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -65,32 +62,6 @@ func (c *Config) defaults() {
 	}
 }
 
-// fingerprint hashes everything that determines the results but the run
-// index, so records can be reused exactly when they would come out the
-// same.
-func (c *Config) fingerprint(specs []Spec) string {
-	type spec struct {
-		Name   string
-		Eps    []float64
-		Pooled bool
-	}
-	ss := make([]spec, len(specs))
-	for i, s := range specs {
-		ss[i] = spec{s.Name, s.Eps, s.Pooled}
-	}
-	b, _ := json.Marshal(struct {
-		Asset            string
-		N, Train, Test   int
-		PoolK            int
-		Seed             uint64
-		Classifier       fasttext.Config
-		Specs            []spec
-		DenWords, DenDrw int
-	}{c.Env.Asset.Header.Name, c.Env.Asset.Len(), len(c.Train.Tokens), len(c.Test.Tokens), c.PoolK, c.Seed, c.Classifier, ss, c.DeniabilityWords, c.DeniabilityDraws})
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:8])
-}
-
 // task is one unit of work: a training cell, a baseline run or a
 // deniability estimate.
 type task struct {
@@ -109,22 +80,30 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	fp := cfg.fingerprint(specs)
+	fps := cfg.fingerprints(specs)
 	old, err := ReadRecords(cfg.Results)
 	if err != nil {
 		return err
 	}
 	done := map[string]bool{}
-	stale := 0
+	var otherConfig, otherSpec int
 	for _, r := range old {
-		if r.Fingerprint == fp {
+		want, asked := fps.want(r)
+		switch {
+		case r.Config != fps.common:
+			otherConfig++
+		case !asked:
+			// A mechanism this run does not ask for: kept in the file,
+			// neither reused nor stale.
+		case r.Fingerprint == want:
 			done[r.key()] = true
-		} else {
-			stale++
+		default:
+			otherSpec++
 		}
 	}
-	if stale > 0 {
-		fmt.Fprintf(cfg.Log, "study: %d records in %s are from another configuration and are not reused\n", stale, cfg.Results)
+	if n := otherConfig + otherSpec; n > 0 {
+		fmt.Fprintf(cfg.Log, "study: %d records in %s are from another configuration and are not reused (%d: another asset, corpus, seed, classifier or deniability protocol; %d: another ε grid or pool of the same mechanism)\n",
+			n, cfg.Results, otherConfig, otherSpec)
 	}
 	out, err := openAppender(cfg.Results)
 	if err != nil {
@@ -135,7 +114,7 @@ func Run(ctx context.Context, cfg Config) error {
 	ratios := []string{"euclidean", "hamming", "list", "lists"}
 	for _, name := range ratios {
 		r := cfg.Env.Ratios[name]
-		rec := Record{Kind: "ratio", Metric: name, Avg: r.Avg, AvgLo: r.AvgLo, AvgHi: r.AvgHi, Max: r.Max, Exact: r.Exact, Fingerprint: fp}
+		rec := Record{Kind: "ratio", Metric: name, Avg: r.Avg, AvgLo: r.AvgLo, AvgHi: r.AvgHi, Max: r.Max, Exact: r.Exact, Fingerprint: fps.common, Config: fps.common}
 		if !done[rec.key()] {
 			if err := out.add(rec); err != nil {
 				return err
@@ -147,17 +126,17 @@ func Run(ctx context.Context, cfg Config) error {
 	// with fewer runs.
 	var tasks []task
 	for run := range cfg.Runs {
-		if t := (task{kind: "baseline", run: run}); !done[t.record(fp).key()] {
+		if t := (task{kind: "baseline", run: run}); !done[t.record(fps).key()] {
 			tasks = append(tasks, t)
 		}
 		for i := range specs {
 			for e := range specs[i].Eps {
 				if run == 0 {
-					if t := (task{kind: "deniability", spec: &specs[i], e: e}); !done[t.record(fp).key()] {
+					if t := (task{kind: "deniability", spec: &specs[i], e: e}); !done[t.record(fps).key()] {
 						tasks = append(tasks, t)
 					}
 				}
-				if t := (task{kind: "accuracy", spec: &specs[i], e: e, run: run}); !done[t.record(fp).key()] {
+				if t := (task{kind: "accuracy", spec: &specs[i], e: e, run: run}); !done[t.record(fps).key()] {
 					tasks = append(tasks, t)
 				}
 			}
@@ -169,9 +148,10 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	fmt.Fprintf(cfg.Log, "study: %d cells to run (%d already in %s), %d workers, pool K = %d\n", len(tasks), len(done), cfg.Results, cfg.Workers, cfg.PoolK)
 
-	// TEM's corpora come from one pass over the word types (the distances
-	// of a type serve every ε and run); compute them first if needed.
-	tem, err := cfg.temIfNeeded(ctx, tasks, specs)
+	// The law mechanisms' corpora (TEM, SynTF, SanText on floats) come
+	// from one pass over the word types (a type's utility vector serves
+	// every ε, its table every run); compute them first if needed.
+	pass, err := cfg.passIfNeeded(ctx, tasks)
 	if err != nil {
 		return err
 	}
@@ -189,7 +169,7 @@ func Run(ctx context.Context, cfg Config) error {
 		go func() {
 			defer wg.Done()
 			for t := range ch {
-				rec, err := cfg.runTask(t, fp, tem)
+				rec, err := cfg.runTask(t, fps, pass)
 				if err == nil {
 					err = out.add(rec)
 				}
@@ -236,8 +216,9 @@ func (t task) name() string {
 }
 
 // record is the task's result record without its measurements (its key).
-func (t task) record(fp string) Record {
-	r := Record{Kind: t.kind, Mechanism: t.name(), EpsIndex: t.e, Run: t.run, Fingerprint: fp}
+func (t task) record(fps *fingerprints) Record {
+	r := Record{Kind: t.kind, Mechanism: t.name(), EpsIndex: t.e, Run: t.run, Config: fps.common}
+	r.Fingerprint, _ = fps.want(r)
 	if t.spec != nil {
 		r.Family = t.spec.Family
 		r.Epsilon = t.spec.Eps[t.e]
@@ -248,9 +229,9 @@ func (t task) record(fp string) Record {
 	return r
 }
 
-func (cfg *Config) runTask(t task, fp string, tem *temCorpora) (Record, error) {
+func (cfg *Config) runTask(t task, fps *fingerprints, pass *passCorpora) (Record, error) {
 	start := time.Now()
-	rec := t.record(fp)
+	rec := t.record(fps)
 	label := fmt.Sprintf("%s/%s/%d/%d", t.kind, t.name(), t.e, t.run)
 	switch t.kind {
 	case "baseline":
@@ -271,9 +252,9 @@ func (cfg *Config) runTask(t task, fp string, tem *temCorpora) (Record, error) {
 		rec.NW, rec.SW = nw, sw
 	case "accuracy":
 		var tokens []int32
-		if t.spec.build == nil { // TEM: precomputed
-			tokens = tem.get(t.spec.Name, t.e, t.run)
-			rec.Draws = tem.draws[t.spec.Name]
+		if t.spec.law != nil { // computed by the corpus pass
+			tokens = pass.take(t.spec.Name, t.e, t.run)
+			rec.Draws = pass.draws[t.spec.Name]
 		} else {
 			s, err := t.spec.Build(cfg.Env, t.e)
 			if err != nil {

@@ -99,6 +99,7 @@ func testConfig(env *Env, tr, te *Corpus, results string) Config {
 
 func TestStudyRunsResumesAndIsReproducible(t *testing.T) {
 	env, tr, te := fixture(t)
+	withCusText(t, env)
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.jsonl")
 	cfg := testConfig(env, tr, te, a)
