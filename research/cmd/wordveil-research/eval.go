@@ -217,7 +217,7 @@ func evalReport(args []string, stdout, stderr io.Writer) error {
 	results := fs.String("results", "docs/eval/results.jsonl", "results of 'wordveil-research eval imdb'")
 	empirical := fs.String("empirical", "docs/eval/empirical.jsonl", "results of 'wordveil-research eval empirical' (skipped if missing)")
 	out := fs.String("out", "docs/eval", "directory for the figures and RESULTS.md")
-	extra := fs.String("extra", "full TR1=docs/eval/results-fulltr1.jsonl,10k vocabulary=docs/eval/results-10k.jsonl,full TR1 pooled=docs/eval/results-fulltr1-pool.jsonl",
+	extra := fs.String("extra", "full TR1 (GloVe-order asset)=docs/eval/results-fulltr1.jsonl,10k vocabulary (GloVe-order asset)=docs/eval/results-10k.jsonl,full TR1 pooled (GloVe-order asset)=docs/eval/results-fulltr1-pool.jsonl",
 		"comma-separated LABEL=FILE results of other configurations to show beside the study (missing files are skipped)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
