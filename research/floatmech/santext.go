@@ -3,10 +3,7 @@ package floatmech
 import (
 	"fmt"
 	"math/rand/v2"
-	"runtime"
-	"sync"
 
-	"github.com/wordveil/wordveil/mechanism"
 	"github.com/wordveil/wordveil/research/euclid"
 )
 
@@ -39,7 +36,7 @@ const SanTextSensitivity = 1.0
 // Gumbel tails, sample.Gumbel), so every word keeps a positive
 // probability. Each draw costs O(N·d): there is no approximate search.
 type SanText struct {
-	emb  *Embedding
+	expMech
 	eps  float64
 	coef float64 // ε/(2Δu); tests double it (the dropped factor 2)
 }
@@ -52,7 +49,9 @@ func NewSanText(emb *Embedding, eps float64) (*SanText, error) {
 	if emb == nil {
 		return nil, fmt.Errorf("santext: %w: nil embedding", ErrInvalidParameter)
 	}
-	return &SanText{emb: emb, eps: eps, coef: eps / (2 * SanTextSensitivity)}, nil
+	s := &SanText{eps: eps, coef: eps / (2 * SanTextSensitivity)}
+	s.expMech = expMech{name: "santext", emb: emb, scores: s.scores}
+	return s, nil
 }
 
 // Epsilon implements mechanism.Mechanism.
@@ -64,16 +63,6 @@ func (s *SanText) Len() int { return s.emb.Len() }
 // Metric implements mechanism.Mechanism.
 func (s *SanText) Metric() string { return "euclidean" }
 
-func (s *SanText) check(w int, src rand.Source) error {
-	if w < 0 || w >= s.emb.Len() {
-		return fmt.Errorf("santext: %w: %d not in [0, %d)", mechanism.ErrWordOutOfRange, w, s.emb.Len())
-	}
-	if src == nil {
-		return fmt.Errorf("santext: %w", mechanism.ErrNilSource)
-	}
-	return nil
-}
-
 // scores writes the log-weight −ε·‖φ(w) − φ(y)‖₂/2 of every y into dst
 // (length N), the distance in float64 (euclid.Dist).
 func (s *SanText) scores(w int, dst []float64) {
@@ -84,56 +73,9 @@ func (s *SanText) scores(w int, dst []float64) {
 }
 
 // Privatize releases one word for w.
-func (s *SanText) Privatize(w int, src rand.Source) (int, error) {
-	if err := s.check(w, src); err != nil {
-		return -1, err
-	}
-	sc := make([]float64, s.emb.Len())
-	s.scores(w, sc)
-	return pick(sc, src), nil
-}
+func (s *SanText) Privatize(w int, src rand.Source) (int, error) { return s.privatize(w, src) }
 
-// PrivatizeBatch implements Batcher, as SynTF's does: the scores of a few
-// words at a time (synTFChunk, so memory is bounded for any batch) on
-// workers goroutines, the Gumbel draws from src in input order, so a
-// seeded source gives the same output for any worker count.
+// PrivatizeBatch implements Batcher, as SynTF's does (see expMech).
 func (s *SanText) PrivatizeBatch(ws []int, out []int, src rand.Source, workers int) error {
-	fail := func(err error) error {
-		for i := range out {
-			out[i] = -1
-		}
-		return err
-	}
-	if len(out) != len(ws) {
-		return fail(fmt.Errorf("santext: %w: %d outputs for %d words", ErrInvalidParameter, len(out), len(ws)))
-	}
-	for _, w := range ws {
-		if err := s.check(w, src); err != nil {
-			return fail(err)
-		}
-	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	n := s.emb.Len()
-	buf := make([]float64, synTFChunk*n)
-	for start := 0; start < len(ws); start += synTFChunk {
-		chunk := ws[start:min(len(ws), start+synTFChunk)]
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, workers)
-		for j, w := range chunk {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer wg.Done()
-				s.scores(w, buf[j*n:(j+1)*n])
-				<-sem
-			}()
-		}
-		wg.Wait()
-		for j := range chunk {
-			out[start+j] = pick(buf[j*n:(j+1)*n], src)
-		}
-	}
-	return nil
+	return s.privatizeBatch(ws, out, src, workers)
 }
