@@ -185,19 +185,5 @@ func TestSynTFErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []int{-1, e.Len()} {
-		if y, err := m.Privatize(w, seeded(1)); !errors.Is(err, mechanism.ErrWordOutOfRange) || y != -1 {
-			t.Errorf("w=%d: (%d, %v)", w, y, err)
-		}
-	}
-	if y, err := m.Privatize(0, nil); !errors.Is(err, mechanism.ErrNilSource) || y != -1 {
-		t.Errorf("nil source: (%d, %v)", y, err)
-	}
-	out := []int{5, 5}
-	if err := m.PrivatizeBatch([]int{0, 99}, out, seeded(1), 1); !errors.Is(err, mechanism.ErrWordOutOfRange) || out[0] != -1 || out[1] != -1 {
-		t.Errorf("batch with a bad word: %v, out %v", err, out)
-	}
-	if err := m.PrivatizeBatch([]int{0}, out, seeded(1), 1); !errors.Is(err, ErrInvalidParameter) || out[0] != -1 {
-		t.Errorf("length mismatch: %v, out %v", err, out)
-	}
+	checkCallErrors(t, m, e.Len())
 }
