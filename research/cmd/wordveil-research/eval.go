@@ -29,6 +29,7 @@ Usage:
   wordveil-research eval report [flags]     figures (PNG, SVG) and RESULTS.md from the results files
   wordveil-research eval presets [flags]    the study's cells at two assets' presets, side by side
   wordveil-research eval oov [flags]        share of held-out everyday English the privatizer sends to the OOV policy (make typed-text)
+  wordveil-research eval kept [flags]       share of TR1's tokens each mechanism keeps unchanged (token-weighted N_w)
 
 The commands and what they regenerate: docs/eval/README.md.
 `
@@ -49,6 +50,8 @@ func evalCmd(args []string, stdout, stderr io.Writer) error {
 		return evalOOV(args[1:], stdout, stderr)
 	case "presets":
 		return evalPresets(args[1:], stdout, stderr)
+	case "kept":
+		return evalKept(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, evalUsage)
 		return nil
