@@ -36,7 +36,7 @@ const CandidateSeed = 1
 
 // ErrUnreachable is returned (wrapped, with the N_w range seen) for an N_w
 // target a candidate cannot reach within its ε range.
-var ErrUnreachable = errors.New("N_w target unreachable")
+var ErrUnreachable = errors.New("unreachable N_w target")
 
 // Candidate is one on-device configuration: a mechanism of package
 // mechanism, its lists (the list mechanisms) and its output vocabulary.

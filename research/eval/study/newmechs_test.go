@@ -92,8 +92,8 @@ func fixtureLaw(t *testing.T, env *Env, name string, eps float64) (law, wrong []
 	}
 	switch name {
 	case "tem", "tem-pool":
-		g, err := mechanism.TheoremGamma(eps, mechanism.DefaultBeta, n)
-		if err != nil {
+		var g float64
+		if g, err = mechanism.TheoremGamma(eps, mechanism.DefaultBeta, n); err != nil {
 			t.Fatal(err)
 		}
 		law, err = dpexact.TEM(d, g, eps)
