@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/wordveil/wordveil/internal/stattest"
 	"github.com/wordveil/wordveil/mechanism"
 )
 
@@ -33,5 +34,67 @@ func checkCallErrors(t *testing.T, m expMechUnderTest, n int) {
 	}
 	if err := m.PrivatizeBatch([]int{0}, out, seeded(1), 1); !errors.Is(err, ErrInvalidParameter) || out[0] != -1 {
 		t.Errorf("length mismatch: %v, out %v", err, out)
+	}
+}
+
+// samplerUnderTest is a mechanism whose draws are checked against its law.
+type samplerUnderTest interface {
+	mechanism.Mechanism
+	expMechUnderTest
+}
+
+// checkSamplerMatchesLaw draws from m (batch path for every word, single
+// path for word w) and compares with the exact law by chi-square; bad (the
+// same mechanism with the factor 2 dropped) must be rejected at w. The
+// three streams are seeded tag, tag+1 and tag+2.
+func checkSamplerMatchesLaw(t *testing.T, m, bad samplerUnderTest, law [][]float64, w int, tag byte) {
+	t.Helper()
+	draws := auditDraws(t)
+	counts := drawCounts(t, m, draws, seeded(tag))
+	for v := range counts {
+		if stat, df, p := stattest.ChiSquare(counts[v], law[v]); p < stattest.FalseFailureRate {
+			t.Errorf("batch w=%d: χ² = %.1f (df %d), p = %.3g", v, stat, df, p)
+		}
+	}
+	single, err := stattest.SampleCounts(m, w, draws, seeded(tag+1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stat, df, p := stattest.ChiSquare(single, law[w]); p < stattest.FalseFailureRate {
+		t.Errorf("single w=%d: χ² = %.1f (df %d), p = %.3g", w, stat, df, p)
+	}
+	badCounts, err := stattest.SampleCounts(bad, w, draws, seeded(tag+2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stat, df, p := stattest.ChiSquare(badCounts, law[w])
+	if !(p < stattest.FalseFailureRate) {
+		t.Errorf("the factor-2-dropped sampler passed: χ² = %.1f (df %d), p = %.3g", stat, df, p)
+	}
+	t.Logf("negative control rejected: χ² = %.1f (df %d), p = %.3g", stat, df, p)
+}
+
+// checkBatchMatchesSingle: PrivatizeBatch with any worker count gives the
+// draws Privatize gives one by one from the same seeded stream.
+func checkBatchMatchesSingle(t *testing.T, m expMechUnderTest, ws []int, tag byte) {
+	t.Helper()
+	want := make([]int, len(ws))
+	src := seeded(tag)
+	for i, w := range ws {
+		var err error
+		if want[i], err = m.Privatize(w, src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, workers := range []int{1, 2, 3, 5, 0} {
+		out := make([]int, len(ws))
+		if err := m.PrivatizeBatch(ws, out, seeded(tag), workers); err != nil {
+			t.Fatal(err)
+		}
+		for i := range out {
+			if out[i] != want[i] {
+				t.Fatalf("workers=%d: batch[%d] = %d, single = %d", workers, i, out[i], want[i])
+			}
+		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/internal/dpexact"
-	"github.com/wordveil/wordveil/internal/stattest"
 	"github.com/wordveil/wordveil/mechanism"
 )
 
@@ -82,7 +81,6 @@ func TestSanTextSamplerMatchesLaw(t *testing.T) {
 	e := tinyEmbedding(t, pts)
 	const eps = 3.0
 	law, _ := sanTextLaw(t, pts, eps)
-	draws := auditDraws(t)
 	m, err := NewSanText(e, eps)
 	if err != nil {
 		t.Fatal(err)
@@ -90,30 +88,9 @@ func TestSanTextSamplerMatchesLaw(t *testing.T) {
 	if m.Epsilon() != eps || m.Len() != len(pts) || m.Metric() != "euclidean" {
 		t.Fatalf("facts: ε %v, N %d, metric %q", m.Epsilon(), m.Len(), m.Metric())
 	}
-	counts := drawCounts(t, m, draws, seeded(90))
-	for w := range counts {
-		if stat, df, p := stattest.ChiSquare(counts[w], law[w]); p < stattest.FalseFailureRate {
-			t.Errorf("batch w=%d: χ² = %.1f (df %d), p = %.3g", w, stat, df, p)
-		}
-	}
-	single, err := stattest.SampleCounts(m, 1, draws, seeded(91))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if stat, df, p := stattest.ChiSquare(single, law[1]); p < stattest.FalseFailureRate {
-		t.Errorf("single w=1: χ² = %.1f (df %d), p = %.3g", stat, df, p)
-	}
 	bad, _ := NewSanText(e, eps)
 	bad.coef *= 2
-	badCounts, err := stattest.SampleCounts(bad, 1, draws, seeded(92))
-	if err != nil {
-		t.Fatal(err)
-	}
-	stat, df, p := stattest.ChiSquare(badCounts, law[1])
-	if !(p < stattest.FalseFailureRate) {
-		t.Errorf("the factor-2-dropped sampler passed: χ² = %.1f (df %d), p = %.3g", stat, df, p)
-	}
-	t.Logf("negative control rejected: χ² = %.1f (df %d), p = %.3g", stat, df, p)
+	checkSamplerMatchesLaw(t, m, bad, law, 1, 90)
 }
 
 // TestSanTextFarWordsStayPossible: at a large ε the far words' weights
@@ -149,24 +126,7 @@ func TestSanTextBatchMatchesSingle(t *testing.T) {
 	for i := range ws {
 		ws[i] = (i * 97) % e.Len()
 	}
-	want := make([]int, len(ws))
-	src := seeded(94)
-	for i, w := range ws {
-		if want[i], err = m.Privatize(w, src); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, workers := range []int{1, 3, 0} {
-		out := make([]int, len(ws))
-		if err := m.PrivatizeBatch(ws, out, seeded(94), workers); err != nil {
-			t.Fatal(err)
-		}
-		for i := range out {
-			if out[i] != want[i] {
-				t.Fatalf("workers=%d: batch[%d] = %d, single = %d", workers, i, out[i], want[i])
-			}
-		}
-	}
+	checkBatchMatchesSingle(t, m, ws, 94)
 }
 
 func TestSanTextErrors(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/internal/dpexact"
-	"github.com/wordveil/wordveil/internal/stattest"
 	"github.com/wordveil/wordveil/mechanism"
 )
 
@@ -98,35 +97,13 @@ func TestSynTFSamplerMatchesLaw(t *testing.T) {
 	e := tinyEmbedding(t, pts)
 	const eps = 4.0
 	law := synTFLaw(t, pts, eps)
-	draws := auditDraws(t)
 	m, err := NewSynTF(e, eps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	counts := drawCounts(t, m, draws, seeded(80))
-	for w := range counts {
-		if _, _, p := stattest.ChiSquare(counts[w], law[w]); p < stattest.FalseFailureRate {
-			t.Errorf("batch w=%d: χ² p = %.3g", w, p)
-		}
-	}
-	single, err := stattest.SampleCounts(m, 0, draws, seeded(81))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if stat, df, p := stattest.ChiSquare(single, law[0]); p < stattest.FalseFailureRate {
-		t.Errorf("single w=0: χ² = %.1f (df %d), p = %.3g", stat, df, p)
-	}
 	bad, _ := NewSynTF(e, eps)
 	bad.coef *= 2
-	badCounts, err := stattest.SampleCounts(bad, 0, draws, seeded(82))
-	if err != nil {
-		t.Fatal(err)
-	}
-	stat, df, p := stattest.ChiSquare(badCounts, law[0])
-	if !(p < stattest.FalseFailureRate) {
-		t.Errorf("the factor-2-dropped sampler passed: χ² = %.1f (df %d), p = %.3g", stat, df, p)
-	}
-	t.Logf("negative control rejected: χ² = %.1f (df %d), p = %.3g", stat, df, p)
+	checkSamplerMatchesLaw(t, m, bad, law, 0, 80)
 }
 
 func TestSynTFBatchMatchesSingle(t *testing.T) {
@@ -139,24 +116,7 @@ func TestSynTFBatchMatchesSingle(t *testing.T) {
 	for i := range ws {
 		ws[i] = (i * 131) % e.Len()
 	}
-	want := make([]int, len(ws))
-	src := seeded(83)
-	for i, w := range ws {
-		if want[i], err = m.Privatize(w, src); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, workers := range []int{1, 2, 5, 0} {
-		out := make([]int, len(ws))
-		if err := m.PrivatizeBatch(ws, out, seeded(83), workers); err != nil {
-			t.Fatal(err)
-		}
-		for i := range out {
-			if out[i] != want[i] {
-				t.Fatalf("workers=%d: batch[%d] = %d, single = %d", workers, i, out[i], want[i])
-			}
-		}
-	}
+	checkBatchMatchesSingle(t, m, ws, 83)
 }
 
 func TestSynTFErrors(t *testing.T) {
