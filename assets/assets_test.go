@@ -37,7 +37,7 @@ func TestDefaultLoads(t *testing.T) {
 }
 
 // BenchmarkLoadDefault measures decode + verify of the embedded asset and
-// reports the Go heap the decoded asset keeps alive (heap-MB: live heap
+// reports the Go heap the decoded asset keeps alive (heap-MiB: live heap
 // after a GC with the asset held, minus before), for docs/BENCHMARKS.md.
 func BenchmarkLoadDefault(b *testing.B) {
 	for b.Loop() {
@@ -48,7 +48,7 @@ func BenchmarkLoadDefault(b *testing.B) {
 	b.ReportMetric(retainedHeapMB(func() any {
 		a, _ := wva.Decode(DefaultBytes())
 		return a
-	}), "heap-MB")
+	}), "heap-MiB")
 }
 
 // retainedHeapMB returns the live heap that the value f returns keeps.

@@ -16,7 +16,8 @@ import (
 //   - number: a Number token ("5", "1990") the mechanism privatizes;
 //   - rare: a token whose vocabulary id is ≥ Classes.RareRank (the
 //     asset's ids are in frequency-rank order, so these are the rarer
-//     words);
+//     words), and every stand-in (Asset.StandIn: words rarer than the
+//     whole vocabulary, whatever the rank of the word they stand in for);
 //   - capitalized: a word whose capitalization class is Title or UPPER
 //     ("Smith", "NASA"), a proxy for names; a clitic piece belongs to its
 //     word ("Don't" → "Do" and "n't" are both capitalized);
@@ -155,9 +156,9 @@ func NewWithClasses(m mechanism.Mechanism, a *wva.Asset, classes Classes, mopts 
 }
 
 // classOf returns the index in cs of the class of a vocabulary token tk
-// with id id, whose word has capitalization class word. Nothing else of
-// the input is looked at.
-func (cs *classSet) classOf(tk tokenize.Token, id int, word tokenize.Case) uint8 {
+// of frequency rank rank (its id; N for a stand-in), whose word has
+// capitalization class word. Nothing else of the input is looked at.
+func (cs *classSet) classOf(tk tokenize.Token, rank int, word tokenize.Case) uint8 {
 	best := 0
 	consider := func(i int8, matches bool) {
 		if i >= 0 && matches && (best == 0 || cs.eps[i] < cs.eps[best]) {
@@ -165,7 +166,7 @@ func (cs *classSet) classOf(tk tokenize.Token, id int, word tokenize.Case) uint8
 		}
 	}
 	consider(cs.number, tk.Kind == tokenize.Number)
-	consider(cs.rare, id >= cs.rareRank)
+	consider(cs.rare, rank >= cs.rareRank)
 	consider(cs.capital, word == tokenize.Title || word == tokenize.Upper)
 	return uint8(best)
 }

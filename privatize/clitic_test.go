@@ -28,25 +28,61 @@ func nearIdentity(t *testing.T) (mechanism.Mechanism, *Privatizer) {
 
 func TestJoinClitic(t *testing.T) {
 	for _, tc := range []struct {
-		in, out string
-		vocab   bool
-		want    string
+		in, out      string
+		vocab, glued bool
+		want         string
 	}{
-		{"n't", "n't", true, "n't"},
-		{"'s", "'s", true, "'s"},
-		{"'m", "'re", true, "'re"},
-		{"N'T", "N'T", true, "N'T"},     // an UPPER word's clitic is written UPPER by the caller
-		{"n’t", "n't", true, "n’t"},     // curly stays curly
-		{"’S", "'RE", true, "’RE"},      // in any case
-		{"'s", "never", true, " never"}, // not a clitic: a word of its own
-		{"n’t", "o'clock", true, " o’clock"},
-		{"'d", "•", false, " •"},  // the placeholder, after a space
-		{"’d", "'x", false, "'x"}, // a placeholder that starts with an apostrophe is glued, and written as given
-		{"'s", "N't", true, "N't"},
-		{"'s", "nt", true, " nt"},
+		{"n't", "n't", true, true, "n't"},
+		{"'m", "'re", true, true, "'re"},
+		{"N'T", "N'T", true, true, "N'T"}, // an UPPER word's clitic is written UPPER by the caller
+		{"n’t", "n't", true, true, "n’t"}, // curly stays curly
+		{"’S", "'RE", true, true, "’RE"},  // in any case
+		{"'s", "never", true, false, " never"},
+		{"n’t", "o'clock", true, false, " o’clock"},
+		{"'d", "•", false, false, " •"}, // the placeholder, after a space
+		{"’d", "'x", false, true, "'x"}, // a placeholder is written as given
 	} {
-		if got := joinClitic(tc.in, tc.out, tc.vocab); got != tc.want {
-			t.Errorf("joinClitic(%q, %q, %v) = %q, want %q", tc.in, tc.out, tc.vocab, got, tc.want)
+		if got := joinClitic(tc.in, tc.out, tc.vocab, tc.glued); got != tc.want {
+			t.Errorf("joinClitic(%q, %q, %v, %v) = %q, want %q", tc.in, tc.out, tc.vocab, tc.glued, got, tc.want)
+		}
+	}
+}
+
+// TestPieceOutput: a clitic output stays a clitic only where it glues,
+// and is written as its full word elsewhere, when that may be released.
+func TestPieceOutput(t *testing.T) {
+	all := [len(cliticFull)]string{}
+	for i, c := range cliticFull {
+		all[i] = c.full
+	}
+	none := [len(cliticFull)]string{}
+	for _, tc := range []struct {
+		part      tokenize.Part
+		out, prev string
+		full      *[len(cliticFull)]string
+		want      string
+		wantGlued bool
+	}{
+		{tokenize.Single, "cat", "", &all, "cat", false},
+		{tokenize.Single, "'m", "", &all, "am", false}, // a word of its own is never a clitic
+		{tokenize.Host, "n't", "", &all, "not", false},
+		{tokenize.Host, "n't", "", &none, "n't", false}, // "not" may not be released
+		{tokenize.Clitic, "n't", "did", &all, "n't", true},
+		{tokenize.Clitic, "n't", "ca", &all, "n't", true},
+		{tokenize.Clitic, "n't", "am", &all, "not", false}, // never "amn't"
+		{tokenize.Clitic, "n't", "am", &none, "n't", true}, // as typed when "not" may not be released
+		{tokenize.Clitic, "'m", "i", &all, "'m", true},
+		{tokenize.Clitic, "'m", "you", &all, "am", false},
+		{tokenize.Clitic, "'s", "john", &all, "'s", true},
+		{tokenize.Clitic, "'ve", "n't", &all, "'ve", true}, // wouldn't've
+		{tokenize.Clitic, "'s", "•", &all, "'s", true},     // after the placeholder
+		{tokenize.Clitic, "n't", "•", &all, "not", false},
+		{tokenize.Clitic, "never", "did", &all, "never", false},
+		{tokenize.Clitic, "'til", "did", &all, "'til", true}, // starts with an apostrophe: glued
+	} {
+		got, glued := pieceOutput(tc.part, tc.out, tc.prev, tc.full)
+		if got != tc.want || glued != tc.wantGlued {
+			t.Errorf("pieceOutput(%v, %q, %q) = %q, %v; want %q, %v", tc.part, tc.out, tc.prev, got, glued, tc.want, tc.wantGlued)
 		}
 	}
 }
@@ -109,11 +145,12 @@ func TestCliticRoundTrip(t *testing.T) {
 		{p, "you're we'll I've he'd they'd've", "you're we'll I've he'd they'd've"},
 		{p, "John's 5 cats", "John's 5 cats"},
 		{p, "it's 1990, 3.5 or 1,000.", "it's 1990, 3.5 • 1,000."}, // "or" is not in the vocabulary
-		{p, "o'clock well-known's", "o'clock well-known's"},
+		{p, "o'clock well-known's", "o'clock •-•'s"},               // segments: "well" and "known" are not in this vocabulary
+		{p, "Well-known John-John's", "•-• John-John's"},
 		{p, "rock'n'roll y'all", "• •"}, // whole words the vocabulary lacks
 		{p, "''", "''"},
 		{p, "'s", "'s"},   // the apostrophe is layout, "s" a word
-		{p, "n't", "n't"}, // a word of its own
+		{p, "n't", "not"}, // a word of its own, never written as a clitic
 		{p, "5's", "5's"}, // "5", layout "'", "s"
 		{p, "1990s 10am 2nd 7 1,234", "• • • • •"},
 		{p, "Mary's", "•'s"}, // a host the vocabulary lacks: replaced, its clitic kept as a clitic
@@ -311,5 +348,153 @@ func TestCheckTokenCatches(t *testing.T) {
 		if (err != nil) != tc.fail {
 			t.Errorf("checkToken(%q → %q, how %d) = %v, want failure %v", tc.in.Text, tc.out, tc.how, err, tc.fail)
 		}
+	}
+}
+
+// TestStandInsAndSegments: a stand-in goes to the mechanism as its word
+// (near the identity, it comes back as that word, never as itself), and a
+// hyphenated word is privatized segment by segment, whatever the
+// vocabulary holds ("well-known" is a synthetic vocabulary word, "well"
+// and "known" are not), with its hyphens kept.
+func TestStandInsAndSegments(t *testing.T) {
+	_, p := nearIdentity(t)
+	src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("standins"))
+	for _, tc := range []struct {
+		in, out   string
+		words, oo int
+	}{
+		{"Heisenberg's kittens", "John's cats", 3, 0},
+		{"y'know, NOPE", "know, NEVER", 2, 0},
+		{"cat-dog Cat-DOG", "cat-dog Cat-DOG", 4, 0},
+		{"cat-xqz", "cat-•", 1, 1},
+		{"well-known", "•-•", 0, 2},
+		{"kitten-doggo's", "cat-dog's", 3, 0},
+		{"Heisenberg-Kitten", "John-Cat", 2, 0},
+	} {
+		res, err := p.Privatize(tc.in, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Text != tc.out || res.Accounting.Words != tc.words || res.Accounting.OOV != tc.oo {
+			t.Errorf("Privatize(%q) = %q (%d words, %d OOV), want %q (%d, %d)", tc.in, res.Text,
+				res.Accounting.Words, res.Accounting.OOV, tc.out, tc.words, tc.oo)
+		}
+	}
+}
+
+// TestStandInsAreRare: with word classes, a stand-in is billed at the
+// rare ε even though the word it stands in for ("john", id 22 of 44) is
+// below RareRank; the word itself is not.
+func TestStandInsAreRare(t *testing.T) {
+	_, p := nearIdentity(t)
+	a := p.asset
+	sat := mechanism.Options{AllowSaturated: true}
+	dg, err := mechanism.New(mechanism.Name1DG, a, 200, sat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := NewWithClasses(dg, a, Classes{RareRank: a.Len() - 1, Rare: 150}, sat, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("standin-rare"))
+	for _, tc := range []struct {
+		in   string
+		rare int
+	}{
+		{"john", 0},
+		{"heisenberg", 1},
+		{"john heisenberg kitten cat", 2},
+	} {
+		res, err := q.Privatize(tc.in, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		for _, c := range res.Accounting.Classes {
+			if c.Class == ClassRare {
+				got = c.Words
+			}
+		}
+		if got != tc.rare {
+			t.Errorf("%q: %d rare words, want %d (%+v)", tc.in, got, tc.rare, res.Accounting.Classes)
+		}
+	}
+}
+
+// readsAsContraction reports a word of an output text that glues a
+// clitic where English does not: "n't" not after an auxiliary (or ca,
+// wo, sha, ai), "'m" not after "I", or a clitic standing alone.
+func readsAsContraction(text string) (bad string, ok bool) {
+	for _, w := range strings.Fields(text) {
+		k := strings.Trim(tokenize.Key(w), ".,!?;:")
+		for _, c := range cliticFull {
+			if !strings.HasSuffix(k, c.clitic) {
+				continue
+			}
+			host := strings.TrimSuffix(k, c.clitic)
+			for _, c2 := range cliticFull { // "wouldn't've": look through inner clitics
+				host = strings.TrimSuffix(host, c2.clitic)
+			}
+			switch {
+			case host == "":
+				return w, false
+			case c.clitic == "n't" && !takesNot[strings.TrimSuffix(k, "n't")]:
+				return w, false
+			case c.clitic == "'m" && host != "i":
+				return w, false
+			}
+		}
+	}
+	return "", true
+}
+
+// TestCliticOutputsRead: through a noisy mechanism over a vocabulary where
+// clitics and their hosts are common outputs, no output glues a clitic
+// where English would not. The negative control shows the check catches
+// what the previous rule wrote ("'mn't", "I n'tn't").
+func TestCliticOutputsRead(t *testing.T) {
+	for _, bad := range []string{"'mn't tired", "and I n'tn't focus", "youn't", "he'm"} {
+		if _, ok := readsAsContraction(bad); ok {
+			t.Fatalf("control: %q passed the check", bad)
+		}
+	}
+	for _, good := range []string{"I'm sure, you're right", "didn't", "wouldn't've", "Can't", "John's", "am not"} {
+		if w, ok := readsAsContraction(good); !ok {
+			t.Fatalf("control: %q rejected at %q", good, w)
+		}
+	}
+	// The default asset, releasing only pronouns, auxiliaries, clitics and
+	// their full words, at an ε where most words change: clitic outputs
+	// land everywhere.
+	a := defaultAsset(t)
+	dg, err := mechanism.NewDiffractorGeometric(a.Lists, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(restrict(t, dg, a, "i", "you", "it", "we", "they", "do", "did", "ca", "wo", "is", "was",
+		"not", "am", "are", "will", "have", "would", "'s", "n't", "'m", "'re", "'ll", "'ve", "'d", "sure", "fine"), a, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("clitics-read"))
+	const text = "I'm sure you don't know. It's fine, we'll see; I can't, they'd've won't."
+	glued := 0
+	for range 2000 {
+		res, err := p.Privatize(text, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, ok := readsAsContraction(res.Text); !ok {
+			t.Fatalf("output %q writes %q", res.Text, w)
+		}
+		for _, w := range strings.Fields(res.Text) {
+			if len(w) > 2 && strings.Contains(w[1:], "'") {
+				glued++
+			}
+		}
+	}
+	if glued < 100 { // not vacuous: contractions were written
+		t.Fatalf("only %d glued clitics in 2,000 outputs", glued)
 	}
 }

@@ -26,8 +26,9 @@ func TestDefaultExclusionNeverReleased(t *testing.T) {
 	for _, id := range a.Header.Excluded.IDs {
 		excluded = append(excluded, a.Words[id])
 	}
-	// Excluded words typed by the user, ordinary words, OOV tokens.
-	text := strings.Join(excluded[:40], " ") + " the cat can't xqzzv 4217 " + strings.Join(excluded[40:80], " ")
+	// Excluded words typed by the user, ordinary words, clitics, stand-ins,
+	// hyphenated words, OOV tokens.
+	text := strings.Join(excluded[:40], " ") + " the cat can't I'm heisenberg well-known mother-in-law's xqzzv 4217 " + strings.Join(excluded[40:80], " ")
 	bad := map[string]bool{}
 	for _, w := range excluded {
 		bad[w] = true
@@ -44,7 +45,7 @@ func TestDefaultExclusionNeverReleased(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, w := range strings.FieldsFunc(strings.ToLower(r.Text), func(c rune) bool { return c == ' ' }) {
+			for _, w := range strings.FieldsFunc(strings.ToLower(r.Text), func(c rune) bool { return c == ' ' || c == '-' }) {
 				if bad[w] {
 					n++
 				}

@@ -94,8 +94,9 @@ type Accounting struct {
 	// Mechanism names the mechanism (mechanism.NameBRR, ...) when it is known.
 	Mechanism string
 	// Words is how many words went through the mechanism, counting each
-	// piece of a word cut into pieces ("do" and "n't" of "don't") and
-	// each number the mechanism privatized. Tokens replaced by the OOV
+	// piece of a word cut into pieces ("do" and "n't" of "don't"), each
+	// segment of a hyphenated word, each stand-in and each number the
+	// mechanism privatized. Tokens replaced by the OOV
 	// policy (out-of-vocabulary words and pieces, other numbers, e-mail
 	// addresses, URLs, emoji) cost nothing: their replacement does not
 	// depend on them.
@@ -150,11 +151,13 @@ type Result struct {
 // What the output discloses about the input: its layout (whitespace, and
 // punctuation unless PrivatizePunctuation), the number and kinds of its
 // tokens (hence its length in words), each word's capitalization class
-// (lower, Title, UPPER), and which apostrophe its clitics used. Every
-// content token is replaced: vocabulary words and numbers by the
-// mechanism, everything else by the OOV policy. Nothing passes through. A
-// word with clitics ("don't", "I’m") is privatized piece by piece and
-// written back as one (pieces.go).
+// (lower, Title, UPPER), which apostrophe its clitics used, and where its
+// hyphenated words are cut. Every content token is replaced: vocabulary
+// words, the asset's stand-ins (privatized as the vocabulary word each
+// stands in for) and numbers by the mechanism, everything else by the OOV
+// policy. Nothing passes through. A word with clitics ("don't", "I’m") is
+// privatized piece by piece and written back as one, a hyphenated word
+// segment by segment with its hyphens (pieces.go).
 //
 // Time and memory are linear in the text: one tokenizing pass that looks
 // words up and draws the layout and OOV replacements, the mechanism's
@@ -171,6 +174,9 @@ type Privatizer struct {
 	known   bool
 	unknown string
 	classes *classSet // nil: every word at m's ε (New)
+	// fullWords[i] is cliticFull[i].full when the asset has it and the
+	// mechanism may release it, else "" (pieces.go).
+	fullWords [len(cliticFull)]string
 }
 
 // New returns a privatizer applying m to the words of asset
@@ -210,6 +216,11 @@ func New(m mechanism.Mechanism, asset *wva.Asset, opt Options) (*Privatizer, err
 		p.outputs = f.Outputs()
 		if p.outputs != nil && p.outputs.Vocabulary() != asset.Len() {
 			return nil, fmt.Errorf("text privatizer: %w: outputs cover %d words, the asset %d", mechanism.ErrOutputsMismatch, p.outputs.Vocabulary(), asset.Len())
+		}
+	}
+	for i, c := range cliticFull {
+		if id, ok := asset.Lookup(c.full); ok && (p.outputs == nil || p.outputs.Allowed(id)) {
+			p.fullWords[i] = c.full
 		}
 	}
 	p.pavg, p.known = mechanism.MeanDistance(m)
@@ -271,6 +282,9 @@ const (
 	fromPunct
 )
 
+// hyphen is the layout token between the segments of a hyphenated word.
+var hyphen = tokenize.Token{Text: "-", Kind: tokenize.Punct, Part: tokenize.Single, Whole: "-"}
+
 // cancelEvery is how many words or tokens pass between context checks.
 const cancelEvery = 256
 
@@ -326,15 +340,18 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 			if !ok {
 				break
 			}
-			if tk.Kind.Content() {
-				pieceCase(tk, &word) // keeps word's class for its clitics
+			if !tk.Kind.Content() {
+				continue
 			}
-			if id, ok := p.vocabID(tk); ok {
-				ids = append(ids, int32(id))
-				if p.classes != nil {
-					cls = append(cls, p.classes.classOf(tk, id, word))
+			pieceCase(tk, &word) // keeps word's class for its clitics
+			eachSegment(tk, func(seg tokenize.Token, _ bool) {
+				if id, rank, ok := p.lookup(seg); ok {
+					ids = append(ids, int32(id))
+					if p.classes != nil {
+						cls = append(cls, p.classes.classOf(seg, rank, segmentCase(tk, seg, word)))
+					}
 				}
-			}
+			})
 		}
 	}
 
@@ -410,21 +427,41 @@ func (p *Privatizer) respond(ctx context.Context, ids []int32, cls []uint8, src 
 	return finish(resp, make([]bool, len(ids)))
 }
 
-// vocabID returns the vocabulary id of a token (or piece of a word) the
-// mechanism privatizes: a Word, or a Number unless NumbersReplace, whose
-// lookup key is a vocabulary word. Every other content token goes to the
-// OOV policy; Other tokens (e-mail addresses, URLs, letters mixed with
-// digits, emoji) always do. A Word holds no digit (the tokenizer makes a
-// token with digits a Number or Other), so with NumbersReplace no token
+// lookup returns the vocabulary id the mechanism privatizes a token (or
+// piece, or segment of a word) as, and its rank for word classes: a Word,
+// or a Number unless NumbersReplace, whose lookup key is a vocabulary
+// word (rank = id, the asset's frequency rank); else a Word whose key is
+// one of the asset's stand-ins, privatized as the vocabulary word it
+// stands in for (rank = N, rarer than every vocabulary word: stand-ins
+// are words the vocabulary was too small for). Every other content token
+// goes to the OOV policy; Other tokens (e-mail addresses, URLs, letters
+// mixed with digits, emoji) always do. A Word holds no digit (the
+// tokenizer makes a token with digits a Number or Other), and stand-ins
+// are never looked up for Numbers, so with NumbersReplace no token
 // bearing a digit reaches the mechanism.
-func (p *Privatizer) vocabID(tk tokenize.Token) (int, bool) {
+//
+// A stand-in is a deterministic map, fixed by the asset, from a word to a
+// vocabulary word, applied before the mechanism: the mechanism's metric
+// DP guarantee holds for stand-ins with the distance between the words
+// they stand in for (0 between a stand-in and its word), and the output is
+// a vocabulary word, never the stand-in itself.
+func (p *Privatizer) lookup(tk tokenize.Token) (id, rank int, ok bool) {
 	switch {
 	case tk.Kind == tokenize.Word:
 	case tk.Kind == tokenize.Number && p.opt.Numbers != NumbersReplace:
 	default:
-		return -1, false
+		return -1, -1, false
 	}
-	return p.asset.Lookup(tokenize.Key(tk.Text))
+	key := tokenize.Key(tk.Text)
+	if id, ok := p.asset.Lookup(key); ok {
+		return id, id, true
+	}
+	if tk.Kind == tokenize.Word {
+		if id, ok := p.asset.StandIn(key); ok {
+			return id, p.asset.Len(), true
+		}
+	}
+	return -1, -1, false
 }
 
 // oovWord draws the OOV policy's random word: uniform over the words the
@@ -444,6 +481,7 @@ func (p *Privatizer) assemble(texts []string, resp []int32, memoized []bool, cls
 	out := make([]Result, len(texts))
 	next := 0
 	var word tokenize.Case // the class of the word being written (pieceCase)
+	var prev string        // the lower-case word the last piece wrote, or the placeholder
 	var sc tokenize.Scanner
 	for i, t := range texts {
 		var b strings.Builder
@@ -470,36 +508,54 @@ func (p *Privatizer) assemble(texts []string, resp []int32, memoized []bool, cls
 				emit(tk, privatizedPunct[sample.UniformInt(src, len(privatizedPunct))], fromPunct)
 			default:
 				c := pieceCase(tk, &word)
-				w, how, vocab := "", fromMechanism, true
-				// The same test as pass 1, so the k-th vocabulary token
-				// here is ids[k].
-				if _, ok := p.vocabID(tk); ok {
-					w = tokenize.Apply(c, p.asset.Words[resp[next]])
-					acc.Words++
-					if memoized[next] {
-						acc.Memoized++
-					}
-					if cls != nil {
-						c := &acc.Classes[cls[next]]
-						c.Words++
+				if tk.Part != tokenize.Clitic {
+					prev = "" // a new word
+				}
+				eachSegment(tk, func(seg tokenize.Token, last bool) {
+					c := segmentCase(tk, seg, c)
+					out, how := "", fromMechanism
+					// The same test as pass 1, so the k-th token privatized
+					// here is ids[k].
+					if _, _, ok := p.lookup(seg); ok {
+						out = p.asset.Words[resp[next]]
+						acc.Words++
 						if memoized[next] {
-							c.Memoized++
+							acc.Memoized++
+						}
+						if cls != nil {
+							c := &acc.Classes[cls[next]]
+							c.Words++
+							if memoized[next] {
+								c.Memoized++
+							}
+						}
+						next++
+					} else {
+						acc.OOV++
+						how = fromOOV
+						if p.opt.OOV != OOVPlaceholder {
+							out = p.oovWord(src)
 						}
 					}
-					next++
-				} else {
-					acc.OOV++
-					how = fromOOV
-					if p.opt.OOV == OOVPlaceholder {
-						w, vocab = p.opt.Placeholder, false
+					var w string
+					var glued bool
+					vocab := out != ""
+					if !vocab { // the placeholder, written as given
+						w, out = p.opt.Placeholder, p.opt.Placeholder
+						glued = strings.HasPrefix(tokenize.Key(w), "'") || tokenize.Key(w) == "n't"
 					} else {
-						w = tokenize.Apply(c, p.oovWord(src))
+						out, glued = pieceOutput(seg.Part, out, prev, &p.fullWords)
+						w = tokenize.Apply(c, out)
 					}
-				}
-				if tk.Part == tokenize.Clitic {
-					w = joinClitic(tk.Text, w, vocab)
-				}
-				emit(tk, w, how)
+					prev = out
+					if tk.Part == tokenize.Clitic {
+						w = joinClitic(tk.Text, w, vocab, glued)
+					}
+					emit(seg, w, how)
+					if !last {
+						emit(hyphen, "-", fromLayout)
+					}
+				})
 			}
 		}
 		acc.TotalEpsilon = float64(acc.Words-acc.Memoized) * acc.Epsilon

@@ -42,7 +42,29 @@ func syntheticAsset(tb testing.TB) *wva.Asset {
 		}
 		a.Lists = append(a.Lists, l)
 	}
+	// Stand-ins: words the asset knows without a code, each privatized as
+	// a vocabulary word.
+	var words []string
+	var ids []int32
+	for _, st := range syntheticStandIns {
+		id, ok := a.Lookup(st[1])
+		if !ok {
+			tb.Fatalf("stand-in target %q is not a synthetic word", st[1])
+		}
+		words, ids = append(words, st[0]), append(ids, int32(id))
+	}
+	st, err := wva.NewStandIns(n, words, ids)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	a.StandIns = st
 	return a
+}
+
+// syntheticStandIns maps each stand-in of the synthetic asset to its word.
+var syntheticStandIns = [][2]string{
+	{"heisenberg", "john"}, {"kitten", "cat"}, {"kittens", "cats"},
+	{"y'know", "know"}, {"doggo", "dog"}, {"nope", "never"},
 }
 
 // syntheticMechanisms builds the mechanisms that need no precomputed TEM

@@ -69,7 +69,8 @@ func outsideOutputAlphabet(p *Privatizer, s string) bool {
 // checkToken checks one token's output: layout is kept exactly; every
 // vocabulary word or number goes to the mechanism and comes back a
 // vocabulary word (an allowed one when the mechanism restricts its
-// outputs); every other content token goes to the OOV policy and comes
+// outputs), as does a word the asset has a stand-in for; a hyphenated
+// word arrives segment by segment; every other content token goes to the OOV policy and comes
 // back an allowed vocabulary word or the placeholder, never itself; a
 // clitic's output is glued to its host exactly when it is a clitic itself,
 // and keeps a curly apostrophe.
@@ -79,7 +80,12 @@ func checkToken(p *Privatizer, in tokenize.Token, out string, how tokenSource) e
 		id, ok := p.asset.Lookup(tokenize.Key(w))
 		return ok && (p.outputs == nil || p.outputs.Allowed(id))
 	}
-	mechanismToken := inVocab(in.Text) && (in.Kind == tokenize.Word || in.Kind == tokenize.Number && p.opt.Numbers != NumbersReplace)
+	standIn := func(w string) bool { _, ok := p.asset.StandIn(tokenize.Key(w)); return ok }
+	mechanismToken := in.Kind == tokenize.Word && (inVocab(in.Text) || standIn(in.Text)) ||
+		in.Kind == tokenize.Number && p.opt.Numbers != NumbersReplace && inVocab(in.Text)
+	if in.Kind == tokenize.Word && strings.Contains(in.Text, "-") {
+		return fmt.Errorf("hyphenated word %q reached the privatizer whole: it goes segment by segment", in.Text)
+	}
 	word := out // the replacement, less the space before a clitic's
 	if in.Part == tokenize.Clitic && (how == fromMechanism || how == fromOOV) {
 		word = strings.TrimPrefix(out, " ")
@@ -179,6 +185,7 @@ var textSeeds = []string{
 	"I'm sure John’s 5 cats don't know 1990, 3.5 or 1,000; I’M SURE we'll; Can't WON’T shan't.",
 	"y'all'd've wouldn't've rock'n'roll o'clock '' 's n't 5's 1990s 10am 2nd 7 1,234 ٣ 42.",
 	"DON'T DoN't don’T N'T 'S it''s its' well-known's x-n't",
+	"Heisenberg's kitten-doggo, y'know; NOPE-nope mother-in-law's Cat-DOG-xqz",
 }
 
 func TestTextGuarantee(t *testing.T) {

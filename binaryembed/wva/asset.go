@@ -36,6 +36,12 @@ type Asset struct {
 	Floats []float32
 	// CusText holds CusText's output sets, or nil.
 	CusText *CusTextSets
+	// StandIns maps words outside the vocabulary to vocabulary ids (see
+	// StandIns and StandIn), or nil. Validate refuses one that is a
+	// vocabulary word; Decode need not (StandIn is consulted only after
+	// Lookup, so such an entry is never reached).
+	// An empty set is stored as no section, so it decodes as nil.
+	StandIns *StandIns
 	// SHA256 is the hash of the file Decode read (zero for an Asset built
 	// in memory): what a memo of responses is bound to, so responses drawn
 	// over one asset are never reused over another, even one with the same
@@ -94,7 +100,8 @@ func (a *Asset) derivedHeader() (Header, error) {
 			return h, invalidf("vocabulary", "word %d: %s", id, err)
 		}
 	}
-	if _, first, second, ok := buildIndex(a.Words); !ok {
+	idx, first, second, ok := buildIndex(a.Words)
+	if !ok {
 		return h, invalidf("vocabulary", "word %q at ids %d and %d", a.Words[first], first, second)
 	}
 	if h.Words != 0 && h.Words != n {
@@ -118,6 +125,9 @@ func (a *Asset) derivedHeader() (Header, error) {
 		return h, err
 	}
 	if err := a.deriveCusText(&h); err != nil {
+		return h, err
+	}
+	if err := a.deriveStandIns(&h, idx); err != nil {
 		return h, err
 	}
 	if msg := checkPresets(h.Presets); msg != "" {

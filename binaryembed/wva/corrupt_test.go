@@ -22,9 +22,26 @@ func smallFile(t testing.TB) []byte {
 	for i := range a.Words {
 		a.Words[i] = "representation" + string(rune('a'+i))
 	}
+	// Stand-ins that compress as well, front-coded or not: no shared
+	// prefixes, repetitive text.
+	var words []string
+	var ids []int32
+	for i := range 10 {
+		words = append(words, string(rune('A'+i))+"representation-representation")
+		ids = append(ids, int32(i))
+	}
+	s, err := NewStandIns(len(a.Words), words, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.StandIns = s
 	b := mustMarshal(t, a)
-	if v, _ := Inspect(b); v.Sections[0].Flags != flagDeflate {
+	v, _ := Inspect(b)
+	if v.Sections[0].Flags != flagDeflate {
 		t.Fatal("small file's vocabulary is not compressed")
+	}
+	if last := v.Sections[len(v.Sections)-1]; last.Kind != kindStandIns || last.Flags != flagDeflate {
+		t.Fatal("small file's stand-ins are missing or not compressed")
 	}
 	return b
 }

@@ -111,9 +111,9 @@ func TestCusTextRoundTrip(t *testing.T) {
 			if got.Header.CusText.K != tc.k || got.Header.CusText.Groups != (tc.n+tc.k-1)/tc.k || got.Header.CusText.Metric != "hamming" {
 				t.Fatalf("header %+v", *got.Header.CusText)
 			}
-			// Without the sets the file is what a 1.0 writer wrote: minor
-			// 0, no "custext" in the header, and every other section
-			// byte-identical to its counterpart in the file with sets.
+			// Without the sets the file has no "custext" in the header, and
+			// every other section is byte-identical to its counterpart in
+			// the file with sets.
 			a.CusText, a.Header.CusText = nil, nil
 			plain := mustMarshal(t, a)
 			if plain[10] != 0 || bytes.Contains(plain, []byte(`"custext"`)) {

@@ -1,6 +1,7 @@
 // Package wva reads and writes WordVeil asset files (.wva): the vocabulary,
-// 256-bit codes, 1-Diffractor lists, TEM neighbour balls and, in research
-// builds, float vectors that the on-device mechanisms use.
+// 256-bit codes, 1-Diffractor lists, TEM neighbour balls, CusText output
+// sets, stand-ins (words outside the vocabulary mapped to vocabulary ids)
+// and, in research builds, float vectors that the on-device mechanisms use.
 //
 // The byte layout is specified in docs/ASSET_FORMAT.md. In short: an 8-byte
 // magic, a major.minor version, a JSON header with provenance and counts, a
@@ -18,13 +19,19 @@
 //     against each other and the file size, ids below N, sort orders, each
 //     1-Diffractor list an exact permutation (no duplicated or missing
 //     word), TEM balls symmetric by construction, words unique and valid
-//     UTF-8, floats finite, no trailing bytes. It allocates at most a small
-//     constant multiple of the input size.
+//     UTF-8, stand-ins canonically front-coded in strict byte order,
+//     floats finite, no trailing bytes. It allocates at most a
+//     small constant multiple of the input size.
 //   - Marshal is deterministic and refuses (with ErrInvalid) any Asset that
 //     Decode would refuse; Decode(Marshal(a)) equals a.
 //   - TEM lists hold exact balls under the ceil-quantized metric
 //     q·⌈d/q⌉, which remains a metric (see TEMLists), so TEM's guarantee
 //     holds for it; StepsFor refuses γ above the lists' γ_max.
+//
+// It does not check how the builder chose what it stored: how CusText's
+// groups were formed (`wordveil audit` recomputes them from the codes) or
+// which vocabulary word a stand-in maps to (the stand-in's own code is not
+// stored, so no reader can).
 //
 // A decoded Asset shares no memory with the input and is safe for
 // concurrent reads.

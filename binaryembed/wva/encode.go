@@ -42,6 +42,9 @@ func Marshal(a *Asset) ([]byte, error) {
 	if a.CusText != nil {
 		secs = append(secs, outSection{kind: kindCusText, stored: encodeCusText(a.CusText)})
 	}
+	if a.StandIns.Len() > 0 {
+		secs = append(secs, outSection{kind: kindStandIns, stored: encodeStandIns(a.StandIns)})
+	}
 	for i := range secs {
 		s := &secs[i]
 		s.raw = uint64(len(s.stored))
@@ -69,7 +72,7 @@ func Marshal(a *Asset) ([]byte, error) {
 	b := make([]byte, crcAt, total)
 	copy(b, magic)
 	binary.LittleEndian.PutUint16(b[8:], majorVersion)
-	binary.LittleEndian.PutUint16(b[10:], minorVersion)
+	binary.LittleEndian.PutUint16(b[10:], fileMinor(secs))
 	binary.LittleEndian.PutUint32(b[12:], uint32(len(hj)))
 	binary.LittleEndian.PutUint32(b[16:], uint32(len(secs)))
 	copy(b[preambleSize:], hj)
@@ -90,4 +93,15 @@ func Marshal(a *Asset) ([]byte, error) {
 		b = append(b, s.stored...)
 	}
 	return b, nil
+}
+
+// fileMinor is the lowest minor version that has every section of secs:
+// 1 with a STANDINS section, else 0.
+func fileMinor(secs []outSection) uint16 {
+	for _, s := range secs {
+		if s.kind == kindStandIns {
+			return 1
+		}
+	}
+	return 0
 }

@@ -16,10 +16,13 @@ const (
 	// the layout changed in a way old readers would misread.
 	// Version 2 replaced version 1's zstd sections by DEFLATE ones.
 	majorVersion = 2
-	// MinorVersion is the minor version this package writes. Readers accept
-	// any minor version of their major: minor bumps only add header fields
-	// or new section kinds, which older readers ignore.
-	minorVersion = 0
+	// MinorVersion is the newest minor version this package writes.
+	// Readers accept any minor version of their major: minor bumps only add
+	// header fields or new section kinds, which older readers ignore.
+	// Version 2.1 added the STANDINS section. A file is written with the
+	// lowest minor version that has every section it holds (fileMinor), so
+	// an asset without stand-ins is still the 2.0 file, byte for byte.
+	minorVersion = 1
 
 	// preambleSize is magic(8) + major(2) + minor(2) + header length(4) +
 	// section count(4) + reserved(4).
@@ -61,9 +64,10 @@ const (
 	kindTEMLists Kind = 4 // TEM neighbour balls
 	kindFloats   Kind = 5 // float32 vectors (research builds)
 	kindCusText  Kind = 6 // CusText output sets
+	kindStandIns Kind = 7 // out-of-vocabulary words mapped to vocabulary ids (2.1)
 
 	// kindLast is the highest kind this reader understands.
-	kindLast = kindCusText
+	kindLast = kindStandIns
 )
 
 // String returns the section name used in error messages and the spec.
@@ -81,6 +85,8 @@ func (k Kind) String() string {
 		return "FLOATS"
 	case kindCusText:
 		return "CUSTEXT"
+	case kindStandIns:
+		return "STANDINS"
 	}
 	return fmt.Sprintf("kind %d", uint32(k))
 }
@@ -93,10 +99,12 @@ func (k Kind) known() bool { return k >= kindVocab && k <= kindLast }
 const flagDeflate uint32 = 1
 
 // compressible reports whether a kind may carry flagDeflate. Only the word
-// table and the float vectors compress; codes, permutations and neighbour
-// lists are near-random bits, and keeping them raw bounds what their
-// decoders allocate by the file size.
-func (k Kind) compressible() bool { return k == kindVocab || k == kindFloats }
+// tables (vocabulary and stand-ins) and the float vectors compress; codes,
+// permutations and neighbour lists are near-random bits, and keeping them
+// raw bounds what their decoders allocate by the file size.
+func (k Kind) compressible() bool {
+	return k == kindVocab || k == kindFloats || k == kindStandIns
+}
 
 // castagnoli is the CRC-32C table. CRC-32C detects every error burst of up
 // to 32 bits, so it catches every single-byte change with certainty, and it

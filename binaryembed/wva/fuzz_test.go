@@ -22,6 +22,7 @@ func FuzzDecode(f *testing.F) {
 		mustMarshal(f, tinyAsset(f)),
 		mustMarshal(f, genAsset(f, rand.New(rand.NewPCG(1, 1)), genOpts{n: 1, lists: 1, tem: true, dim: 1})),
 		mustMarshal(f, genAsset(f, rand.New(rand.NewPCG(2, 2)), genOpts{n: 40, lists: 2, tem: true, neighbors: 8})),
+		mustMarshal(f, withStandIns(f, rand.New(rand.NewPCG(3, 3)), 20, 60, true)),
 	}
 	for _, b := range valid {
 		f.Add(b)

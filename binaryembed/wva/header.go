@@ -35,6 +35,9 @@ type Header struct {
 	TEM *TEMInfo `json:"tem,omitempty"`
 	// CusText describes the CUSTEXT section; nil when it is absent.
 	CusText *CusTextInfo `json:"custext,omitempty"`
+	// StandIns describes the STANDINS section (derived); nil when it is
+	// absent.
+	StandIns *StandInsInfo `json:"standIns,omitempty"`
 	// Presets are the privacy levels calibrated on this asset by its
 	// builder; nil when it has none (preset names are then refused).
 	Presets *Presets `json:"presets,omitempty"`
@@ -121,4 +124,11 @@ type CusTextInfo struct {
 	K int `json:"k"`
 	// Groups is ⌈Words/K⌉.
 	Groups int `json:"groups"`
+}
+
+// StandInsInfo describes the stand-ins (see StandIns). It is derived from
+// the data, and present iff the asset has at least one stand-in.
+type StandInsInfo struct {
+	// Words is the number of stand-ins.
+	Words int `json:"words"`
 }

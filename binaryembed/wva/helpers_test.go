@@ -181,6 +181,27 @@ func checkEqual(t *testing.T, want, got *Asset) {
 			t.Fatalf("Lookup(%q) = %d, %v; want %d", w, j, ok, id)
 		}
 	}
+	checkStandInsEqual(t, want.StandIns, got.StandIns)
+}
+
+// checkStandInsEqual fails unless got holds the same entries as want, in
+// the same order, and finds each of them. An empty set equals nil (it is
+// stored as no section).
+func checkStandInsEqual(t *testing.T, want, got *StandIns) {
+	t.Helper()
+	if want.Len() != got.Len() {
+		t.Fatalf("%d stand-ins, want %d", got.Len(), want.Len())
+	}
+	for i := range want.Len() {
+		ww, wid := want.At(i)
+		gw, gid := got.At(i)
+		if ww != gw || wid != gid {
+			t.Fatalf("stand-in %d: got %q → %d, want %q → %d", i, gw, gid, ww, wid)
+		}
+		if id, ok := got.Lookup(gw); !ok || id != gid {
+			t.Fatalf("Lookup(%q) = %d, %v; want %d", gw, id, ok, gid)
+		}
+	}
 }
 
 func checkTEMEqual(t *testing.T, want, got *TEMLists) {

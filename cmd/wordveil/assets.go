@@ -69,6 +69,9 @@ func assetsInspect(args []string, stdout, stderr io.Writer) error {
 	if x := h.Excluded; x != nil {
 		fmt.Fprintf(stdout, "  %d words excluded from outputs by default (%s, licence %s)\n", len(x.IDs), x.Source, x.Licence)
 	}
+	if s := h.StandIns; s != nil {
+		fmt.Fprintf(stdout, "  %d stand-ins: words privatized as their nearest vocabulary word\n", s.Words)
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "section\tstored bytes\traw bytes\t")
 	for _, s := range in.Sections {

@@ -25,6 +25,8 @@ func loadAsset(path string) (*wva.Asset, error) {
 
 // neighbours prints each word's exact nearest neighbours by Hamming distance
 // of the asset's 256-bit codes (ties listed in id order, i.e. by frequency).
+// A stand-in is shown as "word → vocabulary word" with the neighbours of
+// the word it stands in for.
 func neighbours(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("wordveil neighbours", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -46,10 +48,18 @@ func neighbours(args []string, stdout, stderr io.Writer) error {
 	}
 	buf := make([]hamming.Neighbor, 0, *k+16)
 	for _, w := range fs.Args() {
-		id, ok := a.Lookup(strings.ToLower(w))
+		key := strings.ToLower(w)
+		id, ok := a.Lookup(key)
+		label := w
 		if !ok {
-			fmt.Fprintf(stdout, "%-14s (not in the vocabulary)\n", w)
-			continue
+			// A stand-in has no code of its own: it is privatized as
+			// the vocabulary word it stands in for, so show that word's
+			// neighbours (the word itself first, at distance 0).
+			if id, ok = a.StandIn(key); !ok {
+				fmt.Fprintf(stdout, "%-14s (not in the vocabulary)\n", w)
+				continue
+			}
+			label = w + " → " + a.Words[id]
 		}
 		res, err := idx.KNN(buf, a.Codes[id], *k+1, hamming.Options{})
 		if err != nil {
@@ -57,11 +67,11 @@ func neighbours(args []string, stdout, stderr io.Writer) error {
 		}
 		var parts []string
 		for _, n := range res {
-			if int(n.ID) != id && len(parts) < *k {
+			if (int(n.ID) != id || label != w) && len(parts) < *k {
 				parts = append(parts, fmt.Sprintf("%s %d", a.Words[n.ID], n.Dist))
 			}
 		}
-		fmt.Fprintf(stdout, "%-14s %s\n", w, strings.Join(parts, ", "))
+		fmt.Fprintf(stdout, "%-14s %s\n", label, strings.Join(parts, ", "))
 	}
 	return nil
 }

@@ -38,15 +38,17 @@ const privatizeHelp = `Usage: wordveil privatize [flags] < text
 
 Replaces every word of standard input with a word drawn from a metric-DP
 mechanism and writes the result to standard output, line by line
-(streaming). Words not in the vocabulary, numbers, e-mail addresses and URLs
-are replaced by the OOV policy, never passed through. Lines that are already
+(streaming). A word the asset has a stand-in for goes to the mechanism as
+its nearest vocabulary word; a hyphenated word goes segment by segment.
+Other words not in the vocabulary, numbers it lacks, e-mail addresses and
+URLs are replaced by the OOV policy, never passed through. Lines that are already
 available are privatized as one block: charged to the ledger once, and
 written only after the charge is durable.
 
 With -json, each input line gives one JSON object (docs/CLI_JSON.md).
 
 With -class-epsilon, word classes get their own ε (docs/TEXT_PRIVACY.md,
-"Per-class ε"): "rare" (vocabulary rank ≥ -rare-rank), "capitalized"
+"Per-class ε"): "rare" (vocabulary rank ≥ -rare-rank, and stand-ins), "capitalized"
 (Title or UPPER case) and "number"; a word in several classes gets the
 smallest of their ε, a word in none the main ε.
 

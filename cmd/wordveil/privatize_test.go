@@ -305,7 +305,7 @@ func TestPresetsComeFromTheAsset(t *testing.T) {
 	}
 	small := &wva.Asset{Header: a.Header, Words: a.Words[:2000], Codes: a.Codes[:2000]}
 	small.Header.Name, small.Header.Words, small.Header.Lists, small.Header.TEM = "small", 2000, nil, nil
-	small.Header.Presets, small.Header.Excluded, small.Header.CusText = nil, nil, nil
+	small.Header.Presets, small.Header.Excluded, small.Header.CusText, small.Header.StandIns = nil, nil, nil, nil
 	b, err := wva.Marshal(small)
 	if err != nil {
 		t.Fatal(err)

@@ -75,6 +75,13 @@ func Build(src []byte, cfg Config) (*wva.Asset, error) {
 	logf("binarized with %s in %v", proj, time.Since(t0).Round(time.Millisecond))
 
 	a := &wva.Asset{Words: emb.Words, Codes: codes}
+	if cfg.TypedText != nil {
+		t0 = time.Now()
+		if a.StandIns, err = buildStandIns(all, emb.Words, codes, proj, cfg.TypedText); err != nil {
+			return nil, err
+		}
+		logf("stand-ins: %d words mapped to their nearest vocabulary word in %v", a.StandIns.Len(), time.Since(t0).Round(time.Millisecond))
+	}
 	a.Lists, err = buildLists(codes, &cfg)
 	if err != nil {
 		return nil, err
@@ -94,6 +101,9 @@ func Build(src []byte, cfg Config) (*wva.Asset, error) {
 		a.Header.Excluded = exclusionHeader(emb.Words, t)
 		a.Header.Binarizer.Params["filter"] = fmt.Sprintf("%d words: the first of the %s ranking with a source vector or one induced from %s (%d induced, at least %d occurrences each), required words always in; binarizer trained on the source's first %d plain words",
 			cfg.Words, t.RankingSource, t.CorpusSource, len(induced), t.MinCount, cfg.Words)
+		if a.StandIns.Len() > 0 {
+			a.Header.Binarizer.Params["standIns"] = fmt.Sprintf("%d stand-ins: the next words of the same ranking with a source vector (no hyphen, no digit), each mapped to the vocabulary word nearest to its code (exact Hamming search, ties to the lowest id)", a.StandIns.Len())
+		}
 	}
 	if cfg.CusTextK > 0 {
 		if err := addCusText(a, cfg.CusTextK, logf); err != nil {

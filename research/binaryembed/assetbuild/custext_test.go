@@ -162,7 +162,7 @@ func TestCusTextSetsOnDefaultAsset(t *testing.T) {
 		t.Fatal(err)
 	}
 	with := &wva.Asset{Header: a.Header, Words: a.Words, Codes: a.Codes, Lists: a.Lists, TEM: a.TEM, Floats: a.Floats,
-		CusText: s}
+		CusText: s, StandIns: a.StandIns}
 	with.Header.CusText = &wva.CusTextInfo{Metric: "hamming"}
 	after, err := wva.Marshal(with)
 	if err != nil {

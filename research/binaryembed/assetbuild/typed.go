@@ -30,6 +30,10 @@ type TypedText struct {
 	// repeats, so the vocabulary covers both everyday speech and what
 	// people write about.
 	Interleave bool
+	// StandIns is how many stand-ins the asset gets (0: none): words past
+	// the vocabulary, each privatized as its nearest vocabulary word
+	// (standins.go).
+	StandIns int
 	// MinCount is the fewest occurrences a missing word needs to be induced.
 	MinCount int
 	// SourceWords is how many source words are read (in source order) to
@@ -54,6 +58,8 @@ func (t *TypedText) validate(words int) error {
 		return fmt.Errorf("%w: MinCount %d, want ≥ 1", ErrConfig, t.MinCount)
 	case t.SourceWords < words:
 		return fmt.Errorf("%w: SourceWords %d below Words %d", ErrConfig, t.SourceWords, words)
+	case t.StandIns < 0 || t.StandIns > wva.MaxStandIns:
+		return fmt.Errorf("%w: StandIns %d not in [0, %d]", ErrConfig, t.StandIns, wva.MaxStandIns)
 	case len(t.Required) > words:
 		return fmt.Errorf("%w: %d required words exceed the vocabulary size %d", ErrConfig, len(t.Required), words)
 	}

@@ -24,7 +24,8 @@ const (
 // the typed-text part of the default English recipe: the SUBTLEXus
 // ranking, induction from Brown and IMDB TR1 (tokenized like GloVe's
 // corpus), the clitic tokens, single letters, 0–100 and the years
-// 1900–2030 as required words (when seen at least 10 times), and cuss's
+// 1900–2030 as required words (when seen at least 10 times), 100,000
+// stand-ins (the next ranked words with a source vector), and cuss's
 // certainly-profane words, with the clitic hosts ca, wo and sha, as the
 // default exclusion list.
 func TypedEnglish(cacheDir string) (*TypedText, error) {
@@ -61,6 +62,7 @@ func TypedEnglish(cacheDir string) (*TypedText, error) {
 		},
 		Interleave:     true,
 		MinCount:       10,
+		StandIns:       100000,
 		SourceWords:    400000,
 		Exclude:        exclude,
 		ExcludeSource:  typedExcluded,

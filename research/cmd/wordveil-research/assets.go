@@ -53,6 +53,7 @@ func assetsBuild(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&def.Name, "name", def.Name, "asset name recorded in the header")
 	fs.IntVar(&def.Workers, "workers", 0, "parallel workers (0 = all cores)")
 	typed := fs.String("typed-text", defaultCache(), "directory with the pinned typed-text data (make typed-text fetches it); empty: the source's first words, no induction")
+	standIns := fs.Int("stand-ins", -1, "stand-ins with typed text (-1: the recipe's 100,000; 0: none, as the research asset, whose study looks up vocabulary words only)")
 	quiet := fs.Bool("q", false, "no progress output")
 	codesOut := fs.String("codes-out", "", "also write the raw codes (32 bytes each, little-endian) to this file, for benchmarks")
 	if err := parseFlags(fs, args); err != nil {
@@ -74,6 +75,9 @@ func assetsBuild(args []string, stdout, stderr io.Writer) error {
 	if *typed != "" {
 		if def.TypedText, err = assetbuild.TypedEnglish(*typed); err != nil {
 			return fmt.Errorf("typed-text data: %w (fetch it with `make typed-text`, or pass -typed-text '')", err)
+		}
+		if *standIns >= 0 {
+			def.TypedText.StandIns = *standIns
 		}
 	}
 	a, err := assetbuild.Build(raw, def)

@@ -38,35 +38,55 @@ func evalOOV(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The same asset without its stand-ins, to count the tokens they take.
+	core := &wva.Asset{Header: a.Header, Words: a.Words, Codes: a.Codes, Lists: a.Lists, TEM: a.TEM, CusText: a.CusText}
+	core.Header.StandIns = nil
+	with, err := oovCounts(a, *cache)
+	if err != nil {
+		return err
+	}
+	without, err := oovCounts(core, *cache)
+	if err != nil {
+		return err
+	}
+	total := with.words + with.oov
+	if total == 0 {
+		return fmt.Errorf("no content tokens in the held-out text")
+	}
+	pct := func(n int64) float64 { return 100 * float64(n) / float64(total) }
+	fmt.Fprintf(stdout, "%s: %d held-out documents, %d content tokens, %d to the mechanism, %d to the OOV policy = %.2f%%\n",
+		name, with.docs, total, with.words, with.oov, pct(with.oov))
+	if a.StandIns.Len() > 0 {
+		fmt.Fprintf(stdout, "  vocabulary words %d = %.2f%%; stand-ins (%d in the asset) %d = %.2f%%; without stand-ins the OOV policy would take %d = %.2f%%\n",
+			without.words, pct(without.words), a.StandIns.Len(), with.words-without.words, pct(with.words-without.words), without.oov, pct(without.oov))
+	}
+	return nil
+}
+
+type oovCount struct{ docs, words, oov int64 }
+
+// oovCounts privatizes the held-out text over a and adds up the bills.
+func oovCounts(a *wva.Asset, cache string) (oovCount, error) {
+	var c oovCount
 	// The mechanism does not matter for the count; BRR at a mid ε.
 	m, err := mechanism.New(mechanism.NameBRR, a, 0.5, mechanism.Options{})
 	if err != nil {
-		return err
+		return c, err
 	}
 	p, err := privatize.New(m, a, privatize.Options{})
 	if err != nil {
-		return err
+		return c, err
 	}
 	src := mechanism.NewSeededSourceForEvaluation([32]byte{'o', 'o', 'v'})
-	var docs, words, oov int64
-	err = typedtext.HeldOut(*cache, func(_, doc string) error {
+	err = typedtext.HeldOut(cache, func(_, doc string) error {
 		r, err := p.Privatize(doc, src)
 		if err != nil {
 			return err
 		}
-		docs++
-		words += int64(r.Accounting.Words)
-		oov += int64(r.Accounting.OOV)
+		c.docs++
+		c.words += int64(r.Accounting.Words)
+		c.oov += int64(r.Accounting.OOV)
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	total := words + oov
-	if total == 0 {
-		return fmt.Errorf("no content tokens in the held-out text")
-	}
-	fmt.Fprintf(stdout, "%s: %d held-out documents, %d content tokens, %d to the mechanism, %d to the OOV policy = %.2f%%\n",
-		name, docs, total, words, oov, 100*float64(oov)/float64(total))
-	return nil
+	return c, err
 }
