@@ -316,15 +316,7 @@ func FuzzDecodeCusText(f *testing.F) {
 	for _, c := range []struct{ n, k int }{{0, 2}, {1, 2}, {7, 3}, {30, 4}} {
 		a := &Asset{Words: genWords(r, c.n, false), Codes: make([]hamming.Code, c.n)}
 		a.CusText = mustSets(f, c.n, c.k, shuffledGroups(r, c.n, c.k))
-		b := mustMarshal(f, a)
-		f.Add(b)
-		for _, i := range []int{len(b) - 1, len(b) - 5, len(b) - 14} {
-			if i > 0 {
-				m := bytes.Clone(b)
-				m[i] ^= 0x21
-				f.Add(m)
-			}
-		}
+		addSeedAndFlips(f, mustMarshal(f, a), 1, 5, 14)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkDecode(t, b)

@@ -1,6 +1,7 @@
 package wva
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"math/rand/v2"
@@ -293,4 +294,18 @@ func reseal(b []byte) {
 		}
 	}
 	binary.LittleEndian.PutUint32(b[crcAt:], checksum(b[:crcAt]))
+}
+
+// addSeedAndFlips adds b to the fuzz corpus, and copies of it with one
+// byte flipped at each of the given distances from its end (where the last
+// section lies).
+func addSeedAndFlips(f *testing.F, b []byte, fromEnd ...int) {
+	f.Add(b)
+	for _, k := range fromEnd {
+		if i := len(b) - k; i > 0 {
+			m := bytes.Clone(b)
+			m[i] ^= 0x21
+			f.Add(m)
+		}
+	}
 }

@@ -2,7 +2,6 @@ package wva
 
 import (
 	"math/rand/v2"
-	"runtime"
 	"sync"
 	"testing"
 )
@@ -65,22 +64,7 @@ func BenchmarkDecode50kStandIns100k(b *testing.B) {
 		b.Fatal(err)
 	}
 	sec, _ := in.section(kindStandIns)
-	b.ReportAllocs()
-	b.SetBytes(int64(len(file)))
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := Decode(file); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.StopTimer()
-	heap := heapAfter(func() any {
-		a, _ := Decode(file)
-		return a
-	})
-	runtime.KeepAlive(file) // so that freeing it does not offset the heap
-	b.ReportMetric(float64(len(file))/(1<<20), "file-MiB")
+	benchDecode(b, file)
 	b.ReportMetric(float64(sec.Stored)/1000, "standins-stored-KB")
 	b.ReportMetric(float64(sec.Raw)/1000, "standins-raw-KB")
-	b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
 }

@@ -770,15 +770,7 @@ func FuzzDecodeStandIns(f *testing.F) {
 		n, m int
 		full bool
 	}{{1, 1, false}, {5, 4, false}, {12, 40, true}, {30, 300, false}} {
-		b := mustMarshal(f, withStandIns(f, r, c.n, c.m, c.full))
-		f.Add(b)
-		for _, i := range []int{len(b) - 1, len(b) - 5, len(b) - 20} {
-			if i > 0 {
-				m := bytes.Clone(b)
-				m[i] ^= 0x21
-				f.Add(m)
-			}
-		}
+		addSeedAndFlips(f, mustMarshal(f, withStandIns(f, r, c.n, c.m, c.full)), 1, 5, 20)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkDecode(t, b)
