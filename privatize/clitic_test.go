@@ -498,3 +498,46 @@ func TestCliticOutputsRead(t *testing.T) {
 		t.Fatalf("only %d glued clitics in 2,000 outputs", glued)
 	}
 }
+
+// TestStandInIsItsWord: a stand-in is privatized exactly as the word it
+// stands in for — with the same random stream, every mechanism returns
+// the same output for both, and bills them alike — which is why the
+// mechanism's guarantee carries over with the distance between the words
+// stood in for. The negative control: another word with the same stream
+// does not give the same outputs.
+func TestStandInIsItsWord(t *testing.T) {
+	a := defaultAsset(t)
+	if a.StandIns.Len() == 0 {
+		t.Skip("the default asset has no stand-ins")
+	}
+	for _, nm := range fullAssetMechanisms(t) {
+		p, err := New(nm.m, a, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		differ := 0
+		for i := 0; i < a.StandIns.Len(); i += a.StandIns.Len() / 25 {
+			st, id := a.StandIns.At(i)
+			word := a.Words[id]
+			other := a.Words[(id+1)%a.Len()]
+			seed := stattest.Seed("standin/" + nm.name + "/" + st)
+			run := func(text string) *Result {
+				res, err := p.Privatize(text, mechanism.NewSeededSourceForEvaluation(seed))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			got, want, ctl := run(st+" "+st+" "+st), run(word+" "+word+" "+word), run(other+" "+other+" "+other)
+			if got.Text != want.Text || got.Accounting.Words != 3 || got.Accounting.TotalEpsilon != want.Accounting.TotalEpsilon {
+				t.Fatalf("%s: stand-in %q gave %q (%+v), its word %q gave %q", nm.name, st, got.Text, got.Accounting, word, want.Text)
+			}
+			if ctl.Text != want.Text {
+				differ++
+			}
+		}
+		if differ == 0 {
+			t.Fatalf("%s: control: a neighbouring word gave the same outputs every time", nm.name)
+		}
+	}
+}
