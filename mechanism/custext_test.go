@@ -256,14 +256,7 @@ func BenchmarkCusTextPrivatize(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	src := NewSeededSourceForEvaluation(stattest.Seed("bench"))
-	w := 0
-	for b.Loop() {
-		if _, err := m.Privatize(w, src); err != nil {
-			b.Fatal(err)
-		}
-		w = (w + 7919) % n
-	}
+	benchPrivatize(b, m, NewSeededSourceForEvaluation(stattest.Seed("bench")))
 }
 
 // Negative control for the chi-square cases of audit_test.go: the

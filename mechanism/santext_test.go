@@ -299,16 +299,6 @@ func BenchmarkSanText(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(c.name, func(b *testing.B) {
-			src := NewSecureSource()
-			b.ReportAllocs()
-			w := 0
-			for b.Loop() {
-				if _, err := m.Privatize(w, src); err != nil {
-					b.Fatal(err)
-				}
-				w = (w + 7919) % m.Len()
-			}
-		})
+		b.Run(c.name, func(b *testing.B) { benchPrivatize(b, m, NewSecureSource()) })
 	}
 }

@@ -208,6 +208,23 @@ func TestTruncGumbelExactLaw(t *testing.T) {
 	}
 }
 
+// truncGumbelCase is a small vocabulary and an ε valid for it.
+type truncGumbelCase struct {
+	name string
+	pts  [][]float64
+	eps  float64
+}
+
+// truncGumbelCases are the vocabularies the claim and constant tests use,
+// each at an ε the mechanism accepts.
+func truncGumbelCases() []truncGumbelCase {
+	return []truncGumbelCase{
+		{"line", line1D, 60},
+		{"plane", plane[1:], 40},
+		{"ring", ringVocab(), 1.01 * MinTruncGumbelEpsilon(16, 1)},
+	}
+}
+
 // TestTruncGumbelClaim checks the claimed ε·‖φ(w) − φ(w')‖₂ metric DP on
 // the exact law with dpexact.Check. It fails on every vocabulary tested,
 // for a structural reason: K ≤ N − 1 candidates are the K nearest words
@@ -218,15 +235,7 @@ func TestTruncGumbelExactLaw(t *testing.T) {
 // TestTruncGumbelExactLaw, where a draw in a zero-probability cell gives
 // p = 0).
 func TestTruncGumbelClaim(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		pts  [][]float64
-		eps  float64
-	}{
-		{"line", line1D, 60},
-		{"plane", plane[1:], 40},
-		{"ring", ringVocab(), 1.01 * MinTruncGumbelEpsilon(16, 1)},
-	} {
+	for _, tc := range truncGumbelCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			e := tinyEmbedding(t, tc.pts)
 			m, err := NewTruncGumbel(e, tc.eps)
@@ -273,16 +282,7 @@ func farthest(row []float64) int {
 // Δmax from the exact distances, the scale from TruncGumbelScale (its own
 // Lambert W). The chi-square tests could not see a small error in B.
 func TestTruncGumbelParamsMatchDefinition(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		pts  [][]float64
-		eps  float64
-	}{
-		{"line", line1D, 60},
-		{"plane", plane[1:], 40},
-		{"ring", ringVocab(), 1.01 * MinTruncGumbelEpsilon(16, 1)},
-		{"ring, large ε", ringVocab(), 1e9},
-	} {
+	for _, tc := range append(truncGumbelCases(), truncGumbelCase{"ring, large ε", ringVocab(), 1e9}) {
 		m, err := NewTruncGumbel(tinyEmbedding(t, tc.pts), tc.eps)
 		if err != nil {
 			t.Fatal(err)

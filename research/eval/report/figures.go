@@ -215,24 +215,44 @@ func figures(s *Study, emp []study.EmpiricalRecord, dir string) ([]string, error
 }
 
 func empiricalSeries(emp []study.EmpiricalRecord) []plot.Series {
-	by := map[string]*plot.Series{}
-	var order []string
+	var by seriesByMechanism
 	for _, r := range emp {
 		if r.Kind != "point" {
 			continue
 		}
-		sr, ok := by[r.Mechanism]
-		if !ok {
-			sr = &plot.Series{Name: display(r.Mechanism)}
-			by[r.Mechanism] = sr
-			order = append(order, r.Mechanism)
-		}
+		sr := by.get(r.Mechanism)
 		sr.X = append(sr.X, r.UtilityLoss)
 		sr.Y = append(sr.Y, r.InferenceError)
 	}
+	return by.list()
+}
+
+// seriesByMechanism collects one plot series per mechanism, in the order
+// the mechanisms first appear.
+type seriesByMechanism struct {
+	by    map[string]*plot.Series
+	order []string
+}
+
+// get returns mechanism's series, starting it if it is new.
+func (s *seriesByMechanism) get(mechanism string) *plot.Series {
+	if sr, ok := s.by[mechanism]; ok {
+		return sr
+	}
+	if s.by == nil {
+		s.by = map[string]*plot.Series{}
+	}
+	sr := &plot.Series{Name: display(mechanism)}
+	s.by[mechanism] = sr
+	s.order = append(s.order, mechanism)
+	return sr
+}
+
+// list returns the series in order of first appearance.
+func (s *seriesByMechanism) list() []plot.Series {
 	var out []plot.Series
-	for _, m := range order {
-		out = append(out, *by[m])
+	for _, m := range s.order {
+		out = append(out, *s.by[m])
 	}
 	return out
 }
@@ -349,8 +369,7 @@ func (s *Study) inferencePlane(emp []study.EmpiricalRecord) []plot.Series {
 	if !hasNew {
 		return nil
 	}
-	by := map[string]*plot.Series{}
-	var order []string
+	var by seriesByMechanism
 	for _, r := range emp {
 		if r.Kind != "point" || math.IsNaN(r.InferenceError) {
 			continue
@@ -359,20 +378,11 @@ func (s *Study) inferencePlane(emp []study.EmpiricalRecord) []plot.Series {
 			if math.IsNaN(c.Mean) || math.Abs(c.Epsilon-r.Epsilon) > 1e-9*math.Max(1, math.Abs(r.Epsilon)) {
 				continue
 			}
-			sr, ok := by[r.Mechanism]
-			if !ok {
-				sr = &plot.Series{Name: display(r.Mechanism)}
-				by[r.Mechanism] = sr
-				order = append(order, r.Mechanism)
-			}
+			sr := by.get(r.Mechanism)
 			sr.X, sr.Y = append(sr.X, r.InferenceError), append(sr.Y, c.Mean)
 			sr.Lo, sr.Hi = append(sr.Lo, c.Lo), append(sr.Hi, c.Hi)
 			break
 		}
 	}
-	var out []plot.Series
-	for _, m := range order {
-		out = append(out, *by[m])
-	}
-	return out
+	return by.list()
 }
