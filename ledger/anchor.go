@@ -13,10 +13,10 @@ import (
 // beside the memo secret, on iOS in the Keychain (…ThisDeviceOnly, not
 // backed up); the CLI keeps a small file outside the ledger's directory.
 // Its method set is memo.Anchor's, so one host object serves both; the
-// ledger uses the name AnchorName. Load returns nil (and no error) for a
-// name never stored; Store must be durable when it returns. The state is
-// 61 opaque bytes: a random id, a count and a hash, which say nothing
-// about the charges.
+// ledger uses the name AnchorName. Load returns nil or empty (and no
+// error) for a name never stored; Store must be durable when it returns.
+// The state is 61 opaque bytes: a random id, a count and a hash, which say
+// nothing about the charges.
 //
 // With an anchor, Open and every call fail closed (ErrCorrupt) on a file
 // with fewer records than the anchor says (whole records cut off, an older
@@ -117,7 +117,7 @@ func (l *Ledger) loadAnchor() (*position, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ledger: anchor: %w", err)
 	}
-	if b == nil {
+	if len(b) == 0 { // nothing stored (a host may return empty for none)
 		return nil, nil
 	}
 	p, err := parsePosition(b)

@@ -21,8 +21,8 @@ import (
 // short ASCII ("memo-" and 32 hex digits, keyed by the secret: it does not
 // say which mechanism, ε or asset the memo serves); the state is 45 opaque
 // bytes (a MAC value and a count: it reveals nothing else). Load returns
-// nil (and no error) for a name never stored. Store must be durable when
-// it returns. Calls are made with the memo file locked, one at a time per
+// nil or empty (and no error) for a name never stored. Store must be
+// durable when it returns. Calls are made with the memo file locked, one at a time per
 // file.
 type Anchor interface {
 	Load(name string) ([]byte, error)
@@ -69,7 +69,7 @@ func (m *Memo) loadAnchor() (a anchorState, ok bool, err error) {
 	if err != nil {
 		return a, false, fmt.Errorf("memo: anchor: %w", err)
 	}
-	if b == nil {
+	if len(b) == 0 { // nothing stored (a host may return empty for none)
 		return a, false, nil
 	}
 	a, err = parseAnchor(b)
