@@ -47,6 +47,11 @@ written only after the charge is durable.
 
 With -json, each input line gives one JSON object (docs/CLI_JSON.md).
 
+-memo and -ledger keep their state in directories; the memo key and the
+rollback anchors live outside them, in -state. A memo or ledger directory
+restored from an older copy or cut short is then an error, never a fresh
+start (docs/STATE_FILES.md).
+
 With -class-epsilon, word classes get their own ε (docs/TEXT_PRIVACY.md,
 "Per-class ε"): "rare" (vocabulary rank ≥ -rare-rank, and stand-ins), "capitalized"
 (Title or UPPER case) and "number"; a word in several classes gets the
