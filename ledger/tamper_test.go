@@ -207,3 +207,37 @@ func TestTamperLedgerNegativeControls(t *testing.T) {
 		t.Fatalf("lifetime %v after the cut", life)
 	}
 }
+
+// TestShrunkUnderOpenLedger: without an anchor, a ledger that is open
+// when its file is cut at a record boundary, or replaced by an older copy,
+// refuses to charge (it used to reload the shorter file and hand the cut
+// charges back), and stays refused.
+func TestShrunkUnderOpenLedger(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		damage func(fx *ledgerFixture, path string)
+	}{
+		{"cut at a record boundary", func(fx *ledgerFixture, p string) { os.Truncate(p, int64(fx.starts[3])) }},
+		{"older copy renamed over", func(fx *ledgerFixture, p string) {
+			os.WriteFile(p+".x", fx.old, 0o600)
+			os.Rename(p+".x", p)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fx := newLedgerFixture(t)
+			l, err := Open(fx.dir, Caps{Lifetime: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, life, _ := l.Spent(); life != tamperCharges {
+				t.Fatalf("lifetime %v", life)
+			}
+			c.damage(fx, filepath.Join(fx.dir, FileName))
+			for range 2 {
+				if _, err := l.Charge(1); !errors.Is(err, ErrCorrupt) {
+					t.Fatalf("open ledger after the damage: %v, want ErrCorrupt", err)
+				}
+			}
+		})
+	}
+}
