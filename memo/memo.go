@@ -91,9 +91,10 @@ func OpenWith(dir string, id Identity, secret []byte, opt Options) (*Memo, error
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
 	m.f = f
-	if err := m.load(canon, secret); err != nil {
+	err = m.load(canon, secret)
+	unlock() // before any Close: an unlock after it could hit a reused descriptor
+	if err != nil {
 		f.Close()
 		return nil, err
 	}
