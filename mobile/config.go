@@ -84,9 +84,9 @@ type Config struct {
 	// outside their directories, so that a rolled-back file (an app backup
 	// restored, records cut off, an older copy, a deleted file) fails
 	// closed (WV_CORRUPT_STATE) instead of answering words afresh or handing
-	// budget back. Implement it over the store that holds MemoSecret, not
-	// backed up and not restored with the app's files (Android Keystore-
-	// protected storage, iOS Keychain …ThisDeviceOnly). Without it those
+	// budget back. Keep it apart from MemoDir and LedgerDir, in storage not
+	// backed up or restored with them (the samples' AnchorStore: Android
+	// noBackupFilesDir, iOS Keychain …ThisDeviceOnly). Without it those
 	// rollbacks are detected only while a Privatizer is open (see
 	// docs/STATE_FILES.md). Refused without MemoDir or LedgerDir.
 	Anchor StateAnchor
