@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -115,6 +116,29 @@ func TestChild(t *testing.T) {
 			}
 			fmt.Println(1)
 		}
+	case "lockgone":
+		// Charges of 1 until the cap, compacting every other record (so
+		// the file is renamed over under the others' locks), with a file
+		// anchor shared by the processes.
+		l, err := OpenWith(dir, Caps{Lifetime: lockGoneCap}, Options{Anchor: fileAnchor(os.Getenv("WV_LEDGER_ANCHOR"))})
+		if err != nil {
+			fmt.Println("error", err)
+			os.Exit(1)
+		}
+		l.slack = 1
+		granted := 0
+		for {
+			_, err := l.Charge(1)
+			if errors.Is(err, ErrBudgetExceeded) {
+				break
+			}
+			if err != nil {
+				fmt.Println("error", err)
+				os.Exit(1)
+			}
+			granted++
+		}
+		fmt.Println(granted)
 	case "cap":
 		l, err := Open(dir, Caps{Lifetime: sharedCap})
 		if err != nil {

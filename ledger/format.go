@@ -12,7 +12,8 @@ import (
 //
 //	header   32 bytes: magic "WVLEDGER", version u32, nonce u64,
 //	         body length u64, CRC-32C of the preceding 28 bytes
-//	body     clock i64, retention i64, lifetime (u16 length, big-endian
+//	body     clock i64, retention i64, ledger id (16 bytes), chain count
+//	         u64, chain head (32 bytes), lifetime (u16 length, big-endian
 //	         integer in units of 2⁻¹⁰⁷⁴), n u64, n × (time i64,
 //	         amount f64), m u32, m × (name length u8, id length u8, name,
 //	         id)
@@ -25,6 +26,15 @@ import (
 // the slot's own offset, so a slot copied to another place, or left over
 // from an older file in a reused disk block, does not verify.
 //
+// The chain (version 3) lets an Anchor kept outside the file notice a
+// rollback (anchor.go): the ledger id is random, made with the ledger;
+// head₀ = SHA-256("wordveil ledger chain" ‖ id), and every record appended
+// to the log (a charge, a retention, a binding with its continuations)
+// advances it: count+1, head = SHA-256(head ‖ the record's slots). A
+// snapshot carries the count and head of the log it summarizes.
+// Version 2 files (no id, count or head) are read and rewritten as
+// version 3 snapshots on Open.
+//
 // Slot kinds (byte 0): 'C' a charge (time i64, amount f64), 'R' a wider
 // retention window (ns i64), 'B' a binding (name length, id length, then
 // the first bytes of name‖id) continued by 'D' slots of 27 bytes each.
@@ -33,7 +43,9 @@ import (
 
 const (
 	magic       = "WVLEDGER"
-	version     = 2
+	version     = 3
+	versionV2   = 2 // no chain; rewritten as version 3 on Open
+	ledgerIDLen = 16
 	headerSize  = 32
 	slotSize    = 32
 	slotData    = slotSize - 4 // bytes covered by the slot checksum
@@ -109,6 +121,9 @@ func encodeSnapshot(st *state, nonce uint64) []byte {
 	body := make([]byte, 0, 32+len(life)+16*len(live)+len(st.bindings)*(2+maxName+maxID))
 	body = binary.LittleEndian.AppendUint64(body, uint64(st.clock))
 	body = binary.LittleEndian.AppendUint64(body, uint64(st.retention))
+	body = append(body, st.id[:]...)
+	body = binary.LittleEndian.AppendUint64(body, st.seq)
+	body = append(body, st.head[:]...)
 	body = binary.LittleEndian.AppendUint16(body, uint16(len(life)))
 	body = append(body, life...)
 	body = binary.LittleEndian.AppendUint64(body, uint64(len(live)))
@@ -139,26 +154,30 @@ func bodySum(nonce uint64, body []byte) uint32 {
 	return crc32.Update(crc32.Checksum(p[:], castagnoli), castagnoli, body)
 }
 
-// parseHeader checks a file's first 32 bytes and returns its nonce and
-// snapshot body length.
-func parseHeader(h []byte) (nonce uint64, bodyLen int64, err error) {
+// parseHeader checks a file's first 32 bytes and returns its nonce,
+// snapshot body length and version (3, or 2 to be rewritten).
+func parseHeader(h []byte) (nonce uint64, bodyLen int64, ver uint32, err error) {
 	switch {
 	case len(h) < headerSize || string(h[:8]) != magic:
-		return 0, 0, fmt.Errorf("%w: not a ledger file", ErrCorrupt)
+		return 0, 0, 0, fmt.Errorf("%w: not a ledger file", ErrCorrupt)
 	case binary.LittleEndian.Uint32(h[28:]) != crc32.Checksum(h[:28], castagnoli):
-		return 0, 0, fmt.Errorf("%w: header checksum", ErrCorrupt)
-	case binary.LittleEndian.Uint32(h[8:]) != version:
-		return 0, 0, fmt.Errorf("%w: version %d, want %d", ErrCorrupt, binary.LittleEndian.Uint32(h[8:]), version)
+		return 0, 0, 0, fmt.Errorf("%w: header checksum", ErrCorrupt)
+	}
+	ver = binary.LittleEndian.Uint32(h[8:])
+	if ver != version && ver != versionV2 {
+		return 0, 0, 0, fmt.Errorf("%w: version %d, want %d", ErrCorrupt, ver, version)
 	}
 	n := binary.LittleEndian.Uint64(h[20:])
 	if n > maxBodySize {
-		return 0, 0, fmt.Errorf("%w: snapshot of %d bytes", ErrCorrupt, n)
+		return 0, 0, 0, fmt.Errorf("%w: snapshot of %d bytes", ErrCorrupt, n)
 	}
-	return binary.LittleEndian.Uint64(h[12:]), int64(n), nil
+	return binary.LittleEndian.Uint64(h[12:]), int64(n), ver, nil
 }
 
-// parseSnapshot decodes a checksummed body into a fresh state.
-func parseSnapshot(nonce uint64, body []byte, sum uint32, period int64) (*state, error) {
+// parseSnapshot decodes a checksummed body of version ver into a fresh
+// state. A version 2 body has no chain: it gets a new ledger id and the
+// chain starts afresh (st.v2 says the file must be rewritten).
+func parseSnapshot(ver uint32, nonce uint64, body []byte, sum uint32, period int64) (*state, error) {
 	if bodySum(nonce, body) != sum {
 		return nil, fmt.Errorf("%w: snapshot checksum", ErrCorrupt)
 	}
@@ -167,6 +186,14 @@ func parseSnapshot(nonce uint64, body []byte, sum uint32, period int64) (*state,
 	st.nonce = nonce
 	st.clock = int64(d.u64())
 	st.retention = int64(d.u64())
+	if ver == versionV2 {
+		st.v2, st.id = true, newLedgerID()
+		st.head = chainStart(st.id)
+	} else {
+		st.id = [ledgerIDLen]byte(d.bytes(ledgerIDLen))
+		st.seq = d.u64()
+		st.head = [32]byte(d.bytes(32))
+	}
 	st.life.v.SetBytes(d.bytes(int(d.u16())))
 	n := d.u64()
 	if d.bad || n > uint64(len(d.b))/16 {

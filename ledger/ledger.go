@@ -42,16 +42,34 @@ type Ledger struct {
 	fi  os.FileInfo
 	off int64
 
+	anchor Anchor    // nil: no rollback detection across Opens
+	seen   *position // the latest position read, written or anchored
+	closed bool
+
 	loads     int // whole-file reads, counted for tests
 	slack     int // compactSlack; tests lower it to compact often
 	compactAt int // after a failed compaction, do not retry before this many records
 }
 
-// Open opens (creating if needed) the ledger in dir with caps. It reads the
-// whole file once, so a corrupt ledger is reported at once. Ledgers opened
-// on one directory with different caps share one history; each enforces its
-// own caps.
+// Options are optional settings of OpenWith.
+type Options struct {
+	// Anchor, if set, keeps the ledger's position outside its directory,
+	// so that a ledger rolled back (records cut off, an older copy or a
+	// backup restored, the file deleted) fails closed across Opens. Every
+	// process using the directory should use it (see Anchor).
+	Anchor Anchor
+}
+
+// Open is OpenWith without options (no anchor).
 func Open(dir string, caps Caps) (*Ledger, error) {
+	return OpenWith(dir, caps, Options{})
+}
+
+// OpenWith opens (creating if needed) the ledger in dir with caps. It
+// reads the whole file once, so a corrupt ledger is reported at once.
+// Ledgers opened on one directory with different caps share one history;
+// each enforces its own caps.
+func OpenWith(dir string, caps Caps, opt Options) (*Ledger, error) {
 	if err := caps.validate(); err != nil {
 		return nil, err
 	}
@@ -61,7 +79,7 @@ func Open(dir string, caps Caps) (*Ledger, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("ledger: open %s: %w", dir, err)
 	}
-	l := &Ledger{dir: dir, caps: caps, now: time.Now, slack: compactSlack}
+	l := &Ledger{dir: dir, caps: caps, now: time.Now, slack: compactSlack, anchor: opt.Anchor}
 	if err := l.open(); err != nil {
 		return nil, err
 	}
@@ -159,6 +177,56 @@ func (l *Ledger) Bind(name, id string) error {
 		st.bindings[name] = id
 		st.records++
 		l.maybeCompact()
+		return nil
+	})
+}
+
+// Rebind renames the binding oldName to newName, keeping its id: the
+// migration of a binding whose name said too much (WordVeil's memo
+// bindings were once an unkeyed hash of the mechanism, ε and asset; they
+// are now keyed by the memo's secret). If oldName is bound to another id,
+// or newName already to another id, it fails with ErrBindingMismatch; if
+// oldName is not bound it is Bind(newName, id). The old name is gone from
+// the file once Rebind returns: the ledger is rewritten as a snapshot.
+func (l *Ledger) Rebind(oldName, newName, id string) error {
+	if err := errors.Join(validBinding(oldName, id), validBinding(newName, id)); err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	return l.locked(func(f *os.File) error {
+		st := l.st
+		old, hasOld := st.bindings[oldName]
+		cur, hasNew := st.bindings[newName]
+		switch {
+		case hasOld && old != id:
+			return fmt.Errorf("%w: %q", ErrBindingMismatch, oldName)
+		case hasNew && cur != id:
+			return fmt.Errorf("%w: %q", ErrBindingMismatch, newName)
+		case !hasOld && hasNew:
+			return nil
+		case !hasOld:
+			if err := l.append(f, bindSlots(st.nonce, l.off, newName, id)); err != nil {
+				return err
+			}
+			st.bindings[newName] = id
+			st.records++
+			l.maybeCompact()
+			return nil
+		}
+		// Record the new name (so the chain moves on), then drop the old
+		// one by a snapshot; a crash in between leaves both, and the next
+		// Rebind finishes.
+		if !hasNew {
+			if err := l.append(f, bindSlots(st.nonce, l.off, newName, id)); err != nil {
+				return err
+			}
+			st.bindings[newName] = id
+			st.records++
+		}
+		delete(st.bindings, oldName)
+		if err := l.compact(); err != nil {
+			l.st = nil // read the file as it is next time
+			return fmt.Errorf("ledger: rebind: %w", err)
+		}
 		return nil
 	})
 }

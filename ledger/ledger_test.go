@@ -123,7 +123,7 @@ func TestCorruptFailsClosed(t *testing.T) {
 	}
 	// A cut inside the snapshot is never a torn append (snapshots are
 	// written whole): corrupt. (Cuts inside the records: TestTornTail.)
-	_, bodyLen, _ := parseHeader(good)
+	_, bodyLen, _, _ := parseHeader(good)
 	for n := 0; n < int(headerSize+bodyLen+4); n++ {
 		os.WriteFile(path, good[:n], 0o600)
 		if _, err := Open(dir, Caps{}); !errors.Is(err, ErrCorrupt) {

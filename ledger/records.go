@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -40,6 +41,9 @@ func readRecords(st *state, r io.Reader, off, size int64) (logRead, error) {
 		if done, err := readSlot(st, r, &s, start, off, size, &res); done {
 			return res, err
 		}
+		chain := sha256.New()
+		chain.Write(st.head[:])
+		chain.Write(s[:])
 		off += slotSize
 		switch s[0] {
 		case 'C':
@@ -70,6 +74,7 @@ func readRecords(st *state, r io.Reader, off, size int64) (logRead, error) {
 				if s[0] != 'D' {
 					return res, fmt.Errorf("%w: binding record", ErrCorrupt)
 				}
+				chain.Write(s[:])
 				data = append(data, s[1:slotData]...)
 				off += slotSize
 			}
@@ -83,6 +88,11 @@ func readRecords(st *state, r io.Reader, off, size int64) (logRead, error) {
 			return res, fmt.Errorf("%w: record kind %q", ErrCorrupt, s[0])
 		}
 		st.records++
+		st.seq++
+		chain.Sum(st.head[:0])
+		if err := st.checkWant(); err != nil {
+			return res, err
+		}
 		res.end = off
 	}
 	return res, nil

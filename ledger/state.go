@@ -15,6 +15,12 @@ type state struct {
 	win       window
 	bindings  map[string]string
 	records   int // entries in the file: snapshot charges and bindings, then records
+
+	id   [ledgerIDLen]byte // random, made with the ledger (format.go)
+	seq  uint64            // records ever appended: the chain's count
+	head [32]byte          // the chain's head after seq records
+	v2   bool              // read from a version 2 file, to be rewritten
+	want *position         // a state the file must reach (anchor.go); nil: none
 }
 
 func newState(period int64) *state {

@@ -17,54 +17,93 @@ import (
 
 func (l *Ledger) path() string { return filepath.Join(l.dir, FileName) }
 
-// lock takes the in-process mutex and the cross-process file lock, and
-// returns the function that releases both.
-func (l *Ledger) lock() (unlock func(), err error) {
-	l.mu.Lock()
-	release, err := safefile.Lock(filepath.Join(l.dir, lockName))
-	if err != nil {
-		l.mu.Unlock()
-		return nil, fmt.Errorf("ledger: lock %s: %w", l.dir, err)
+// maxRetries bounds the reopen attempts when compactions by other
+// processes keep renaming a new file over the path between open and lock.
+const maxRetries = 100
+
+// lockFile opens the ledger file and takes an exclusive flock on it: the
+// data file itself, so no cleaner can remove the lock while it is in use.
+// A compaction renames a new file over the path; once locked, the path
+// must still name the locked file, or it is opened again. A missing file
+// is never recreated here: that would be a fresh budget.
+func (l *Ledger) lockFile() (f *os.File, unlock func(), err error) {
+	for range maxRetries {
+		f, err = os.OpenFile(l.path(), os.O_RDWR, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("%w: %s was removed while the ledger was open", ErrCorrupt, l.path())
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("ledger: open %s: %w", l.path(), err)
+		}
+		if unlock, err = safefile.LockFile(f); err != nil {
+			f.Close()
+			return nil, nil, fmt.Errorf("ledger: lock %s: %w", l.path(), err)
+		}
+		st, serr := os.Stat(l.path())
+		fi, ferr := f.Stat()
+		if serr == nil && ferr == nil && os.SameFile(st, fi) {
+			return f, unlock, nil
+		}
+		unlock()
+		f.Close()
+		if ferr != nil || (serr != nil && !errors.Is(serr, fs.ErrNotExist)) {
+			return nil, nil, fmt.Errorf("ledger: stat %s: %w", l.path(), errors.Join(serr, ferr))
+		}
 	}
-	return func() { release(); l.mu.Unlock() }, nil
+	return nil, nil, fmt.Errorf("ledger: %s keeps changing under the lock", l.path())
 }
 
 // locked runs f on the ledger file with the cache up to date, holding the
-// in-process mutex and the cross-process lock.
+// in-process mutex and the file's lock.
 func (l *Ledger) locked(f func(*os.File) error) error {
 	if l == nil || l.dir == "" || l.now == nil {
 		return fmt.Errorf("%w: ledger not opened with Open", ErrInvalid)
 	}
-	unlock, err := l.lock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return fmt.Errorf("%w: ledger is closed", ErrInvalid)
+	}
+	file, unlock, err := l.lockFile()
 	if err != nil {
 		return err
 	}
-	defer unlock()
-	file, err := os.OpenFile(l.path(), os.O_RDWR, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		// Never recreate it here: that would be a fresh budget.
-		return fmt.Errorf("%w: %s was removed while the ledger was open", ErrCorrupt, l.path())
-	}
-	if err != nil {
-		return fmt.Errorf("ledger: open %s: %w", l.path(), err)
-	}
 	defer file.Close()
+	defer unlock()
 	if err := l.refresh(file); err != nil {
 		return err
 	}
 	return f(file)
 }
 
-// open creates the file if needed (migrating version 1), reads it, and
-// records this handle's period as the retention window if it is wider.
+// open creates the file if needed (migrating version 1), reads it,
+// rewrites a version 2 file as version 3, records this handle's period as
+// the retention window if it is wider, and moves the anchor forward.
 func (l *Ledger) open() error {
-	unlock, err := l.lock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	// The directory's lock file serializes creation and migration (and
+	// excludes builds that lock only it); every call after that locks the
+	// data file itself.
+	release, err := safefile.Lock(filepath.Join(l.dir, lockName))
+	if err != nil {
+		return fmt.Errorf("ledger: lock %s: %w", l.dir, err)
+	}
+	defer release()
+	if l.seen, err = l.loadAnchor(); err != nil {
+		return err
+	}
+	if err := l.create(); err != nil {
+		return err
+	}
+	file, unlock, err := l.lockFile()
 	if err != nil {
 		return err
 	}
+	defer file.Close()
 	defer unlock()
 	// Temporary files left by a crash during a compaction or a migration:
-	// under the lock no one else is writing one.
+	// under both locks no one else is writing one.
 	if ents, err := os.ReadDir(l.dir); err == nil {
 		for _, e := range ents {
 			if n := e.Name(); strings.HasPrefix(n, "."+FileName+".") || strings.HasPrefix(n, "."+legacyName+".") {
@@ -72,16 +111,13 @@ func (l *Ledger) open() error {
 			}
 		}
 	}
-	if err := l.create(); err != nil {
-		return err
-	}
-	file, err := os.OpenFile(l.path(), os.O_RDWR, 0)
-	if err != nil {
-		return fmt.Errorf("ledger: open %s: %w", l.path(), err)
-	}
-	defer file.Close()
 	if err := l.refresh(file); err != nil {
 		return err
+	}
+	if l.st.v2 {
+		if err := l.compact(); err != nil {
+			return fmt.Errorf("ledger: rewrite the version 2 file: %w", err)
+		}
 	}
 	if p := int64(l.caps.Period); p > l.st.retention {
 		if err := l.append(file, retentionSlot(l.st.nonce, l.off, p)); err != nil {
@@ -89,6 +125,9 @@ func (l *Ledger) open() error {
 		}
 		l.st.retention = p
 		l.st.records++
+	}
+	if a := l.seen; l.anchor != nil && (a == nil || a.seq < l.st.seq || l.st.v2) {
+		return l.storeAnchor()
 	}
 	return nil
 }
@@ -114,15 +153,20 @@ func (l *Ledger) create() error {
 	switch {
 	case err != nil:
 		return err
+	case l.seen != nil:
+		return fmt.Errorf("%w: %s is missing, but the anchor says the ledger held %d records (delete the directory and the anchor to start afresh)", ErrCorrupt, FileName, l.seen.seq)
 	case isTombstone:
 		return fmt.Errorf("%w: %s is missing from a directory that held a ledger (delete the whole directory to start afresh)", ErrCorrupt, FileName)
 	case st == nil:
 		st = newState(int64(l.caps.Period))
 	}
-	st.nonce = newNonce()
+	st.nonce, st.id = newNonce(), newLedgerID()
+	st.head = chainStart(st.id)
 	st.retention = int64(l.caps.Period)
 	st.win.advance(max(st.clock, l.now().UnixNano()), st.retention)
-	if err := safefile.WriteFile(l.path(), encodeSnapshot(st, st.nonce), 0o600); err != nil {
+	// Exclusive: should two processes get here at once (the lock file
+	// removed under them), one creates the ledger and the other reads it.
+	if _, err := safefile.CreateExclusive(l.path(), encodeSnapshot(st, st.nonce), 0o600); err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
 	return writeTombstone(legacy)
@@ -145,6 +189,11 @@ func (l *Ledger) refresh(f *os.File) error {
 		return fmt.Errorf("ledger: stat %s: %w", l.path(), err)
 	}
 	size := fi.Size()
+	if l.st != nil {
+		// Whatever the file is now, it must continue what was last seen.
+		p := l.st.pos()
+		l.seen = &p
+	}
 	if l.st == nil || l.fi == nil || !os.SameFile(fi, l.fi) || size < l.off || !l.sameSnapshot(f) {
 		return l.load(f, fi)
 	}
@@ -152,6 +201,7 @@ func (l *Ledger) refresh(f *os.File) error {
 		return nil
 	}
 	r := bufio.NewReader(io.NewSectionReader(f, l.off, size-l.off))
+	l.st.want = nil // it continues the state last seen by construction
 	res, err := readRecords(l.st, r, l.off, size)
 	if err != nil {
 		l.st = nil // partly applied: read the whole file next time
@@ -175,7 +225,7 @@ func (l *Ledger) sameSnapshot(f *os.File) bool {
 	if _, err := f.ReadAt(h[:], 0); err != nil {
 		return false
 	}
-	nonce, _, err := parseHeader(h[:])
+	nonce, _, _, err := parseHeader(h[:])
 	return err == nil && nonce == l.st.nonce
 }
 
@@ -190,7 +240,7 @@ func (l *Ledger) load(f *os.File, fi os.FileInfo) error {
 	if _, err := io.ReadFull(r, h[:]); err != nil {
 		return fmt.Errorf("%w: %s: no header", ErrCorrupt, l.path())
 	}
-	nonce, bodyLen, err := parseHeader(h[:])
+	nonce, bodyLen, ver, err := parseHeader(h[:])
 	if err != nil {
 		return fmt.Errorf("%w (%s)", err, l.path())
 	}
@@ -201,12 +251,23 @@ func (l *Ledger) load(f *os.File, fi os.FileInfo) error {
 	if _, err := io.ReadFull(r, body); err != nil {
 		return readErr(err)
 	}
-	st, err := parseSnapshot(nonce, body[:bodyLen], binary.LittleEndian.Uint32(body[bodyLen:]), int64(l.caps.Period))
+	st, err := parseSnapshot(ver, nonce, body[:bodyLen], binary.LittleEndian.Uint32(body[bodyLen:]), int64(l.caps.Period))
 	if err != nil {
+		return fmt.Errorf("%w (%s)", err, l.path())
+	}
+	st.want = l.seen
+	if st.v2 && st.want != nil {
+		// A version 2 file where a version 3 one was seen: an old copy.
+		return fmt.Errorf("%w: %s: a version 2 file where a version 3 ledger was seen", ErrCorrupt, l.path())
+	}
+	if err := st.checkWant(); err != nil {
 		return fmt.Errorf("%w (%s)", err, l.path())
 	}
 	off := headerSize + bodyLen + 4
 	res, err := readRecords(st, r, off, size)
+	if err == nil {
+		err = st.checkReached()
+	}
 	if err != nil {
 		return fmt.Errorf("%w (%s)", err, l.path())
 	}
@@ -246,35 +307,47 @@ func (l *Ledger) append(f *os.File, b []byte) error {
 		return fmt.Errorf("ledger: sync %s: %w", l.path(), err)
 	}
 	l.off += int64(len(b))
-	return nil
+	l.st.seq++
+	l.st.head = chainNext(l.st.head, b)
+	return l.storeAnchor()
 }
 
 // maybeCompact replaces the log by a snapshot of the live state once the
 // log holds more than twice the live entries plus the slack, so the file
 // stays proportional to the live state and the cost, O(live), is spread
-// over at least as many appends. The snapshot is written to a temporary
-// file, fsync'd and renamed over the log (internal/safefile): a crash
-// leaves either the old log or the new snapshot, both complete. A failure
-// only postpones compaction: the charge before it is already durable.
+// over at least as many appends. A failure only postpones compaction: the
+// charge before it is already durable.
 func (l *Ledger) maybeCompact() {
 	st := l.st
 	live := len(st.win.live()) + len(st.bindings)
 	if st.records <= 2*live+l.slack || st.records < l.compactAt {
 		return
 	}
+	if err := l.compact(); err != nil {
+		l.compactAt = st.records + l.slack
+	}
+}
+
+// compact writes a snapshot of the live state, with the chain's count and
+// head, to a temporary file, fsyncs it and renames it over the log
+// (internal/safefile): a crash leaves either the old log or the new
+// snapshot, both complete. It is called with the log's flock held; other
+// processes waiting on the old file notice the rename (lockFile).
+func (l *Ledger) compact() error {
+	st := l.st
 	nonce := newNonce()
 	snap := encodeSnapshot(st, nonce)
 	if err := safefile.WriteFile(l.path(), snap, 0o600); err != nil {
-		l.compactAt = st.records + l.slack
-		return
+		return err
 	}
 	fi, err := os.Stat(l.path())
 	if err != nil {
 		l.st = nil
-		return
+		return err
 	}
-	st.nonce, st.records, l.compactAt = nonce, live, 0
+	st.nonce, st.records, st.v2, l.compactAt = nonce, len(st.win.live())+len(st.bindings), false, 0
 	l.fi, l.off = fi, int64(len(snap))
+	return nil
 }
 
 func newNonce() uint64 {

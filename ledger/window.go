@@ -1,5 +1,7 @@
 package ledger
 
+import "math"
+
 // charge is one recorded charge.
 type charge struct {
 	at     int64   // ledger time, Unix nanoseconds
@@ -31,20 +33,26 @@ func (w *window) live() []charge { return w.items[w.head:] }
 
 // advance drops what has left the windows at ledger time now: charges at
 // or before now−period leave the period sum, charges at or before
-// now−retention leave the deque.
+// now−retention leave the deque. Where now−period is before the smallest
+// int64 (a clock at or near MinInt64) no charge can be that old, so none
+// leaves: the subtraction is never allowed to wrap or saturate onto a
+// charge time (saturating at MinInt64 would drop charges stamped
+// MinInt64 at once, and the per-period cap would never bind).
 func (w *window) advance(now, retention int64) {
 	limit := len(w.items)
 	if w.period > 0 {
-		from := satSub(now, w.period)
-		for w.p < len(w.items) && w.items[w.p].at <= from {
-			w.periodSum.sub(w.items[w.p].amount)
-			w.p++
+		if from, ok := before(now, w.period); ok {
+			for w.p < len(w.items) && w.items[w.p].at <= from {
+				w.periodSum.sub(w.items[w.p].amount)
+				w.p++
+			}
 		}
 		limit = w.p // retention ≥ period: what is in the period is kept
 	}
-	from := satSub(now, retention)
-	for w.head < limit && w.items[w.head].at <= from {
-		w.head++
+	if from, ok := before(now, retention); ok {
+		for w.head < limit && w.items[w.head].at <= from {
+			w.head++
+		}
 	}
 	if w.period <= 0 {
 		w.p = w.head
@@ -60,10 +68,11 @@ func (w *window) advance(now, retention int64) {
 	}
 }
 
-// satSub is a−b for b ≥ 0, saturating at the smallest int64.
-func satSub(a, b int64) int64 {
-	if a < -1<<63+b {
-		return -1 << 63
+// before is now−d for d ≥ 0; ok is false when that is earlier than the
+// smallest int64 (no charge time is that early).
+func before(now, d int64) (int64, bool) {
+	if now < math.MinInt64+d {
+		return 0, false
 	}
-	return a - b
+	return now - d, true
 }

@@ -7,7 +7,8 @@ import (
 	"fmt"
 )
 
-// File layout (all sizes fixed, so the file size reveals only the count):
+// File layout, version 2 (all sizes fixed, so the file size reveals only
+// the count):
 //
 //	header (headerLen bytes):
 //	  magic    8   "WVMEMO" + version (uint16, big endian)
@@ -18,12 +19,23 @@ import (
 //	records (recordLen bytes each), appended:
 //	  tag     16   HMAC-SHA256(lookup key, word id)[:16]
 //	  nonce   24   random
-//	  sealed  20   XChaCha20-Poly1305(seal key, nonce, response int32 LE, ad = fileID ‖ tag)
+//	  sealed  20   XChaCha20-Poly1305(seal key, nonce, response int32 LE,
+//	               ad = fileID ‖ tag ‖ record index uint64 BE)
 //
 // check tells a wrong secret (ErrWrongSecret) from a file of another
-// identity made with the same secret (skipped: every identity has its own
-// file). The associated data binds each record to its word and its file,
-// so records cannot be moved between words or files.
+// identity made with the same secret. The file's name is keyed by the
+// secret and the identity (names.go), so a file at this identity's name
+// whose idMAC does not verify is damage (ErrCorrupt), never "another
+// identity". The associated data binds each record to its word, its file
+// and its place, so records cannot be moved between words or files, nor
+// removed from the middle or reordered.
+//
+// The file's state is (record count, chain head): head₀ = HMAC(chain key,
+// "chain" ‖ header), headᵢ = HMAC(chain key, headᵢ₋₁ ‖ recordᵢ). It is
+// not stored in the file; an Anchor keeps it outside (anchor.go).
+//
+// Version 1 (legacy.go) had no index in the associated data and a random
+// file name; it is migrated to version 2 on Open.
 const (
 	magicLen    = 8
 	fileIDLen   = 16
@@ -43,10 +55,14 @@ const (
 // most a few hundred thousand words.
 const MaxEntries = 1 << 20
 
-var magic = [magicLen]byte{'W', 'V', 'M', 'E', 'M', 'O', 0, 1}
+var (
+	magic   = [magicLen]byte{'W', 'V', 'M', 'E', 'M', 'O', 0, 2}
+	magicV1 = [magicLen]byte{'W', 'V', 'M', 'E', 'M', 'O', 0, 1}
+)
 
 // header is a parsed file header.
 type header struct {
+	v1     bool // a version 1 file (legacy.go)
 	fileID [fileIDLen]byte
 	salt   [saltLen]byte
 	check  [macLen]byte
@@ -62,7 +78,11 @@ func newHeader() header {
 
 func (h *header) prefix() []byte {
 	b := make([]byte, 0, fixedPrefix)
-	b = append(b, magic[:]...)
+	if h.v1 {
+		b = append(b, magicV1[:]...)
+	} else {
+		b = append(b, magic[:]...)
+	}
 	b = append(b, h.fileID[:]...)
 	return append(b, h.salt[:]...)
 }
@@ -80,12 +100,17 @@ func (h *header) marshal() []byte {
 	return append(b, h.idMAC[:]...)
 }
 
+// parseHeader parses a version 2 or version 1 header.
 func parseHeader(b []byte) (header, error) {
 	var h header
 	if len(b) < headerLen {
 		return h, fmt.Errorf("%w: header is %d bytes, want %d", ErrCorrupt, len(b), headerLen)
 	}
-	if [magicLen]byte(b[:magicLen]) != magic {
+	switch [magicLen]byte(b[:magicLen]) {
+	case magic:
+	case magicV1:
+		h.v1 = true
+	default:
 		return h, fmt.Errorf("%w: bad magic or version", ErrCorrupt)
 	}
 	b = b[magicLen:]
@@ -105,27 +130,32 @@ func (h *header) verify(k *keys, id []byte) (keyOK, idOK bool) {
 	return keyOK, idOK
 }
 
-// appendRecord appends the record for (tag, response) to b.
-func (k *keys) appendRecord(b []byte, fileID [fileIDLen]byte, tag [tagLen]byte, response int32) []byte {
+// appendRecord appends the record for (tag, response) at index to b.
+func (k *keys) appendRecord(b []byte, fileID [fileIDLen]byte, index uint64, tag [tagLen]byte, response int32) []byte {
 	var nonce [nonceLen]byte
 	_, _ = rand.Read(nonce[:])
 	var pt [4]byte
 	binary.LittleEndian.PutUint32(pt[:], uint32(response))
 	b = append(b, tag[:]...)
 	b = append(b, nonce[:]...)
-	ad := recordAD(fileID, tag)
+	ad := recordAD(fileID, tag, index)
 	return k.seal.Seal(b, nonce[:], pt[:], ad[:])
 }
 
-// openRecord authenticates one record and returns its tag and response.
-func (k *keys) openRecord(rec []byte, fileID [fileIDLen]byte) (tag [tagLen]byte, response int32, err error) {
+// openRecord authenticates the record at index and returns its tag and
+// response.
+func (k *keys) openRecord(rec []byte, fileID [fileIDLen]byte, index uint64) (tag [tagLen]byte, response int32, err error) {
+	ad := recordAD(fileID, [tagLen]byte(rec[:tagLen]), index)
+	return k.openWith(rec, ad[:])
+}
+
+func (k *keys) openWith(rec, ad []byte) (tag [tagLen]byte, response int32, err error) {
 	tag = [tagLen]byte(rec[:tagLen])
 	nonce := rec[tagLen : tagLen+nonceLen]
 	var buf [4]byte
-	ad := recordAD(fileID, tag)
-	pt, err := k.seal.Open(buf[:0], nonce, rec[tagLen+nonceLen:recordLen], ad[:])
+	pt, err := k.seal.Open(buf[:0], nonce, rec[tagLen+nonceLen:recordLen], ad)
 	if err != nil {
-		return tag, 0, fmt.Errorf("%w: a record fails authentication", ErrCorrupt)
+		return tag, 0, fmt.Errorf("%w: a record fails authentication (damaged, moved or removed records)", ErrCorrupt)
 	}
 	response = int32(binary.LittleEndian.Uint32(pt))
 	if response < 0 {
@@ -134,10 +164,26 @@ func (k *keys) openRecord(rec []byte, fileID [fileIDLen]byte) (tag [tagLen]byte,
 	return tag, response, nil
 }
 
-// recordAD is a record's associated data: fileID ‖ tag (an array, so it
-// needs no allocation per record).
-func recordAD(fileID [fileIDLen]byte, tag [tagLen]byte) (ad [fileIDLen + tagLen]byte) {
+// recordAD is a record's associated data: fileID ‖ tag ‖ index (an array,
+// so it needs no allocation per record).
+func recordAD(fileID [fileIDLen]byte, tag [tagLen]byte, index uint64) (ad [fileIDLen + tagLen + 8]byte) {
 	copy(ad[:], fileID[:])
 	copy(ad[fileIDLen:], tag[:])
+	binary.BigEndian.PutUint64(ad[fileIDLen+tagLen:], index)
 	return ad
+}
+
+// chainStart is head₀, the chain head of a file with no record.
+func (k *keys) chainStart(h *header) [macLen]byte {
+	return [macLen]byte(k.headerMAC("chain", h.marshal()))
+}
+
+// chainNext is the head after rec.
+func (k *keys) chainNext(head [macLen]byte, rec []byte) [macLen]byte {
+	k.chain.Reset()
+	k.chain.Write(head[:])
+	k.chain.Write(rec)
+	var out [macLen]byte
+	k.chain.Sum(out[:0])
+	return out
 }

@@ -22,6 +22,7 @@ type keys struct {
 	header []byte      // MACs the header (key check and identity)
 	lookup hash.Hash   // HMAC-SHA256 keyed for word tags; guarded by Memo.mu
 	seal   cipher.AEAD // XChaCha20-Poly1305 for responses
+	chain  hash.Hash   // HMAC-SHA256 keyed for the record chain; guarded by Memo.mu
 }
 
 func deriveKeys(secret, salt []byte) (*keys, error) {
@@ -31,7 +32,25 @@ func deriveKeys(secret, salt []byte) (*keys, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &keys{header: k("header"), lookup: hmac.New(sha256.New, k("lookup")), seal: aead}, nil
+	return &keys{header: k("header"), lookup: hmac.New(sha256.New, k("lookup")), seal: aead,
+		chain: hmac.New(sha256.New, k("chain"))}, nil
+}
+
+// secretKey is a key derived from the secret alone (no per-file salt), for
+// what must be the same for every file made with the secret: the file
+// name of an identity (names.go) and the memo's name in a ledger.
+func secretKey(secret []byte, purpose string) []byte {
+	return hkdfExpand32(hkdfExtract(secret, []byte("wordveil memo secret keys")), "wordveil memo v2 "+purpose)
+}
+
+// keyedID is HMAC-SHA256(secretKey(secret, purpose), canonical identity),
+// truncated to 16 bytes: without the secret it says nothing about the
+// identity (not even whether two directories serve the same one, across
+// secrets).
+func keyedID(secret []byte, purpose string, canon []byte) [16]byte {
+	h := hmac.New(sha256.New, secretKey(secret, purpose))
+	h.Write(canon)
+	return [16]byte(h.Sum(nil))
 }
 
 // memoryKeys are random keys for a memo kept in memory only.

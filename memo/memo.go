@@ -5,33 +5,52 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
-
-	"github.com/wordveil/wordveil/internal/safefile"
 )
 
 // Memo is one identity's permanent responses, in a directory or in memory.
 // Safe for concurrent use; a nil or zero Memo returns ErrInvalid.
 type Memo struct {
-	mu     sync.Mutex
-	id     Identity // immutable after Open
-	path   string   // the memo file; "" in memory only
-	lock   string   // the directory's lock file
-	k      *keys    // nil in a zero Memo
-	hdr    header
-	f      *os.File    // open memo file; nil in memory only
-	fi     os.FileInfo // f's identity, to notice a replaced file
-	off    int64       // bytes of f read and authenticated
-	resp   map[[tagLen]byte]int32
-	err    error // sticky: once the file is found corrupt, always corrupt
-	closed bool
+	mu      sync.Mutex
+	id      Identity // immutable after Open
+	path    string   // the memo file; "" in memory only
+	name    string   // the anchor's name for the file
+	binding string   // BindingName; immutable after Open
+	anchor  Anchor   // nil: no rollback detection across Opens
+	k       *keys    // nil in a zero Memo
+	hdr     header
+	f       *os.File // open memo file; nil in memory only
+	off     int64    // bytes of f read and authenticated
+	count   uint64   // records read or written: the next record's index
+	head    [macLen]byte
+	want    *anchorState // the anchor's state at Open, checked while reading
+	resp    map[[tagLen]byte]int32
+	err     error // sticky: once the file is found corrupt, always corrupt
+	closed  bool
 }
 
-// Open opens the memo for id in dir, creating dir (0700) and the memo file
-// if needed. dir == "" keeps the memo in memory only, with random keys
-// (secret may then be nil and is ignored). Otherwise secret, at least
-// MinSecretLen bytes from the platform keystore, keys the file.
+// Options are optional settings of OpenWith.
+type Options struct {
+	// Anchor, if set, keeps each file's record count and chain head
+	// outside the directory, so that a memo file rolled back (truncated
+	// at a record boundary, an older copy restored, deleted) is detected
+	// across Opens and fails closed (see Anchor and the package doc for
+	// what is not detected without one).
+	Anchor Anchor
+}
+
+// Open is OpenWith without options (no anchor).
 func Open(dir string, id Identity, secret []byte) (*Memo, error) {
+	return OpenWith(dir, id, secret, Options{})
+}
+
+// OpenWith opens the memo for id in dir, creating dir (0700) and the memo
+// file if needed. dir == "" keeps the memo in memory only, with random keys
+// (secret may then be nil and is ignored, and so is opt). Otherwise secret,
+// at least MinSecretLen bytes from the platform keystore, keys the file.
+// A version 1 file of id is migrated to version 2 (legacy.go).
+func OpenWith(dir string, id Identity, secret []byte, opt Options) (*Memo, error) {
 	if err := id.validate(); err != nil {
 		return nil, err
 	}
@@ -50,32 +69,62 @@ func Open(dir string, id Identity, secret []byte) (*Memo, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("memo: %w", err)
 	}
-	m.lock = filepath.Join(dir, lockName)
-	unlock, err := safefile.Lock(m.lock)
-	if err != nil {
-		return nil, fmt.Errorf("memo: lock: %w", err)
-	}
-	defer unlock()
 	canon := id.canonical()
-	name, h, k, err := find(dir, canon, secret)
-	if err == nil && name == "" {
-		name, h, k, err = create(dir, canon, secret)
+	name := fileName(secret, canon)
+	m.path, m.anchor = filepath.Join(dir, name), opt.Anchor
+	m.name, m.binding = strings.TrimSuffix(name, fileSuffix), bindingName(secret, canon)
+	legacy, lh, lk, err := scan(dir, name, canon, secret)
+	if err == nil && legacy != "" {
+		err = migrate(dir, legacy, lh, lk, canon, m.path)
 	}
 	if err != nil {
 		return nil, err
 	}
-	m.path, m.hdr, m.k, m.off = filepath.Join(dir, name), h, k, headerLen
-	if m.f, err = os.OpenFile(m.path, os.O_RDWR, 0); err != nil {
-		return nil, fmt.Errorf("memo: %w", err)
-	}
-	if m.fi, err = m.f.Stat(); err == nil {
-		err = m.refresh()
-	}
+	a, ok, err := m.loadAnchor()
 	if err != nil {
-		m.f.Close()
+		return nil, err
+	}
+	if ok {
+		m.want = &a
+	}
+	f, unlock, err := m.openFile(canon, secret, m.want)
+	if err != nil {
+		return nil, err
+	}
+	m.f = f
+	err = m.load(canon, secret)
+	unlock() // before any Close: an unlock after it could hit a reused descriptor
+	if err != nil {
+		f.Close()
 		return nil, err
 	}
 	return m, nil
+}
+
+// load reads and checks the locked file from the start, then records its
+// state in the anchor if the anchor is behind (a crash between an append
+// and the anchor's store, a first use of the anchor, or a migration).
+func (m *Memo) load(canon, secret []byte) error {
+	h, k, idOK, err := readHeader(m.f, filepath.Base(m.path), canon, secret)
+	switch {
+	case err != nil:
+		return err
+	case h.v1:
+		return fmt.Errorf("%w: a version 1 header under a version 2 name", ErrCorrupt)
+	case !idOK:
+		// The name is this identity's: its MAC is damaged, or the file
+		// was put here from elsewhere. Never a second memo.
+		return fmt.Errorf("%w: the identity MAC of %s does not verify", ErrCorrupt, filepath.Base(m.path))
+	}
+	m.hdr, m.k, m.off, m.count = h, k, headerLen, 0
+	m.head = k.chainStart(&h)
+	if err := m.refresh(); err != nil {
+		return err
+	}
+	if m.anchor != nil && (m.want == nil || m.count > m.want.count) {
+		return m.storeAnchor()
+	}
+	return nil
 }
 
 // Resolve answers every word of words (ids ≥ 0; repeats allowed) with its
@@ -150,8 +199,8 @@ func (m *Memo) Resolve(words []int32, draw func(word int32) (int32, error), comm
 	}
 	if len(fresh) > 0 && m.f != nil {
 		b := make([]byte, 0, len(fresh)*recordLen)
-		for _, f := range fresh {
-			b = m.k.appendRecord(b, m.hdr.fileID, f.tag, f.resp)
+		for i, f := range fresh {
+			b = m.k.appendRecord(b, m.hdr.fileID, m.count+uint64(i), f.tag, f.resp)
 		}
 		if err := m.appendRecords(b); err != nil {
 			return nil, nil, err
@@ -159,6 +208,13 @@ func (m *Memo) Resolve(words []int32, draw func(word int32) (int32, error), comm
 	}
 	for _, f := range fresh {
 		m.resp[f.tag] = f.resp
+	}
+	if len(fresh) > 0 {
+		// Records first, then the anchor, then release: a crash between
+		// the two leaves a file ahead of its anchor, which Open accepts.
+		if err := m.storeAnchor(); err != nil {
+			return nil, nil, err
+		}
 	}
 	return responses, memoized, nil
 }
@@ -188,6 +244,17 @@ func (m *Memo) FileID() string {
 		return ""
 	}
 	return fmt.Sprintf("%x", m.hdr.fileID[:]) // immutable after Open
+}
+
+// BindingName is the memo's name in a privacy ledger's bindings
+// (ledger.Bind(BindingName(), FileID())): keyed by the secret, so that the
+// ledger file does not say which mechanism, ε or asset the memo serves;
+// "" for a memo in memory (or a nil or zero Memo).
+func (m *Memo) BindingName() string {
+	if m == nil || m.path == "" {
+		return ""
+	}
+	return m.binding
 }
 
 // Close releases the file. Later calls return ErrInvalid.
@@ -220,8 +287,11 @@ func (m *Memo) begin() (unlock func(), err error) {
 	case m.f == nil:
 		return func() {}, nil
 	}
-	if unlock, err = safefile.Lock(m.lock); err != nil {
-		return nil, fmt.Errorf("memo: lock: %w", err)
+	if unlock, err = m.lockFile(); err != nil {
+		if errors.Is(err, ErrCorrupt) {
+			m.err = err
+		}
+		return nil, err
 	}
 	if err = m.refresh(); err != nil {
 		unlock()

@@ -244,7 +244,7 @@ func TestCorruptFailsClosed(t *testing.T) {
 		{"empty file", func(t *testing.T, p string) { os.Truncate(p, 0) }, true},
 		{"bad magic", func(t *testing.T, p string) {
 			b, _ := os.ReadFile(p)
-			b[7] = 2
+			b[7] = 3
 			os.WriteFile(p, b, 0o600)
 		}, false},
 		{"renamed", func(t *testing.T, p string) {

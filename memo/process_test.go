@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -20,10 +22,30 @@ import (
 // The children of these tests are this test binary, re-run with
 // -test.run=^TestChildProcess$ and the environment below.
 const (
-	envDir  = "WV_MEMO_CHILD_DIR"
-	envMode = "WV_MEMO_CHILD_MODE" // "race" or "crash"
-	envBase = "WV_MEMO_CHILD_BASE" // first word id (crash mode)
+	envDir    = "WV_MEMO_CHILD_DIR"
+	envMode   = "WV_MEMO_CHILD_MODE"   // "race" or "crash"
+	envBase   = "WV_MEMO_CHILD_BASE"   // first word id (crash mode)
+	envAnchor = "WV_MEMO_CHILD_ANCHOR" // if set, a directory for a file anchor
 )
+
+// fileAnchor is an Anchor over files in a directory, shared by processes.
+type fileAnchor string
+
+func (a fileAnchor) Load(name string) ([]byte, error) {
+	b, err := os.ReadFile(filepath.Join(string(a), name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return b, err
+}
+
+func (a fileAnchor) Store(name string, b []byte) error {
+	tmp := filepath.Join(string(a), name+".tmp")
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(string(a), name))
+}
 
 func startChild(t *testing.T, dir, mode string, base int) (*exec.Cmd, io.WriteCloser, *bufio.Scanner) {
 	t.Helper()
@@ -181,7 +203,11 @@ func TestChildProcess(t *testing.T) {
 	if dir == "" {
 		t.Skip("child process of TestProcessesOneResponse and TestKillNeverTwoResponses")
 	}
-	m, err := Open(dir, testID, secretOf(1))
+	var opt Options
+	if a := os.Getenv(envAnchor); a != "" {
+		opt.Anchor = fileAnchor(a)
+	}
+	m, err := OpenWith(dir, testID, secretOf(1), opt)
 	if err != nil {
 		fmt.Println("error", err)
 		os.Exit(1)

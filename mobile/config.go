@@ -80,6 +80,27 @@ type Config struct {
 	// key store (Android Keystore, iOS Keychain), never beside the memo.
 	// Required with MemoDir.
 	MemoSecret []byte
+	// Anchor, if set, keeps the latest state of the memo and ledger files
+	// outside their directories, so that a rolled-back file (an app backup
+	// restored, records cut off, an older copy, a deleted file) fails
+	// closed (WV_CORRUPT_STATE) instead of answering words afresh or handing
+	// budget back. Keep it apart from MemoDir and LedgerDir, in storage not
+	// backed up or restored with them (the samples' AnchorStore: Android
+	// noBackupFilesDir, iOS Keychain …ThisDeviceOnly). Without it those
+	// rollbacks are detected only while a Privatizer is open (see
+	// docs/STATE_FILES.md). Refused without MemoDir or LedgerDir.
+	Anchor StateAnchor
+}
+
+// StateAnchor is implemented by the host app: a small key-value store for
+// the memo's and ledger's rollback anchors. Load returns the bytes last
+// stored under name, or null/empty if none; Store must be durable when it
+// returns. Names are short ASCII ("ledger", "memo-" and 32 hex digits);
+// values are under 64 bytes and reveal nothing about the text (a count and
+// a MAC or hash value). An error from either fails the call closed.
+type StateAnchor interface {
+	Load(name string) ([]byte, error)
+	Store(name string, state []byte) error
 }
 
 // NewConfig returns the default configuration (nil should it ever panic;

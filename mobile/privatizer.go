@@ -126,14 +126,22 @@ func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
 	opt := privatize.Options{OOV: c.OOV, Placeholder: c.Placeholder, PrivatizePunctuation: c.PrivatizePunctuation,
 		MaxTextBytes: int(c.MaxTextBytes), Numbers: c.Numbers}
 	if c.LedgerDir != "" {
-		l, err := ledger.Open(c.LedgerDir, ledger.Caps{Lifetime: c.CapLifetime, PerPeriod: c.CapPerPeriod, Period: period})
+		var lo ledger.Options
+		if c.Anchor != nil {
+			lo.Anchor = c.Anchor
+		}
+		l, err := ledger.OpenWith(c.LedgerDir, ledger.Caps{Lifetime: c.CapLifetime, PerPeriod: c.CapPerPeriod, Period: period}, lo)
 		if err != nil {
 			return nil, wrap(err)
 		}
 		opt.Ledger = l
 	}
 	if c.MemoDir != "" {
-		mm, err := memo.Open(c.MemoDir, privatize.MemoIdentity(m, a), c.MemoSecret)
+		var mo memo.Options
+		if c.Anchor != nil {
+			mo.Anchor = c.Anchor
+		}
+		mm, err := memo.OpenWith(c.MemoDir, privatize.MemoIdentity(m, a), c.MemoSecret, mo)
 		if err != nil {
 			return nil, wrap(err)
 		}

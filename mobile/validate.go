@@ -55,6 +55,9 @@ func validate(c *Config) (period time.Duration, err error) {
 	if c.PeriodSeconds < 0 || c.PeriodSeconds > maxPeriodSeconds {
 		return 0, invalid("PeriodSeconds %d out of range [0, %d] (0: 86400)", c.PeriodSeconds, int64(maxPeriodSeconds))
 	}
+	if c.Anchor != nil && c.LedgerDir == "" && c.MemoDir == "" {
+		return 0, invalid("an Anchor needs MemoDir or LedgerDir: it anchors nothing without them")
+	}
 	if c.LedgerDir == "" && (c.CapLifetime > 0 || c.CapPerPeriod > 0) {
 		return 0, invalid("CapLifetime %v / CapPerPeriod %v need a LedgerDir to be enforced", c.CapLifetime, c.CapPerPeriod)
 	}

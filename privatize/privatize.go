@@ -237,7 +237,11 @@ func New(m mechanism.Mechanism, asset *wva.Asset, opt Options) (*Privatizer, err
 			return nil, fmt.Errorf("text privatizer: %w", ErrMemoMismatch)
 		}
 		if id := opt.Memo.FileID(); opt.Ledger != nil && id != "" {
-			if err := opt.Ledger.Bind(memoBinding(want), id); err != nil {
+			// Keyed by the memo's secret, so the ledger file does not say
+			// which mechanism, ε or asset the memo serves; a binding under
+			// the old unkeyed name is renamed (or fails closed if it names
+			// another memo file).
+			if err := opt.Ledger.Rebind(legacyMemoBinding(want), opt.Memo.BindingName(), id); err != nil {
 				return nil, fmt.Errorf("text privatizer: %w", err)
 			}
 		}
@@ -614,9 +618,11 @@ func MemoIdentity(m mechanism.Mechanism, a *wva.Asset) memo.Identity {
 	return id
 }
 
-// memoBinding names a memo identity in the ledger's bindings: a hash, so
-// that the ledger file does not say which mechanism the memo serves.
-func memoBinding(id memo.Identity) string {
+// legacyMemoBinding is the name earlier versions bound a memo under: an
+// unkeyed hash of its identity, which anyone can match against the few
+// mechanisms, ε and assets. New bindings use memo.Memo.BindingName, keyed
+// by the memo's secret; this name is only looked for, to be renamed.
+func legacyMemoBinding(id memo.Identity) string {
 	h := sha256.Sum256([]byte(fmt.Sprintf("%q %q %x", id.Mechanism, id.Params, id.Asset)))
 	return fmt.Sprintf("memo %x", h[:16])
 }

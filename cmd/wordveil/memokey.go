@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/wordveil/wordveil/internal/safefile"
 )
 
 // memoKeySize is the length of the key that seals a memo file.
@@ -15,7 +17,49 @@ const memoKeySize = 32
 
 var errMemoKey = errors.New("bad memo key file")
 
-func defaultMemoKeyPath(memoDir string) string { return filepath.Join(memoDir, "memo.key") }
+// legacyMemoKeyName is where earlier versions kept the key by default:
+// inside the memo directory, beside the file it seals.
+const legacyMemoKeyName = "memo.key"
+
+// defaultMemoKeyPath is the memo key's default path, in the state
+// directory home (state.go), outside the memo directory: a copy or backup
+// of the memo directory then does not carry the key that opens it. A key
+// left at the old default place, inside the memo directory, is moved out
+// (copied, fsync'd, then removed from the memo directory).
+func defaultMemoKeyPath(home, memoDir string) (string, error) {
+	d, err := stateFor(home, "memo", memoDir)
+	if err != nil {
+		return "", fmt.Errorf("memo key: %w", err)
+	}
+	path := filepath.Join(d, "memo.key")
+	old := filepath.Join(memoDir, legacyMemoKeyName)
+	b, err := os.ReadFile(old)
+	if errors.Is(err, fs.ErrNotExist) {
+		return path, nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("memo key: %w", err)
+	}
+	if len(b) != memoKeySize {
+		return "", fmt.Errorf("%w %s: %d bytes, want %d", errMemoKey, old, len(b), memoKeySize)
+	}
+	if err := os.MkdirAll(d, 0o700); err != nil {
+		return "", fmt.Errorf("memo key: %w", err)
+	}
+	created, err := safefile.CreateExclusive(path, b, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("memo key: %w", err)
+	}
+	if !created {
+		if cur, err := os.ReadFile(path); err != nil || string(cur) != string(b) {
+			return "", fmt.Errorf("%w: %s and %s both exist and differ; keep the one that opens the memo", errMemoKey, old, path)
+		}
+	}
+	if err := os.Remove(old); err != nil {
+		return "", fmt.Errorf("memo key: %w", err)
+	}
+	return path, nil
+}
 
 // memoSecret reads the memo's key file, creating it (0600, random bytes
 // from the OS) if it does not exist. On a phone the secret lives in the

@@ -47,6 +47,11 @@ written only after the charge is durable.
 
 With -json, each input line gives one JSON object (docs/CLI_JSON.md).
 
+-memo and -ledger keep their state in directories; the memo key and the
+rollback anchors live outside them, in -state. A memo or ledger directory
+restored from an older copy or cut short is then an error, never a fresh
+start (docs/STATE_FILES.md).
+
 With -class-epsilon, word classes get their own ε (docs/TEXT_PRIVACY.md,
 "Per-class ε"): "rare" (vocabulary rank ≥ -rare-rank, and stand-ins), "capitalized"
 (Title or UPPER case) and "number"; a word in several classes gets the
@@ -73,6 +78,7 @@ type privatizeFlags struct {
 	period           time.Duration
 	memoDir          string
 	memoKey          string
+	stateDir         string
 	maxLine          int
 	seed             uint64
 	classes          privatize.Classes // -class-epsilon and -rare-rank
@@ -103,7 +109,8 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	fs.Float64Var(&f.capPeriod, "cap-period", 0, "with -ledger: cap per -period (0 = none)")
 	fs.DurationVar(&f.period, "period", 24*time.Hour, "with -ledger -cap-period: the rolling window")
 	fs.StringVar(&f.memoDir, "memo", "", "keep a permanent response per word in this directory (docs/TEXT_PRIVACY.md)")
-	fs.StringVar(&f.memoKey, "memo-key", "", "with -memo: the 32-byte key file sealing the memo (default DIR/memo.key, created 0600)")
+	fs.StringVar(&f.memoKey, "memo-key", "", "with -memo: the 32-byte key file sealing the memo, outside DIR (default: in -state, created 0600)")
+	fs.StringVar(&f.stateDir, "state", "", "with -memo or -ledger: where the memo key and the rollback anchors are kept, outside the memo and ledger directories (default $XDG_CONFIG_HOME/wordveil)")
 	fs.IntVar(&f.maxLine, "max-line", privatize.DefaultMaxTextBytes, "longest input line in bytes; a longer line is an error, read no further")
 	fs.Uint64Var(&f.seed, "seed", 0, "EVALUATION ONLY: seed the randomness so output is reproducible (0 = secure randomness)")
 	fs.Func("class-epsilon", "per-class ε in the mechanism's metric, e.g. rare=0.3,capitalized=0.5,number=1 (classes: rare, capitalized, number)", func(v string) error {
@@ -165,6 +172,12 @@ func (f *privatizeFlags) validate(fs *flag.FlagSet) error {
 		return fmt.Errorf("%w: -cap-period needs a positive -period", errUsage)
 	case f.memoDir == "" && set["memo-key"]:
 		return fmt.Errorf("%w: -memo-key needs -memo", errUsage)
+	case f.memoDir == "" && f.ledgerDir == "" && set["state"]:
+		return fmt.Errorf("%w: -state needs -memo or -ledger", errUsage)
+	case f.memoKey != "" && within(f.memoKey, f.memoDir):
+		return fmt.Errorf("%w: -memo-key must be outside the memo directory (a copy of the directory would carry its key)", errUsage)
+	case f.stateDir != "" && (f.memoDir != "" && within(f.stateDir, f.memoDir) || f.ledgerDir != "" && within(f.stateDir, f.ledgerDir)):
+		return fmt.Errorf("%w: -state must be outside the memo and ledger directories (a restore of those must not restore their anchors)", errUsage)
 	case f.maxLine < 1 || f.maxLine > privatize.MaxTextBytesLimit:
 		return fmt.Errorf("%w: -max-line %d not in [1, %d]", errUsage, f.maxLine, privatize.MaxTextBytesLimit)
 	case set["rare-rank"] && f.classes.Rare == 0:
@@ -223,8 +236,19 @@ func (f *privatizeFlags) privatizer(m mechanism.Mechanism, eps float64, a *wva.A
 		return nil, fmt.Errorf("%w: -memo keeps one response per word at one ε: it cannot serve -class-epsilon at other ε than %v", errUsage, eps)
 	}
 	opt := privatize.Options{OOV: f.oov, Placeholder: f.placeholder, PrivatizePunctuation: f.punct, MaxTextBytes: f.maxLine, Numbers: f.numbers}
+	var home string
+	if f.ledgerDir != "" || f.memoDir != "" {
+		var err error
+		if home, err = stateHome(f.stateDir); err != nil {
+			return nil, err
+		}
+	}
 	if f.ledgerDir != "" {
-		l, err := ledger.Open(f.ledgerDir, ledger.Caps{Lifetime: f.capLifetime, PerPeriod: f.capPeriod, Period: f.period})
+		ad, err := stateFor(home, "ledger", f.ledgerDir)
+		if err != nil {
+			return nil, err
+		}
+		l, err := ledger.OpenWith(f.ledgerDir, ledger.Caps{Lifetime: f.capLifetime, PerPeriod: f.capPeriod, Period: f.period}, ledger.Options{Anchor: fileAnchor{ad}})
 		if errors.Is(err, ledger.ErrInvalid) {
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}
@@ -234,15 +258,20 @@ func (f *privatizeFlags) privatizer(m mechanism.Mechanism, eps float64, a *wva.A
 		opt.Ledger = l
 	}
 	if f.memoDir != "" {
-		keyPath := f.memoKey
+		keyPath, ad, err := f.memoKey, "", error(nil)
 		if keyPath == "" {
-			keyPath = defaultMemoKeyPath(f.memoDir)
+			if keyPath, err = defaultMemoKeyPath(home, f.memoDir); err != nil {
+				return nil, err
+			}
 		}
 		secret, err := memoSecret(keyPath)
 		if err != nil {
 			return nil, err
 		}
-		if opt.Memo, err = memo.Open(f.memoDir, privatize.MemoIdentity(m, a), secret); err != nil {
+		if ad, err = stateFor(home, "memo", f.memoDir); err != nil {
+			return nil, err
+		}
+		if opt.Memo, err = memo.OpenWith(f.memoDir, privatize.MemoIdentity(m, a), secret, memo.Options{Anchor: fileAnchor{ad}}); err != nil {
 			return nil, err
 		}
 	}

@@ -17,7 +17,9 @@
 package safefile
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -53,9 +55,45 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 		return fmt.Errorf("commit %s: %w", path, err)
 	}
 	ok = true
+	syncDir(dir)
+	return nil
+}
+
+// CreateExclusive atomically creates path holding data, with permission
+// perm, only if path does not exist: a temporary file is written and
+// fsync'd, then hard-linked to path (link(2) fails if path exists), so
+// that two processes creating the same file at once never both succeed
+// and no reader ever sees a partial file. created is false (and err nil)
+// when path already existed.
+func CreateExclusive(path string, data []byte, perm os.FileMode) (created bool, err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return false, fmt.Errorf("create %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	_, werr := f.Write(data)
+	cerr := f.Chmod(perm)
+	serr := f.Sync()
+	if err := errors.Join(werr, cerr, serr, f.Close()); err != nil {
+		return false, fmt.Errorf("create %s: %w", path, err)
+	}
+	if err := os.Link(tmp, path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return false, nil
+		}
+		return false, fmt.Errorf("create %s: %w", path, err)
+	}
+	syncDir(dir)
+	return true, nil
+}
+
+// syncDir makes a rename or link in dir durable; not every system
+// supports it.
+func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
-		d.Sync() // make the rename durable; not every system supports it
+		d.Sync()
 		d.Close()
 	}
-	return nil
 }

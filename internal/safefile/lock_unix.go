@@ -30,3 +30,22 @@ func Lock(path string) (unlock func(), err error) {
 		f.Close()
 	}, nil
 }
+
+// LockFile takes an exclusive flock on the open file f itself and returns
+// the function that releases it (f stays open). Locking the data file,
+// rather than a separate lock file, means no cleaner can remove the lock
+// while the file is in use. A caller that may see the file renamed over
+// (a compaction) must, once locked, check that the path still names f.
+func LockFile(f *os.File) (unlock func(), err error) {
+	fd := int(f.Fd())
+	for {
+		err = unix.Flock(fd, unix.LOCK_EX)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return func() { unix.Flock(fd, unix.LOCK_UN) }, nil
+}

@@ -93,6 +93,9 @@ enum WordVeilSetup {
         cfg.capPerPeriod = capPerDay
         cfg.periodSeconds = periodSeconds
         cfg.capLifetime = capLifetime
+        // Rollback anchors in the Keychain, apart from the ledger and memo
+        // directories: a rolled-back ledger or memo then fails closed.
+        cfg.anchor = AnchorStore()
         if keyboardUsesMemo {
             // The memo file is sealed with a 32-byte secret from the Keychain
             // (MemoSecretStore); if it cannot be had, this throws and the

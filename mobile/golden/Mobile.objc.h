@@ -15,6 +15,13 @@
 @class MobileDeniability;
 @class MobilePrivatizer;
 @class MobileResult;
+@protocol MobileStateAnchor;
+@class MobileStateAnchor;
+
+@protocol MobileStateAnchor <NSObject>
+- (NSData* _Nullable)load:(NSString* _Nullable)name error:(NSError* _Nullable* _Nullable)error;
+- (BOOL)store:(NSString* _Nullable)name state:(NSData* _Nullable)state error:(NSError* _Nullable* _Nullable)error;
+@end
 
 /**
  * Config says how to privatize. Create it with NewConfig (which sets the
@@ -141,6 +148,18 @@ key store (Android Keystore, iOS Keychain), never beside the memo.
 Required with MemoDir.
  */
 @property (nonatomic) NSData* _Nullable memoSecret;
+/**
+ * Anchor, if set, keeps the latest state of the memo and ledger files
+outside their directories, so that a rolled-back file (an app backup
+restored, records cut off, an older copy, a deleted file) fails
+closed (WV_CORRUPT_STATE) instead of answering words afresh or handing
+budget back. Keep it apart from MemoDir and LedgerDir, in storage not
+backed up or restored with them (the samples' AnchorStore: Android
+noBackupFilesDir, iOS Keychain …ThisDeviceOnly). Without it those
+rollbacks are detected only while a Privatizer is open (see
+docs/STATE_FILES.md). Refused without MemoDir or LedgerDir.
+ */
+@property (nonatomic) id<MobileStateAnchor> _Nullable anchor;
 @end
 
 /**
@@ -386,5 +405,24 @@ binding, else the Go module version or VCS revision the build recorded,
 else "devel" ("" should it ever panic).
  */
 FOUNDATION_EXPORT NSString* _Nonnull MobileVersion(void);
+
+@class MobileStateAnchor;
+
+/**
+ * StateAnchor is implemented by the host app: a small key-value store for
+the memo's and ledger's rollback anchors. Load returns the bytes last
+stored under name, or null/empty if none; Store must be durable when it
+returns. Names are short ASCII ("ledger", "memo-" and 32 hex digits);
+values are under 64 bytes and reveal nothing about the text (a count and
+a MAC or hash value). An error from either fails the call closed.
+ */
+@interface MobileStateAnchor : NSObject <goSeqRefInterface, MobileStateAnchor> {
+}
+@property(strong, readonly) _Nonnull id _ref;
+
+- (nonnull instancetype)initWithRef:(_Nonnull id)ref;
+- (NSData* _Nullable)load:(NSString* _Nullable)name error:(NSError* _Nullable* _Nullable)error;
+- (BOOL)store:(NSString* _Nullable)name state:(NSData* _Nullable)state error:(NSError* _Nullable* _Nullable)error;
+@end
 
 #endif

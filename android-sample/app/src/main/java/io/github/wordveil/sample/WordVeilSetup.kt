@@ -85,6 +85,9 @@ object WordVeilSetup {
         cfg.setCapPerPeriod(CAP_PER_DAY)
         cfg.setPeriodSeconds(PERIOD_SECONDS)
         cfg.setCapLifetime(CAP_LIFETIME)
+        // Rollback anchors outside the ledger and memo directories: a rolled-back
+        // ledger or memo then fails closed (AnchorStore).
+        cfg.setAnchor(AnchorStore(context))
         if (KEYBOARD_USE_MEMO) {
             // The memo file is sealed with a secret kept under an Android
             // Keystore key (MemoSecretStore); if it cannot be had, this throws.

@@ -1,0 +1,143 @@
+package ledger
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+)
+
+// Anchor keeps the ledger's latest position (its id, record count and
+// chain head; format.go) outside its directory, where a restore of the
+// directory cannot roll it back: on Android in Keystore-protected storage
+// beside the memo secret, on iOS in the Keychain (…ThisDeviceOnly, not
+// backed up); the CLI keeps a small file outside the ledger's directory.
+// Its method set is memo.Anchor's, so one host object serves both; the
+// ledger uses the name AnchorName. Load returns nil or empty (and no
+// error) for a name never stored; Store must be durable when it returns.
+// The state is 61 opaque bytes: a random id, a count and a hash, which say
+// nothing about the charges.
+//
+// With an anchor, Open and every call fail closed (ErrCorrupt) on a file
+// with fewer records than the anchor says (whole records cut off, an older
+// copy or a backup restored), a file whose records up to that count are
+// not the ones the anchor saw, another ledger's file, or a missing file.
+// A file ahead of its anchor (a crash between an append and the anchor's
+// store, or a process that ran without the anchor) is accepted and the
+// anchor moved forward; if such a process also compacted the log, the
+// records between the anchor and the snapshot can no longer be checked.
+type Anchor interface {
+	Load(name string) ([]byte, error)
+	Store(name string, state []byte) error
+}
+
+// AnchorName is the name under which a ledger's position is kept.
+const AnchorName = "ledger"
+
+var anchorMagic = [5]byte{'W', 'V', 'L', 'A', 1}
+
+const anchorLen = len(anchorMagic) + ledgerIDLen + 8 + 32
+
+// position is a point of a ledger's history.
+type position struct {
+	id   [ledgerIDLen]byte
+	seq  uint64
+	head [32]byte
+}
+
+func (p position) marshal() []byte {
+	b := append([]byte(nil), anchorMagic[:]...)
+	b = append(b, p.id[:]...)
+	b = binary.BigEndian.AppendUint64(b, p.seq)
+	return append(b, p.head[:]...)
+}
+
+func parsePosition(b []byte) (position, error) {
+	var p position
+	if len(b) != anchorLen || [5]byte(b) != anchorMagic {
+		return p, fmt.Errorf("%w: the anchor's state is malformed (%d bytes)", ErrCorrupt, len(b))
+	}
+	b = b[len(anchorMagic):]
+	p.id = [ledgerIDLen]byte(b)
+	p.seq = binary.BigEndian.Uint64(b[ledgerIDLen:])
+	p.head = [32]byte(b[ledgerIDLen+8:])
+	return p, nil
+}
+
+func newLedgerID() (id [ledgerIDLen]byte) {
+	rand.Read(id[:]) // never fails (crypto/rand)
+	return id
+}
+
+func chainStart(id [ledgerIDLen]byte) [32]byte {
+	return sha256.Sum256(append([]byte("wordveil ledger chain"), id[:]...))
+}
+
+// chainNext is the head after a record of slots rec.
+func chainNext(head [32]byte, rec []byte) [32]byte {
+	h := sha256.New()
+	h.Write(head[:])
+	h.Write(rec)
+	return [32]byte(h.Sum(nil))
+}
+
+// pos is st's current position.
+func (st *state) pos() position { return position{st.id, st.seq, st.head} }
+
+// checkWant compares st with the position it must pass through, at the
+// moment st reaches that position's count (or is already past it at its
+// snapshot, when nothing can be compared).
+func (st *state) checkWant() error {
+	w := st.want
+	switch {
+	case w == nil:
+		return nil
+	case w.id != st.id:
+		return fmt.Errorf("%w: another ledger's file (its id is not the one last seen)", ErrCorrupt)
+	case st.seq == w.seq && st.head != w.head:
+		return fmt.Errorf("%w: the ledger's first %d records are not the ones last seen (an older copy, or another file)", ErrCorrupt, w.seq)
+	}
+	return nil
+}
+
+// checkReached fails when st ends before the position it must reach.
+func (st *state) checkReached() error {
+	if w := st.want; w != nil && st.seq < w.seq {
+		return fmt.Errorf("%w: the ledger holds %d records, %d were seen (rolled back: records cut off or an older copy restored)", ErrCorrupt, st.seq, w.seq)
+	}
+	return nil
+}
+
+// loadAnchor reads the anchor's position, if any.
+func (l *Ledger) loadAnchor() (*position, error) {
+	if l.anchor == nil {
+		return nil, nil
+	}
+	b, err := l.anchor.Load(AnchorName)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: anchor: %w", err)
+	}
+	if len(b) == 0 { // nothing stored (a host may return empty for none)
+		return nil, nil
+	}
+	p, err := parsePosition(b)
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// storeAnchor records the cached state's position in the anchor, after
+// an append (records first, then the anchor, then the caller returns).
+// On failure the cache is dropped: the record is durable and the next
+// call reads it back.
+func (l *Ledger) storeAnchor() error {
+	if l.anchor == nil || l.st == nil {
+		return nil
+	}
+	if err := l.anchor.Store(AnchorName, l.st.pos().marshal()); err != nil {
+		l.st = nil
+		return fmt.Errorf("ledger: anchor: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,17 @@
+package ledger
+
+import "fmt"
+
+// Close ends the use of the ledger: later calls return ErrInvalid. A
+// Ledger holds no file or lock between calls (each call opens and locks
+// the file, and releases both before it returns), so Close only marks it
+// closed, after any call in progress. Closing twice is not an error.
+func (l *Ledger) Close() error {
+	if l == nil || l.dir == "" {
+		return fmt.Errorf("%w: ledger not opened with Open", ErrInvalid)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	return nil
+}

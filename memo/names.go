@@ -1,0 +1,19 @@
+package memo
+
+import "fmt"
+
+// fileName is the name of identity canon's file under secret: keyed, so
+// that without the secret it says nothing about the mechanism, ε or asset
+// (a name derived from the identity alone could be tested against the few
+// known mechanisms and assets), and fixed, so that every process finds the
+// same file and a damaged identity MAC at that name is damage, never a
+// second memo. A wrong secret finds another name, but Open checks every
+// file's header against the secret first and fails with ErrWrongSecret.
+func fileName(secret, canon []byte) string {
+	return fmt.Sprintf("%s%x%s", filePrefix, keyedID(secret, "file name", canon), fileSuffix)
+}
+
+// bindingName is the memo's name in a privacy ledger (BindingName).
+func bindingName(secret, canon []byte) string {
+	return fmt.Sprintf("memo %x", keyedID(secret, "ledger binding", canon))
+}
