@@ -97,7 +97,7 @@ type santextMech struct {
 }
 
 func newSanText(index *hamming.Index, eps float64) (*santextMech, error) {
-	if err := checkEpsilon(eps); err != nil {
+	if err := checkEpsilonRange(eps, hammingFloor()); err != nil {
 		return nil, fmt.Errorf("SanText: %w", err)
 	}
 	if index == nil || index.Len() == 0 {
@@ -139,7 +139,7 @@ type santextPlusMech struct {
 }
 
 func newSanTextPlus(index *hamming.Index, eps float64, opts SanTextPlusOptions, o *Outputs) (*santextPlusMech, error) {
-	if err := checkEpsilon(eps); err != nil {
+	if err := checkEpsilonRange(eps, hammingFloor()); err != nil {
 		return nil, fmt.Errorf("SanText+: %w", err)
 	}
 	if index == nil || index.Len() == 0 {

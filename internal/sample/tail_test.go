@@ -33,11 +33,18 @@ func TestTailsAreNotTruncated(t *testing.T) {
 	if g < 40 {
 		t.Errorf("Gumbel upper tail capped at %v; a 2^-53 grid stops at 36.7", g)
 	}
-	// Geometric: 100 successes of the e^-1 trial give E ≥ 100.
-	vals := make([]uint64, 100)
-	vals = append(vals, math.MaxUint64, 1<<63)
-	if k := Geometric(&scripted{vals: vals}, 1); k < 100 {
-		t.Errorf("Geometric(ε=1) = %d after 100 unit steps, want ≥ 100 (53·ln2/ε ≈ 36.7 with a 2^-53 grid)", k)
+	// SignedGeometric: every decision it makes has a positive
+	// probability, however far out (e^-99 for the pool at ε = 1, 2^-92
+	// for the top digit), so every value in [−bound, bound] is reachable;
+	// a 2^-53 uniform grid would stop near 36.7/ε.
+	sg, err := NewSignedGeometric(1, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, d := range append([]LogBernoulli{sg.zero, sg.pool}, sg.digit...) {
+		if d.thresh == 0 || d.sure {
+			t.Errorf("decision %d of SignedGeometric(1, 100) is impossible or certain: %+v", j, d)
+		}
 	}
 	// uniformFine keeps 53 significant bits near zero and never returns 0.
 	u := uniformFine(&scripted{vals: []uint64{0, 0, 1, math.MaxUint64}})
