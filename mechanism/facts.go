@@ -8,6 +8,7 @@ import (
 
 	"github.com/wordveil/wordveil/hamming"
 	"github.com/wordveil/wordveil/internal/epsrange"
+	"github.com/wordveil/wordveil/internal/keepwords"
 )
 
 // Facts are what an on-device mechanism knows about itself beyond its
@@ -286,8 +287,8 @@ func (m *santextPlusMech) SaturationEpsilon() float64 {
 	return temSaturation(m.index.Len(), 1, m.sampler.opts)
 }
 
-// Name returns NameSanTextPlus.
-func (m *santextPlusMech) Name() string { return NameSanTextPlus }
+// Name returns keepwords.NameSanTextPlus.
+func (m *santextPlusMech) Name() string { return keepwords.NameSanTextPlus }
 
 // Params returns ε per bit, the sensitive fraction, p, and the output
 // vocabulary's fingerprint.

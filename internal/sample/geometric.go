@@ -7,9 +7,9 @@ import (
 	"math/rand/v2"
 )
 
-// ErrGeometricParams: a SignedGeometric was asked for with ε not finite
+// errGeometricParams: a SignedGeometric was asked for with ε not finite
 // and > 0, or a bound outside [0, MaxGeometricBound].
-var ErrGeometricParams = errors.New("signed geometric: ε must be finite and > 0, bound in [0, 2^31−1]")
+var errGeometricParams = errors.New("signed geometric: ε must be finite and > 0, bound in [0, 2^31−1]")
 
 // MaxGeometricBound is the largest bound a SignedGeometric takes: an int
 // on every platform, and more than any vocabulary (a .wva holds at most
@@ -51,7 +51,7 @@ type SignedGeometric struct {
 // (in [0, MaxGeometricBound]; bound 0 always gives 0).
 func NewSignedGeometric(eps float64, bound int) (*SignedGeometric, error) {
 	if !(eps > 0) || math.IsInf(eps, 1) || bound < 0 || bound > MaxGeometricBound {
-		return nil, ErrGeometricParams
+		return nil, errGeometricParams
 	}
 	g := &SignedGeometric{bound: bound}
 	if bound == 0 {

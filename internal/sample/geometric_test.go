@@ -156,7 +156,7 @@ func TestSignedGeometricParams(t *testing.T) {
 		eps   float64
 		bound int
 	}{{0, 1}, {-1, 1}, {math.NaN(), 1}, {math.Inf(1), 1}, {1, -1}, {1, MaxGeometricBound + 1}} {
-		if _, err := NewSignedGeometric(c.eps, c.bound); !errors.Is(err, ErrGeometricParams) {
+		if _, err := NewSignedGeometric(c.eps, c.bound); !errors.Is(err, errGeometricParams) {
 			t.Errorf("NewSignedGeometric(%v, %d): %v", c.eps, c.bound, err)
 		}
 	}
