@@ -48,7 +48,7 @@ written only after the charge is durable.
 With -json, each input line gives one JSON object (docs/CLI_JSON.md).
 
 With -class-epsilon, word classes get their own ε (docs/TEXT_PRIVACY.md,
-"Per-class ε"): "rare" (vocabulary rank ≥ -rare-rank, and stand-ins), "capitalized"
+"Per-class ε"): "rare" (vocabulary rank ≥ -rare-rank; a stand-in has its word's rank), "capitalized"
 (Title or UPPER case) and "number"; a word in several classes gets the
 smallest of their ε, a word in none the main ε.
 
