@@ -38,8 +38,9 @@ const MaxGeometricBound = math.MaxInt32
 // float64 cannot do is tell a digit's probability from 1/2 once ε·2^j/4
 // falls below about 2^-53; the mechanisms' ε floors keep ε far above that.
 //
-// The tables are built once per ε and bound; Draw costs about
-// log2(bound) + 3 draws from src, and no arithmetic.
+// The tables are built once per ε and bound; Draw takes about 8 to 16
+// bits per digit from src's draws (a few 64-bit words in all), and no
+// arithmetic.
 type SignedGeometric struct {
 	zero  LogBernoulli   // G = 0
 	pool  LogBernoulli   // K ≥ bound−1, given G ≠ 0
@@ -73,15 +74,20 @@ func NewSignedGeometric(eps float64, bound int) (*SignedGeometric, error) {
 // Bound returns the bound the law is pooled at.
 func (g *SignedGeometric) Bound() int { return g.bound }
 
-// Draw returns one G.
+// Draw returns one G. Its decisions share the bits of src's draws
+// (bitPool), each bit used once, so a draw costs a few 64-bit words.
 func (g *SignedGeometric) Draw(src rand.Source) int {
-	if g.bound == 0 || g.zero.Draw(src) {
+	if g.bound == 0 {
 		return 0
 	}
-	neg := src.Uint64()>>63 == 1
+	p := bitPool{src: src}
+	if g.zero.draw(&p) {
+		return 0
+	}
+	neg := p.take(1) == 1
 	k := g.bound // 1 + K with K pooled at bound−1
-	if c := g.bound - 1; c > 0 && !g.pool.Draw(src) {
-		k = 1 + g.below(src, c)
+	if c := g.bound - 1; c > 0 && !g.pool.draw(&p) {
+		k = 1 + g.below(&p, c)
 	}
 	if neg {
 		return -k
@@ -91,14 +97,14 @@ func (g *SignedGeometric) Draw(src rand.Source) int {
 
 // below returns K conditioned on K < c (c ≥ 1): digits drawn until the
 // value is below c.
-func (g *SignedGeometric) below(src rand.Source, c int) int {
+func (g *SignedGeometric) below(p *bitPool, c int) int {
 	if c == 1 {
 		return 0
 	}
 	for {
 		k := 0
 		for j, d := range g.digit {
-			if d.Draw(src) {
+			if d.draw(p) {
 				k |= 1 << j
 			}
 		}

@@ -44,18 +44,56 @@ func NewLogBernoulli(lnp float64) LogBernoulli {
 	return LogBernoulli{chunks: uint64(k), thresh: BernoulliThreshold(math.Exp(rest))}
 }
 
-// Draw returns true with the prepared probability. It usually costs one
-// draw from src (none when the decision is certain).
+// Draw returns true with the prepared probability. It costs one draw from
+// src, rarely more (none when the decision is certain).
 func (b LogBernoulli) Draw(src rand.Source) bool {
+	p := bitPool{src: src}
+	return b.draw(&p)
+}
+
+// draw decides with bits from p, as few as it needs: each chunk is 16
+// fresh bits that must all be 0 (probability exactly 2^-16), and the last
+// step compares a uniform 64-bit U with the threshold a byte at a time,
+// most significant first, stopping at the first byte where they differ
+// (U < threshold exactly when U's byte is smaller there; equal throughout
+// means U = threshold, not smaller). Bytes never drawn cannot change the
+// result, so the law is that of the full comparison, at about 8 bits
+// instead of 64.
+func (b LogBernoulli) draw(p *bitPool) bool {
 	if b.sure {
 		return true
 	}
 	for range b.chunks {
-		if src.Uint64() >= 1<<48 {
+		if p.take(16) != 0 {
 			return false
 		}
 	}
-	return src.Uint64() < b.thresh
+	for shift := 56; ; shift -= 8 {
+		u, t := p.take(8), b.thresh>>uint(shift)&0xff
+		if u != t || shift == 0 {
+			return u < t
+		}
+	}
+}
+
+// bitPool hands out the bits of uniform 64-bit draws a few at a time, most
+// significant first, each bit once: the pieces are independent uniform
+// integers. Bits left over when a request does not fit are dropped.
+type bitPool struct {
+	src rand.Source
+	x   uint64
+	n   uint // bits left in x
+}
+
+// take returns k ≤ 16 fresh uniform bits.
+func (p *bitPool) take(k uint) uint64 {
+	if p.n < k {
+		p.x, p.n = p.src.Uint64(), 64
+	}
+	v := p.x >> (64 - k)
+	p.x <<= k
+	p.n -= k
+	return v
 }
 
 // BernoulliLog returns true with probability e^lnp (lnp ≤ 0, −Inf

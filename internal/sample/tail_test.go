@@ -70,8 +70,11 @@ func TestBernoulliLogPaths(t *testing.T) {
 		{"p=0.5 at", ln(0.5), []uint64{1 << 63}, false},
 		// p = 2^-20: one chunk of exactly 2^-16 (draw < 2^48), then 2^-4.
 		{"chunk fails", -20 * math.Ln2, []uint64{1 << 48}, false},
-		{"chunk passes, rest passes", -20 * math.Ln2, []uint64{1<<48 - 1, 1 << 59}, true},
-		{"chunk passes, rest fails", -20 * math.Ln2, []uint64{1<<48 - 1, 1<<60 + 1<<50}, false},
+		// The chunk takes the draw's top 16 bits; the threshold 2^60 (top
+		// byte 0x0f or 0x10, as exp rounds) is compared with the next bits,
+		// byte by byte.
+		{"chunk passes, rest passes", -20 * math.Ln2, []uint64{0x0000_0eff_ffff_ffff}, true},
+		{"chunk passes, rest fails", -20 * math.Ln2, []uint64{0x0000_1000_0000_0001}, false},
 		{"-Inf", math.Inf(-1), []uint64{0, 0, 0, 1 << 48}, false},
 	} {
 		if got := BernoulliLog(&scripted{vals: c.vals, then: math.MaxUint64}, c.lnp); got != c.want {
