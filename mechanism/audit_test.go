@@ -1,6 +1,7 @@
 package mechanism
 
 import (
+	"github.com/wordveil/wordveil/internal/keepwords"
 	"strings"
 	"testing"
 
@@ -114,7 +115,7 @@ func auditCases(t testing.TB) []auditCase {
 			})
 		}
 		for _, c := range []struct{ eps, w, p float64 }{{0.5, 0.4, 0.2}, {1.5, 0.4, 0.9}, {0.8, 0.25, 1}} {
-			m := must(newSanTextPlus(newIndex(t, codes), c.eps, SanTextPlusOptions{Sensitive: c.w, P: c.p}, nil)).(*santextPlusMech)
+			m := must(newSanTextPlus(newIndex(t, codes), c.eps, keepwords.SanTextPlusOptions{Sensitive: c.w, P: c.p}, nil)).(*santextPlusMech)
 			sens := make([]bool, len(low))
 			for i := m.first; i < len(sens); i++ {
 				sens[i] = true
@@ -223,7 +224,7 @@ func auditCases(t testing.TB) []auditCase {
 			r, allowed := restricted(m, 0, 7, 13)
 			cases = append(cases, auditCase{name: "CusText/outputs/eps=" + ftoa(eps), mech: r,
 				P: law(dpexact.CusText(d, groups, eps, allowed)), d: same, eps: eps})
-			mp := must(NewCusTextPlus(ct.a, eps))
+			mp := must(newCusTextPlus(ct.a, eps))
 			cases = append(cases, auditCase{name: "CusText+/eps=" + ftoa(eps), mech: mp,
 				P: law(dpexact.CusTextPlus(d, groups, stop, eps, nil)), d: samePlus, eps: eps})
 			r, allowed = restricted(mp, 0, 13)

@@ -26,7 +26,7 @@ type brrMech struct {
 
 // newBRR validates the parameters and builds the mechanism; see NewBRR.
 func newBRR(index *hamming.Index, eps float64) (*brrMech, error) {
-	if err := checkEpsilon(eps); err != nil {
+	if err := checkEpsilonRange(eps, hammingFloor()); err != nil {
 		return nil, fmt.Errorf("BRR: %w", err)
 	}
 	if index == nil || index.Len() == 0 {

@@ -22,28 +22,23 @@ type Options struct {
 	// Outputs and Restrict): it must cover the asset's vocabulary
 	// (Vocabulary() = the asset's word count, else ErrOutputsMismatch).
 	Outputs *Outputs
-	// SanTextPlus holds SanText+'s parameters: required for
-	// NameSanTextPlus (there are no defaults) and refused for every other
-	// mechanism (ErrSanTextPlusOptions).
-	SanTextPlus *SanTextPlusOptions
 }
 
-// New builds the on-device mechanism called name (NameBRR,
-// NameTEMHamming, NameTEM, Name1DG, Name1DT, NameSanText, NameCusText,
-// NameCusTextPlus, or NameSanTextPlus with opts.SanTextPlus) over asset a
-// with ε in that mechanism's metric (γ from Theorem 4.2 for the TEM
-// variants). The CLI and the mobile API both build their mechanisms here.
-// It refuses ε above
-// MaxEpsilon, and above the mechanism's SaturationEpsilon unless
-// opts.AllowSaturated. opts.Outputs restricts the outputs (Restrict).
+// New builds the on-device mechanism called name (one of Names: NameBRR,
+// NameTEMHamming, NameTEM, Name1DG, Name1DT, NameSanText, NameCusText)
+// over asset a with ε in that mechanism's metric (γ from Theorem 4.2 for
+// the TEM variants). The CLI and the mobile API both build their
+// mechanisms here. Every one of them never releases a word by
+// construction; "santext+" and "custext+", which do, are unknown here
+// (ErrUnknownMechanism). It refuses ε outside the mechanism's accepted
+// range (ErrInvalidEpsilon: below its EpsilonFloor or above MaxEpsilon),
+// and above its SaturationEpsilon unless opts.AllowSaturated
+// (ErrEpsilonSaturated). opts.Outputs restricts the outputs (Restrict).
 func New(name string, a *wva.Asset, eps float64, opts Options) (Mechanism, error) {
 	if a == nil {
 		return nil, fmt.Errorf("%s: %w", name, ErrEmptyVocabulary)
 	}
-	if (name == NameSanTextPlus) != (opts.SanTextPlus != nil) {
-		return nil, fmt.Errorf("%s: %w", name, ErrSanTextPlusOptions)
-	}
-	m, err := newMechanism(name, a, eps, opts.SanTextPlus)
+	m, err := newMechanism(name, a, eps)
 	if err != nil {
 		return nil, err
 	}
@@ -60,11 +55,10 @@ func New(name string, a *wva.Asset, eps float64, opts Options) (Mechanism, error
 	return r, nil
 }
 
-// newMechanism builds name without output restriction; plus is
-// SanText+'s options (nil for the others, checked by New).
-func newMechanism(name string, a *wva.Asset, eps float64, plus *SanTextPlusOptions) (Mechanism, error) {
+// newMechanism builds name without output restriction.
+func newMechanism(name string, a *wva.Asset, eps float64) (Mechanism, error) {
 	switch name {
-	case NameBRR, NameTEMHamming, NameSanText, NameSanTextPlus:
+	case NameBRR, NameTEMHamming, NameSanText:
 		idx, err := hamming.NewIndex(a.Codes)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
@@ -74,8 +68,6 @@ func newMechanism(name string, a *wva.Asset, eps float64, plus *SanTextPlusOptio
 			return newBRR(idx, eps)
 		case NameSanText:
 			return newSanText(idx, eps)
-		case NameSanTextPlus:
-			return newSanTextPlus(idx, eps, *plus, nil)
 		}
 		return newTEMHamming(idx, eps, TEMOptions{})
 	case NameTEM:
@@ -87,8 +79,8 @@ func newMechanism(name string, a *wva.Asset, eps float64, plus *SanTextPlusOptio
 		return newDG(a.Lists, eps)
 	case Name1DT:
 		return newDT(a.Lists, eps, TEMOptions{})
-	case NameCusText, NameCusTextPlus:
-		return newCusText(a, eps, name == NameCusTextPlus, nil)
+	case NameCusText:
+		return newCusText(a, eps, false, nil)
 	}
-	return nil, fmt.Errorf("%w %q (want one of %v)", ErrUnknownMechanism, name, allNames())
+	return nil, fmt.Errorf("%w %q (want one of %v)", ErrUnknownMechanism, name, Names())
 }

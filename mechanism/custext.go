@@ -5,24 +5,23 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/epsrange"
+	"github.com/wordveil/wordveil/internal/keepwords"
 	"github.com/wordveil/wordveil/internal/sample"
 )
 
 // CusText and CusText+ (Chen et al., Findings of ACL 2023;
 // docs/MECHANISMS.md, "CusText and CusText+") over the asset's
-// customized output sets and 256-bit codes.
+// customized output sets and 256-bit codes. CusText+ releases stop words
+// unchanged, so it is reachable only through internal/keepwords (the
+// audit and research), never through New or an exported constructor.
 
-// Names of the CusText mechanisms. Like SanText they are built only when
-// asked for by name: the asset carries no presets for them, and their
+// NameCusText names CusText. The asset carries no presets for it, and its
 // guarantee covers only words of the same output set.
-const (
-	NameCusText     = "custext"
-	NameCusTextPlus = "custext+"
-)
+const NameCusText = "custext"
 
 // ErrNoCusTextSets is returned for CusText on an asset built without
 // output sets.
@@ -64,17 +63,17 @@ func NewCusText(a *wva.Asset, eps float64) (Mechanism, error) {
 	return asMechanism(newCusText(a, eps, false, nil))
 }
 
-// NewCusTextPlus returns CusText+ over asset a with privacy parameter ε:
-// CusText, except that a stop word (IsCusTextStopWord) that may be
-// released is released unchanged, always. Stop words are NOT protected:
-// their output discloses them, so there is no finite loss between a stop
-// word and any other word. The guarantee of NewCusText holds for pairs of
-// non-stop words of the same set.
-func NewCusTextPlus(a *wva.Asset, eps float64) (Mechanism, error) {
+// newCusTextPlus is CusText+ (keepwords.NewCusTextPlus): CusText, except
+// that a stop word (keepwords.IsStopWord) that may be released is
+// released unchanged, always. Stop words are NOT protected: their output
+// discloses them, so there is no finite loss between a stop word and any
+// other word. The guarantee of NewCusText holds for pairs of non-stop
+// words of the same set.
+func newCusTextPlus(a *wva.Asset, eps float64) (Mechanism, error) {
 	return asMechanism(newCusText(a, eps, true, nil))
 }
 
-// custextMech is the mechanism NewCusText and NewCusTextPlus document.
+// custextMech is the mechanism NewCusText and newCusTextPlus document.
 type custextMech struct {
 	asset   *wva.Asset
 	eps     float64
@@ -92,12 +91,16 @@ type custextMech struct {
 	sat    float64
 }
 
+// custextFloor is CusText's ε floor: the utility spans [0, 1], so the
+// largest loss within a set is ε and the floor is 0.001.
+func custextFloor() float64 { return epsrange.Floor(1) }
+
 func newCusText(a *wva.Asset, eps float64, plus bool, o *Outputs) (*custextMech, error) {
 	name := "CusText"
 	if plus {
 		name = "CusText+"
 	}
-	if err := checkEpsilon(eps); err != nil {
+	if err := checkEpsilonRange(eps, custextFloor()); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if a == nil || a.Len() == 0 {
@@ -130,7 +133,7 @@ func newCusText(a *wva.Asset, eps float64, plus bool, o *Outputs) (*custextMech,
 	if plus {
 		m.stop = make([]bool, n)
 		for id, w := range a.Words {
-			m.stop[id] = IsCusTextStopWord(w)
+			m.stop[id] = keepwords.IsStopWord(w)
 		}
 	}
 	for k := range m.weight {
@@ -255,7 +258,7 @@ func (m *custextMech) SaturationEpsilon() float64 { return m.sat }
 // Name returns NameCusText or NameCusTextPlus.
 func (m *custextMech) Name() string {
 	if m.plus {
-		return NameCusTextPlus
+		return keepwords.NameCusTextPlus
 	}
 	return NameCusText
 }
@@ -266,7 +269,7 @@ func (m *custextMech) Name() string {
 func (m *custextMech) Params() string {
 	p := fmt.Sprintf("epsilon=%s k=%d", formatFloat(m.eps), m.asset.CusText.K())
 	if m.plus {
-		p += " stopwords=" + CusTextStopWordsSource
+		p += " stopwords=" + keepwords.StopWordsSource
 	}
 	return withOutputs(p, m.outputs)
 }
@@ -275,31 +278,5 @@ func (m *custextMech) Params() string {
 // released.
 func (m *custextMech) Outputs() *Outputs { return m.outputs }
 
-// CusTextStopWordsSource names CusText+'s stop-word list: scikit-learn's
-// ENGLISH_STOP_WORDS (sklearn/feature_extraction/_stop_words.py at commit
-// 6cbcdd806b49, BSD-3-Clause; scikit-learn took it from the Glasgow
-// Information Retrieval Group's list), 317 distinct entries. The paper
-// uses NLTK's list; this one has a clear licence. It holds some content
-// words ("bill", "fire", "system", "interest"), which CusText+ releases
-// unchanged like every stop word.
-const CusTextStopWordsSource = "scikit-learn@6cbcdd806b49:ENGLISH_STOP_WORDS"
-
-// IsCusTextStopWord reports whether word (exact bytes, lower case) is a
-// stop word CusText+ releases unchanged.
-func IsCusTextStopWord(word string) bool {
-	_, ok := custextStopWords[word]
-	return ok
-}
-
-var custextStopWords = func() map[string]struct{} {
-	s := make(map[string]struct{})
-	for _, w := range strings.Split(custextStopWordList, ",") {
-		s[w] = struct{}{}
-	}
-	return s
-}()
-
-// custextStopWordList is scikit-learn's list verbatim, comma-separated,
-// its one duplicate ("amongst") dropped ("no one" is one entry of two
-// words, which a tokenizer never yields).
-const custextStopWordList = "a,about,above,across,after,afterwards,again,against,all,almost,alone,along,already,also,although,always,am,among,amongst,amount,an,and,another,any,anyhow,anyone,anything,anyway,anywhere,are,around,as,at,back,be,became,because,become,becomes,becoming,been,before,beforehand,behind,being,below,beside,besides,between,beyond,bill,both,bottom,but,by,call,can,cannot,cant,co,con,could,couldn't,cry,de,describe,detail,do,done,down,due,during,each,eg,eight,either,eleven,else,elsewhere,empty,enough,etc,even,ever,every,everyone,everything,everywhere,except,few,fifteen,fifty,fill,find,fire,first,five,for,former,formerly,forty,found,four,from,front,full,further,get,give,go,had,has,hasn't,have,he,hence,her,here,hereafter,hereby,herein,hereupon,hers,herself,him,himself,his,how,however,hundred,i,ie,if,in,inc,indeed,interest,into,is,it,its,itself,keep,last,latter,latterly,least,less,ltd,made,many,may,me,meanwhile,might,mill,mine,more,moreover,most,mostly,move,much,must,my,myself,name,namely,neither,never,nevertheless,next,nine,no,nobody,none,no one,nor,not,nothing,now,nowhere,of,off,often,on,once,one,only,onto,or,other,others,otherwise,our,ours,ourselves,out,over,own,part,per,perhaps,please,put,rather,re,same,see,seem,seemed,seeming,seems,serious,several,she,should,show,side,since,sincere,six,sixty,so,some,somehow,someone,something,sometime,sometimes,somewhere,still,such,system,take,ten,than,that,the,their,them,themselves,then,thence,there,thereafter,thereby,therefore,therein,thereupon,these,they,thick,thin,third,this,those,though,three,through,throughout,thru,thus,to,together,too,top,toward,towards,twelve,twenty,two,un,under,until,up,upon,us,very,via,was,we,well,were,what,whatever,when,whence,whenever,where,whereafter,whereas,whereby,wherein,whereupon,wherever,whether,which,while,whither,who,whoever,whole,whom,whose,why,will,with,within,without,would,yet,you,your,yours,yourself,yourselves"
+// EpsilonFloor: see custextFloor.
+func (m *custextMech) EpsilonFloor() float64 { return custextFloor() }

@@ -2,6 +2,7 @@ package mechanism
 
 import (
 	"errors"
+	"github.com/wordveil/wordveil/internal/keepwords"
 	"math"
 	"slices"
 	"strings"
@@ -54,8 +55,9 @@ func TestCusTextErrors(t *testing.T) {
 	}{
 		{"nil asset", func() error { _, err := NewCusText(nil, 1); return err }(), ErrEmptyVocabulary},
 		{"no sets", func() error { _, err := NewCusText(noSets, 1); return err }(), ErrNoCusTextSets},
-		{"no sets by name", func() error { _, err := New(NameCusTextPlus, noSets, 1, Options{}); return err }(), ErrNoCusTextSets},
-		{"eps 0", func() error { _, err := NewCusTextPlus(ct.a, 0); return err }(), ErrInvalidEpsilon},
+		{"no sets by name", func() error { _, err := New(NameCusText, noSets, 1, Options{}); return err }(), ErrNoCusTextSets},
+		{"no sets, CusText+", func() error { _, err := newCusTextPlus(noSets, 1); return err }(), ErrNoCusTextSets},
+		{"eps 0", func() error { _, err := newCusTextPlus(ct.a, 0); return err }(), ErrInvalidEpsilon},
 		{"eps NaN", func() error { _, err := NewCusText(ct.a, math.NaN()); return err }(), ErrInvalidEpsilon},
 		{"eps above MaxEpsilon", func() error { _, err := New(NameCusText, ct.a, 2e6, Options{AllowSaturated: true}); return err }(), ErrInvalidEpsilon},
 		{"a set fully excluded", func() error {
@@ -68,10 +70,6 @@ func TestCusTextErrors(t *testing.T) {
 			_, err := New(NameCusText, ct.a, 1, Options{Outputs: o})
 			return err
 		}(), ErrOutputsMismatch},
-		{"SanText+ options", func() error {
-			_, err := New(NameCusText, ct.a, 1, Options{SanTextPlus: &SanTextPlusOptions{Sensitive: 0.5}})
-			return err
-		}(), ErrSanTextPlusOptions},
 	} {
 		if !errors.Is(tc.err, tc.want) {
 			t.Errorf("%s: err = %v, want %v", tc.name, tc.err, tc.want)
@@ -98,9 +96,9 @@ func TestCusTextOutputsStayInSet(t *testing.T) {
 	ct, stop := custextTestAsset(t, 20, 5)
 	o, _ := testOutputs(t, 20, 3, 7)
 	src := NewSeededSourceForEvaluation(stattest.Seed("custext-in-set"))
-	for _, name := range []string{NameCusText, NameCusTextPlus} {
+	for _, name := range []string{NameCusText, keepwords.NameCusTextPlus} {
 		for _, out := range []*Outputs{nil, o} {
-			m, err := New(name, ct.a, 300, Options{Outputs: out, AllowSaturated: true})
+			m, err := newWith(name, ct.a, 300, Options{Outputs: out, AllowSaturated: true}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +108,7 @@ func TestCusTextOutputsStayInSet(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					kept := name == NameCusTextPlus && stop[w] && (out == nil || out.Allowed(w))
+					kept := name == keepwords.NameCusTextPlus && stop[w] && (out == nil || out.Allowed(w))
 					switch {
 					case y%5 != w%5:
 						t.Fatalf("%s: word %d released %d from another set", name, w, y)
@@ -134,10 +132,10 @@ func TestCusTextFacts(t *testing.T) {
 		params string
 	}{
 		{NameCusText, nil, "epsilon=0.5 k=4"},
-		{NameCusTextPlus, nil, "epsilon=0.5 k=4 stopwords=" + CusTextStopWordsSource},
+		{keepwords.NameCusTextPlus, nil, "epsilon=0.5 k=4 stopwords=" + keepwords.StopWordsSource},
 		{NameCusText, o, "epsilon=0.5 k=4 outputs="},
 	} {
-		m, err := New(tc.name, ct.a, 0.5, Options{Outputs: tc.out})
+		m, err := newWith(tc.name, ct.a, 0.5, Options{Outputs: tc.out}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,8 +150,8 @@ func TestCusTextFacts(t *testing.T) {
 			t.Errorf("%s: ε %v N %d metric %q", tc.name, m.Epsilon(), m.Len(), m.Metric())
 		}
 	}
-	if !IsCusTextStopWord("the") || !IsCusTextStopWord("couldn't") || IsCusTextStopWord("The") || IsCusTextStopWord("privacy") || len(custextStopWords) != 317 {
-		t.Errorf("stop words: %d entries", len(custextStopWords))
+	if !keepwords.IsStopWord("the") || !keepwords.IsStopWord("couldn't") || keepwords.IsStopWord("The") || keepwords.IsStopWord("privacy") || !keepwords.IsStopWord("bill") {
+		t.Error("stop words: wrong membership")
 	}
 }
 
@@ -213,7 +211,7 @@ func TestCusTextSaturationBound(t *testing.T) {
 // Privatize does not allocate.
 func TestCusTextPrivatizeAllocs(t *testing.T) {
 	ct, _ := custextTestAsset(t, 20, 5)
-	m, err := NewCusTextPlus(ct.a, 3)
+	m, err := newCusTextPlus(ct.a, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,17 +221,17 @@ func TestCusTextPrivatizeAllocs(t *testing.T) {
 	}
 }
 
-// The names are accepted by New; CusText is listed (the asset builder
-// calibrates presets for it), CusText+ only by explicit name.
+// CusText is built by name and listed; CusText+, which keeps stop words,
+// is neither (New refuses it; TestNewOffersNoKeepingMechanism).
 func TestCusTextByName(t *testing.T) {
 	ct, _ := custextTestAsset(t, 20, 5)
-	for _, name := range []string{NameCusText, NameCusTextPlus} {
-		m, err := New(name, ct.a, 1, Options{})
-		if err != nil || m.(Facts).Name() != name {
-			t.Fatalf("New(%q): %v", name, err)
-		}
+	if m, err := New(NameCusText, ct.a, 1, Options{}); err != nil || m.(Facts).Name() != NameCusText {
+		t.Fatalf("New(%q): %v", NameCusText, err)
 	}
-	if !slices.Contains(Names(), NameCusText) || slices.Contains(Names(), NameCusTextPlus) {
+	if _, err := New(keepwords.NameCusTextPlus, ct.a, 1, Options{}); !errors.Is(err, ErrUnknownMechanism) {
+		t.Errorf("New(%q): %v, want ErrUnknownMechanism", keepwords.NameCusTextPlus, err)
+	}
+	if !slices.Contains(Names(), NameCusText) || slices.Contains(Names(), keepwords.NameCusTextPlus) {
 		t.Errorf("Names() = %v: want custext listed, custext+ not", Names())
 	}
 }

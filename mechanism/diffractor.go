@@ -15,18 +15,33 @@ type dgMech struct {
 	lo    *listOutputs // nil: every position may be released
 	n     int
 	eps   float64
+	// noise is the two-sided geometric at ε pooled at ±(N−1): from any
+	// position p in [0, N−1], every G ≥ N−1 clamps p+G to N−1 and every
+	// G ≤ −(N−1) clamps it to 0, so pooling the tails there leaves the
+	// clamped position's law exactly that of the unbounded noise.
+	noise *sample.SignedGeometric
 }
 
 // newDG validates the parameters and builds the mechanism; see NewDiffractorGeometric.
 func newDG(lists []wva.Permutation, eps float64) (*dgMech, error) {
-	if err := checkEpsilon(eps); err != nil {
-		return nil, fmt.Errorf("1-DG: %w", err)
-	}
 	n, err := checkLists("1-DG", lists)
 	if err != nil {
 		return nil, err
 	}
-	return &dgMech{lists: lists, n: n, eps: eps}, nil
+	if err := checkEpsilonRange(eps, listFloor(n)); err != nil {
+		return nil, fmt.Errorf("1-DG: %w", err)
+	}
+	return dgWith(lists, n, eps)
+}
+
+// dgWith builds 1-DG on checked lists of n words at any ε > 0: the
+// sampler is exact for every ε (tests use it below the floor too).
+func dgWith(lists []wva.Permutation, n int, eps float64) (*dgMech, error) {
+	noise, err := sample.NewSignedGeometric(eps, n-1)
+	if err != nil {
+		return nil, fmt.Errorf("1-DG: %w", err)
+	}
+	return &dgMech{lists: lists, n: n, eps: eps, noise: noise}, nil
 }
 
 // Privatize returns 1-DG's output for word w.
@@ -36,7 +51,7 @@ func (m *dgMech) Privatize(w int, src rand.Source) (int, error) {
 	}
 	k := sample.UniformInt(src, len(m.lists))
 	l := &m.lists[k]
-	p := clampPos(int(l.Pos[w])+sample.TwoSidedGeometric(src, m.eps), m.n)
+	p := clampPos(int(l.Pos[w])+m.noise.Draw(src), m.n)
 	// The nearest allowed position to the noisy one (the lower on a tie):
 	// post-processing of the private position, in O(log N).
 	return int(l.Order[m.lo.nearest(k, p)]), nil
@@ -67,25 +82,38 @@ type dtMech struct {
 	gamma float64
 	r     int // ⌊γ⌋ capped at N−1: |p'−p| ≤ γ ⟺ |p'−p| ≤ r
 	opts  TEMOptions
+	// noise is the two-sided geometric at ε/2 pooled at ±(r+1): the
+	// window is [p−left, p+right] with left, right ≤ r, so every offset
+	// of magnitude ≥ r+1 is outside it and rejected, pooled or not; the
+	// accepted offsets keep their exact conditional law.
+	noise *sample.SignedGeometric
 }
 
 // newDT validates the parameters and builds the mechanism; see NewDiffractorTEM.
 func newDT(lists []wva.Permutation, eps float64, opts TEMOptions) (*dtMech, error) {
-	if err := checkEpsilon(eps); err != nil {
-		return nil, fmt.Errorf("1-DT: %w", err)
-	}
 	n, err := checkLists("1-DT", lists)
 	if err != nil {
 		return nil, err
 	}
+	if err := checkEpsilonRange(eps, listFloor(n)); err != nil {
+		return nil, fmt.Errorf("1-DT: %w", err)
+	}
+	return dtWith(lists, n, eps, opts)
+}
+
+// dtWith builds 1-DT on checked lists of n words at any ε > 0 (see
+// dgWith).
+func dtWith(lists []wva.Permutation, n int, eps float64, opts TEMOptions) (*dtMech, error) {
 	gamma, err := opts.gammaFor(eps, n)
 	if err != nil {
 		return nil, fmt.Errorf("1-DT: %w", err)
 	}
-	return &dtMech{
-		lists: lists, n: n, eps: eps, gamma: gamma, opts: opts,
-		r: int(math.Min(math.Floor(gamma), float64(n-1))),
-	}, nil
+	r := int(math.Min(math.Floor(gamma), float64(n-1)))
+	noise, err := sample.NewSignedGeometric(eps/2, r+1)
+	if err != nil {
+		return nil, fmt.Errorf("1-DT: %w", err)
+	}
+	return &dtMech{lists: lists, n: n, eps: eps, gamma: gamma, opts: opts, r: r, noise: noise}, nil
 }
 
 // dtTries bounds 1-DT's rejection sampler before it enumerates the ball.
@@ -99,7 +127,8 @@ const dtTries = 64
 // bernoulliLog on a probability computed in log space (never rounded to
 // zero), ⊥ releasing a uniform allowed position outside the window. Then
 // it draws the offset within the ball as a two-sided geometric with
-// parameter ε/2 (weights e^(−ε|k|/2), exactly TEM's), rejected until it
+// parameter ε/2 (weights e^(−ε|k|/2), exactly TEM's; see dtMech.noise for
+// why pooling its tails beyond the window changes nothing), rejected until it
 // lands on an allowed position of the window: rejection from an exact
 // sampler yields the exact conditional law. After dtTries rejections, or
 // at once when excluded positions hold over half of the window's weight
@@ -166,7 +195,7 @@ func (m *dtMech) Privatize(w int, src rand.Source) (int, error) {
 	}
 	if !enumerate {
 		for range dtTries {
-			if k := sample.TwoSidedGeometric(src, half); k >= -left && k <= right && m.lo.allowedAt(li, p+k) {
+			if k := m.noise.Draw(src); k >= -left && k <= right && m.lo.allowedAt(li, p+k) {
 				return int(l.Order[p+k]), nil
 			}
 		}

@@ -5,10 +5,9 @@
 // papers are cited in docs/REFERENCES.md.
 //
 // Guarantees. Every Mechanism maps a word id to a word id and satisfies
-// ε·d-metric differential privacy for the metric d its Metric method names
-// — except SanText+, which by design protects only pairs of sensitive
-// words and releases non-sensitive ones unchanged (see NewSanTextPlus; its
-// loss is reported as unknown and cannot be charged to a ledger):
+// ε·d-metric differential privacy for the metric d its Metric method names,
+// for every ε it accepts (EpsilonRange: a floor where the largest loss
+// between two words is 0.001 nats, MaxEpsilon and the saturation bound):
 // for all words w, w' and every output y,
 //
 //	Pr[M(w) = y] ≤ exp(ε·d(w, w')) · Pr[M(w') = y].
@@ -26,6 +25,11 @@
 // (post-processing of the private step); the TEM family runs the
 // exponential mechanism over A. The guarantee (ε, metric) is unchanged;
 // see Outputs for the laws and why re-drawing until allowed would not do.
+//
+// Not offered. SanText+ and CusText+ release some words unchanged by
+// construction (an unbounded loss for those words); this package
+// implements them for the audit and research only, reachable through
+// internal/keepwords and not through New or any exported constructor.
 //
 // Failure. A mechanism that cannot produce a correctly distributed output
 // returns an error and the id -1; it never falls back to returning the

@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/epsrange"
+	"github.com/wordveil/wordveil/internal/keepwords"
 )
 
 // Facts are what an on-device mechanism knows about itself beyond its
@@ -25,6 +27,12 @@ type Facts interface {
 	// conservative bound: the output may be the input almost always at
 	// smaller ε too; docs/PRIVACY_LEVELS.md shows the measured N_w).
 	SaturationEpsilon() float64
+	// EpsilonFloor is the smallest ε the mechanism accepts: where the
+	// largest loss between two words, ε·D (D the metric's diameter), is
+	// 0.001 nats (package internal/epsrange; TEM's may be higher, see
+	// NewTEM). Every constructor refuses a smaller ε with
+	// ErrInvalidEpsilon, so every sampler is exact over what it accepts.
+	EpsilonFloor() float64
 	// Name is the mechanism's name (NameBRR, ...).
 	Name() string
 	// Outputs is the output vocabulary the mechanism releases from, or nil
@@ -42,7 +50,19 @@ const SaturationTolerance = 0.01
 
 // MaxEpsilon bounds ε for every mechanism, even when saturation is
 // allowed: beyond it the per-text loss ε·words·P_avg could overflow.
-const MaxEpsilon = 1e6
+const MaxEpsilon = epsrange.Max
+
+// EpsilonRange returns the ε that New accepts for m without
+// Options.AllowSaturated: [EpsilonFloor, min(SaturationEpsilon,
+// MaxEpsilon)] (up to MaxEpsilon with it). ok is false when m does not
+// implement Facts.
+func EpsilonRange(m Mechanism) (lo, hi float64, ok bool) {
+	f, ok := m.(Facts)
+	if !ok {
+		return 0, 0, false
+	}
+	return f.EpsilonFloor(), min(f.SaturationEpsilon(), MaxEpsilon), true
+}
 
 // ErrEpsilonSaturated: ε is above the mechanism's SaturationEpsilon, where
 // the text would almost surely be released unchanged.
@@ -59,7 +79,8 @@ func MeanDistance(m Mechanism) (float64, bool) {
 }
 
 // checkSaturation refuses ε above m's SaturationEpsilon unless allowed,
-// and ε above MaxEpsilon always.
+// and ε above MaxEpsilon always (the constructors refused it already;
+// this is the ceiling of EpsilonRange, next to the saturation bound).
 func checkSaturation(m Mechanism, allow bool) error {
 	eps := m.Epsilon()
 	if eps > MaxEpsilon {
@@ -122,6 +143,24 @@ func (b *brrMech) MeanDistance() (float64, bool) { return hamming.MeanDistance(b
 
 // SaturationEpsilon: see brrSaturation.
 func (b *brrMech) SaturationEpsilon() float64 { return brrSaturation() }
+
+// EpsilonFloor: 0.001/256 per bit.
+func (b *brrMech) EpsilonFloor() float64 { return hammingFloor() }
+
+// EpsilonFloor: 0.001/256 per bit (SanText's too).
+func (t *temHammingMech) EpsilonFloor() float64 { return hammingFloor() }
+
+// EpsilonFloor: 0.001/(N−1) per position.
+func (m *dgMech) EpsilonFloor() float64 { return listFloor(m.n) }
+
+// EpsilonFloor: 0.001/(N−1) per position.
+func (m *dtMech) EpsilonFloor() float64 { return listFloor(m.n) }
+
+// EpsilonFloor: see temFloor.
+func (t *temMech) EpsilonFloor() float64 { return temFloor(t.lists, t.opts) }
+
+// EpsilonFloor: 0.001/256 per bit.
+func (m *santextPlusMech) EpsilonFloor() float64 { return hammingFloor() }
 
 // MeanDistance: exact from per-bit counts.
 func (t *temHammingMech) MeanDistance() (float64, bool) {
@@ -248,8 +287,8 @@ func (m *santextPlusMech) SaturationEpsilon() float64 {
 	return temSaturation(m.index.Len(), 1, m.sampler.opts)
 }
 
-// Name returns NameSanTextPlus.
-func (m *santextPlusMech) Name() string { return NameSanTextPlus }
+// Name returns keepwords.NameSanTextPlus.
+func (m *santextPlusMech) Name() string { return keepwords.NameSanTextPlus }
 
 // Params returns ε per bit, the sensitive fraction, p, and the output
 // vocabulary's fingerprint.

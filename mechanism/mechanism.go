@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/wordveil/wordveil/internal/epsrange"
 )
 
 // Mechanism privatizes one word id at a time.
@@ -28,8 +30,11 @@ type Mechanism interface {
 // Sentinel errors; test with errors.Is. Returned errors wrap them with
 // context.
 var (
-	// ErrInvalidEpsilon: ε is not a finite number > 0.
-	ErrInvalidEpsilon = errors.New("epsilon must be finite and > 0")
+	// ErrInvalidEpsilon: ε is not a finite number > 0, or outside the
+	// mechanism's accepted range (below its floor or above MaxEpsilon;
+	// see EpsilonRange). A usage error: the CLI exits 2, the binding
+	// returns WV_INVALID_ARGUMENT.
+	ErrInvalidEpsilon = errors.New("epsilon must be finite, > 0 and in the mechanism's accepted range")
 	// ErrInvalidGamma: a given γ is not a finite number ≥ 0.
 	ErrInvalidGamma = errors.New("gamma must be finite and >= 0")
 	// ErrInvalidBeta: β is not in (0, 1).
@@ -49,6 +54,25 @@ var (
 // DefaultBeta is the β of Theorem 4.2 used when TEMOptions.Beta is zero.
 const DefaultBeta = 0.001
 
+// checkEpsilonRange is where every constructor checks ε: a finite number
+// in [floor, MaxEpsilon], floor being the mechanism's (epsrange).
+func checkEpsilonRange(eps, floor float64) error {
+	if msg := epsrange.Problem(eps, floor); msg != "" {
+		return fmt.Errorf("%w: %s", ErrInvalidEpsilon, msg)
+	}
+	return nil
+}
+
+// hammingFloor is the ε floor of the mechanisms on 256-bit codes (BRR,
+// TEM (Hamming), SanText, SanText+): 0.001/256 per bit.
+func hammingFloor() float64 { return epsrange.Floor(epsrange.HammingDiameter) }
+
+// listFloor is the ε floor of 1-DG and 1-DT on n words: 0.001/(n−1) per
+// position.
+func listFloor(n int) float64 { return epsrange.Floor(epsrange.ListDiameter(n)) }
+
+// checkEpsilon checks only that ε is a finite number > 0 (for formulas
+// such as TheoremGamma, which have no floor of their own).
 func checkEpsilon(eps float64) error {
 	if math.IsNaN(eps) || math.IsInf(eps, 0) || eps <= 0 {
 		return fmt.Errorf("%w (got %v)", ErrInvalidEpsilon, eps)

@@ -25,12 +25,10 @@ const (
 	NameTEM        = "tem"
 	Name1DG        = "1dg"
 	Name1DT        = "1dt"
-	// NameSanText and NameSanTextPlus are buildable by name with New but
-	// are not in Names: the asset carries no presets for them. SanText+
-	// also needs explicit options (Options.SanTextPlus) and protects only
-	// its sensitive words, so nothing offers it unless asked by name.
-	NameSanText     = "santext"
-	NameSanTextPlus = "santext+"
+	// NameSanText: the asset carries no presets for it. SanText+, which
+	// releases non-sensitive words unchanged, is not offered (see
+	// internal/keepwords).
+	NameSanText = "santext"
 )
 
 // ErrUnknownMechanism and ErrUnknownLevel reject names outside the tables;
@@ -50,7 +48,7 @@ var (
 // must give ε explicitly.
 func Preset(a *wva.Asset, name, level string) (float64, error) {
 	if !known(name) {
-		return 0, fmt.Errorf("%w %q (want one of %v)", ErrUnknownMechanism, name, allNames())
+		return 0, fmt.Errorf("%w %q (want one of %v)", ErrUnknownMechanism, name, Names())
 	}
 	switch level {
 	case LevelStrong, LevelBalanced, LevelLight:
@@ -69,24 +67,18 @@ func Preset(a *wva.Asset, name, level string) (float64, error) {
 	return eps, nil
 }
 
-// Names lists the on-device mechanisms by name: those the asset builder
-// calibrates presets for (TEM on Euclidean lists reaches no level). The
-// "+" variants, which release some words unchanged, are built only when
-// asked for by name with their options, and are not listed.
+// Names lists every mechanism New builds: each never releases a word by
+// construction. The "+" variants, which release some words unchanged, are
+// not among them (internal/keepwords).
 func Names() []string {
 	names := []string{NameBRR, NameTEMHamming, NameTEM, Name1DG, Name1DT, NameSanText, NameCusText}
 	sort.Strings(names)
 	return names
 }
 
-// allNames is Names with the mechanisms built only by explicit name.
-func allNames() []string {
-	return append(Names(), NameSanTextPlus, NameCusTextPlus)
-}
-
 func known(name string) bool {
 	switch name {
-	case NameBRR, NameTEMHamming, NameTEM, Name1DG, Name1DT, NameSanText, NameSanTextPlus, NameCusText, NameCusTextPlus:
+	case NameBRR, NameTEMHamming, NameTEM, Name1DG, Name1DT, NameSanText, NameCusText:
 		return true
 	}
 	return false

@@ -1,42 +1,23 @@
 package mechanism
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/keepwords"
 	"github.com/wordveil/wordveil/internal/sample"
 )
 
 // SanText and SanText+ (Yue et al., Findings of ACL 2021; docs/MECHANISMS.md,
-// "SanText and SanText+") over the 256-bit codes. Both sample with TEM
+// "SanText and SanText+") over the 256-bit codes. SanText+ releases
+// non-sensitive words unchanged, so it is reachable only through
+// internal/keepwords (the audit and research), never through New or an
+// exported constructor. Both sample with TEM
 // (Hamming)'s sampler at γ = 256 bits, the largest Hamming distance: the
 // ball is then the whole output vocabulary and there is no ⊥, which is
 // exactly the untruncated exponential mechanism SanText is.
-
-// ErrSanTextPlusOptions: SanText+ was asked for without its parameters
-// (Options.SanTextPlus nil), or they were given to another mechanism.
-var ErrSanTextPlusOptions = errors.New("explicit options (sensitive fraction and p) are required by santext+ and taken by no other mechanism")
-
-// ErrInvalidSensitive: SanText+'s sensitive fraction is not in (0, 1).
-var ErrInvalidSensitive = errors.New("sensitive fraction must be in (0, 1)")
-
-// ErrInvalidSampleProbability: SanText+'s p is not in [0, 1].
-var ErrInvalidSampleProbability = errors.New("probability of sanitizing a non-sensitive word must be in [0, 1]")
-
-// SanTextPlusOptions are SanText+'s parameters. There are no defaults:
-// the zero value is refused (Sensitive must be in (0, 1)).
-type SanTextPlusOptions struct {
-	// Sensitive is w, the fraction of the vocabulary treated as
-	// sensitive: the ⌈w·N⌉ words with the highest ids, which are the
-	// least frequent because asset ids are in frequency-rank order.
-	Sensitive float64
-	// P is the probability that a non-sensitive word is sanitized; with
-	// probability 1 − P it is released unchanged. 0 and 1 are allowed.
-	P float64
-}
 
 // NewSanText returns SanText over the codes of index with ε per bit.
 //
@@ -58,33 +39,23 @@ func NewSanText(index *hamming.Index, eps float64) (Mechanism, error) {
 	return asMechanism(newSanText(index, eps))
 }
 
-// NewSanTextPlus returns SanText+ over the codes of index with ε per bit
-// and opts (validated: Sensitive in (0, 1), P in [0, 1]).
-//
-// The ⌈w·N⌉ highest ids (w = opts.Sensitive) are the sensitive set S:
-// asset ids are in frequency-rank order, so these are the least frequent
-// words, as in the paper. A sensitive input x is released as y ∈ S with
-// SanText's law over S, Pr[y | x] ∝ exp(−ε·d(x,y)/2). A non-sensitive
-// input is released unchanged with probability 1 − P and otherwise drawn
-// the same way: the sampled output is always a sensitive word, never a
-// non-sensitive one (the paper's and its code's choice). Restricted to an
-// output vocabulary A, the draws are over S ∩ A (which must not be
-// empty), and a non-sensitive input outside A is always drawn, never
-// kept.
+// newSanTextPlus builds SanText+ (keepwords.NewSanTextPlus): the ⌈w·N⌉
+// highest ids (w = opts.Sensitive) are the sensitive set S: asset ids are
+// in frequency-rank order, so these are the least frequent words, as in
+// the paper. A sensitive input x is released as y ∈ S with SanText's law
+// over S, Pr[y | x] ∝ exp(−ε·d(x,y)/2). A non-sensitive input is released
+// unchanged with probability 1 − P and otherwise drawn the same way: the
+// sampled output is always a sensitive word, never a non-sensitive one
+// (the paper's and its code's choice). Restricted to an output vocabulary
+// A, the draws are over S ∩ A (which must not be empty), and a
+// non-sensitive input outside A is always drawn, never kept.
 //
 // Guarantee: ε·Hamming(x,x')-metric-DP for pairs of SENSITIVE words x, x'
-// only, for every output. Nothing protects a non-sensitive word: it is
-// released unchanged with probability 1 − P, which no input other than
-// itself ever produces, so the privacy loss between a non-sensitive word
-// and any other word is unbounded (for P < 1). For P = 1 no word is kept
-// and the law is SanText restricted to S, ε·Hamming-DP for every pair.
-// Because of the non-sensitive words its Facts report the mean distance
-// as unknown, so a text privatized with it is never charged a finite
-// loss.
-func NewSanTextPlus(index *hamming.Index, eps float64, opts SanTextPlusOptions) (Mechanism, error) {
-	return asMechanism(newSanTextPlus(index, eps, opts, nil))
-}
-
+// only. A non-sensitive word is released unchanged with probability
+// 1 − P, which no input other than itself ever produces, so its loss
+// against any other word is unbounded (for P < 1). Its Facts report the
+// mean distance as unknown, so a text privatized with it is never charged
+// a finite loss.
 // santextGamma is the radius at which TEM (Hamming) is SanText: every
 // pair of 256-bit codes is within it.
 const santextGamma = hamming.Bits
@@ -97,7 +68,7 @@ type santextMech struct {
 }
 
 func newSanText(index *hamming.Index, eps float64) (*santextMech, error) {
-	if err := checkEpsilon(eps); err != nil {
+	if err := checkEpsilonRange(eps, hammingFloor()); err != nil {
 		return nil, fmt.Errorf("SanText: %w", err)
 	}
 	if index == nil || index.Len() == 0 {
@@ -127,29 +98,29 @@ func (s *santextMech) restrict(o *Outputs) (Mechanism, error) {
 	return &santextMech{r.(*temHammingMech)}, nil
 }
 
-// santextPlusMech is the mechanism NewSanTextPlus documents.
+// santextPlusMech is the mechanism newSanTextPlus documents.
 type santextPlusMech struct {
 	// sampler is SanText over S ∩ A (A = outputs, every word when nil).
 	sampler *temHammingMech
 	index   *hamming.Index
 	outputs *Outputs
-	opts    SanTextPlusOptions
+	opts    keepwords.SanTextPlusOptions
 	first   int    // the sensitive words are first..N−1
 	keep    uint64 // threshold of Bernoulli(1 − P)
 }
 
-func newSanTextPlus(index *hamming.Index, eps float64, opts SanTextPlusOptions, o *Outputs) (*santextPlusMech, error) {
-	if err := checkEpsilon(eps); err != nil {
+func newSanTextPlus(index *hamming.Index, eps float64, opts keepwords.SanTextPlusOptions, o *Outputs) (*santextPlusMech, error) {
+	if err := checkEpsilonRange(eps, hammingFloor()); err != nil {
 		return nil, fmt.Errorf("SanText+: %w", err)
 	}
 	if index == nil || index.Len() == 0 {
 		return nil, fmt.Errorf("SanText+: %w", ErrEmptyVocabulary)
 	}
 	if !(opts.Sensitive > 0 && opts.Sensitive < 1) {
-		return nil, fmt.Errorf("SanText+: %w (got %v)", ErrInvalidSensitive, opts.Sensitive)
+		return nil, fmt.Errorf("SanText+: %w (got %v)", keepwords.ErrInvalidSensitive, opts.Sensitive)
 	}
 	if !(opts.P >= 0 && opts.P <= 1) {
-		return nil, fmt.Errorf("SanText+: %w (got %v)", ErrInvalidSampleProbability, opts.P)
+		return nil, fmt.Errorf("SanText+: %w (got %v)", keepwords.ErrInvalidSampleProbability, opts.P)
 	}
 	n := index.Len()
 	// ⌈w·N⌉ ≥ 1 since w > 0, and ≤ N since w < 1 (w·N is at most N

@@ -2,6 +2,7 @@ package mechanism
 
 import (
 	"errors"
+	"github.com/wordveil/wordveil/internal/keepwords"
 	"math"
 	"strings"
 	"testing"
@@ -106,28 +107,26 @@ func TestSanTextSaturationBound(t *testing.T) {
 // refused for any other mechanism.
 func TestSanTextPlusOptions(t *testing.T) {
 	a := defaultAsset(t)
-	ok := &SanTextPlusOptions{Sensitive: 0.5, P: 0.2}
+	ok := &plusOpts{Sensitive: 0.5, P: 0.2}
 	for _, c := range []struct {
 		name string
 		mech string
-		opts *SanTextPlusOptions
+		opts *plusOpts
 		want error
 	}{
-		{"no options", NameSanTextPlus, nil, ErrSanTextPlusOptions},
-		{"zero options", NameSanTextPlus, &SanTextPlusOptions{}, ErrInvalidSensitive},
-		{"w=1", NameSanTextPlus, &SanTextPlusOptions{Sensitive: 1, P: 0.2}, ErrInvalidSensitive},
-		{"w<0", NameSanTextPlus, &SanTextPlusOptions{Sensitive: -0.1, P: 0.2}, ErrInvalidSensitive},
-		{"w=NaN", NameSanTextPlus, &SanTextPlusOptions{Sensitive: math.NaN(), P: 0.2}, ErrInvalidSensitive},
-		{"p>1", NameSanTextPlus, &SanTextPlusOptions{Sensitive: 0.5, P: 1.5}, ErrInvalidSampleProbability},
-		{"p=NaN", NameSanTextPlus, &SanTextPlusOptions{Sensitive: 0.5, P: math.NaN()}, ErrInvalidSampleProbability},
-		{"p<0", NameSanTextPlus, &SanTextPlusOptions{Sensitive: 0.5, P: -1}, ErrInvalidSampleProbability},
-		{"options to santext", NameSanText, ok, ErrSanTextPlusOptions},
-		{"options to brr", NameBRR, ok, ErrSanTextPlusOptions},
-		{"valid", NameSanTextPlus, ok, nil},
-		{"p=0", NameSanTextPlus, &SanTextPlusOptions{Sensitive: 0.5}, nil},
-		{"p=1", NameSanTextPlus, &SanTextPlusOptions{Sensitive: 0.5, P: 1}, nil},
+		{"no options", keepwords.NameSanTextPlus, nil, errNoPlusOptions},
+		{"zero options", keepwords.NameSanTextPlus, &plusOpts{}, keepwords.ErrInvalidSensitive},
+		{"w=1", keepwords.NameSanTextPlus, &plusOpts{Sensitive: 1, P: 0.2}, keepwords.ErrInvalidSensitive},
+		{"w<0", keepwords.NameSanTextPlus, &plusOpts{Sensitive: -0.1, P: 0.2}, keepwords.ErrInvalidSensitive},
+		{"w=NaN", keepwords.NameSanTextPlus, &plusOpts{Sensitive: math.NaN(), P: 0.2}, keepwords.ErrInvalidSensitive},
+		{"p>1", keepwords.NameSanTextPlus, &plusOpts{Sensitive: 0.5, P: 1.5}, keepwords.ErrInvalidSampleProbability},
+		{"p=NaN", keepwords.NameSanTextPlus, &plusOpts{Sensitive: 0.5, P: math.NaN()}, keepwords.ErrInvalidSampleProbability},
+		{"p<0", keepwords.NameSanTextPlus, &plusOpts{Sensitive: 0.5, P: -1}, keepwords.ErrInvalidSampleProbability},
+		{"valid", keepwords.NameSanTextPlus, ok, nil},
+		{"p=0", keepwords.NameSanTextPlus, &plusOpts{Sensitive: 0.5}, nil},
+		{"p=1", keepwords.NameSanTextPlus, &plusOpts{Sensitive: 0.5, P: 1}, nil},
 	} {
-		m, err := New(c.mech, a, 0.5, Options{SanTextPlus: c.opts})
+		m, err := newWith(c.mech, a, 0.5, Options{}, c.opts)
 		if !errors.Is(err, c.want) || (err == nil) != (m != nil) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}
@@ -138,7 +137,7 @@ func TestSanTextPlusOptions(t *testing.T) {
 	if _, err := New(NameSanText, a, math.NaN(), Options{}); !errors.Is(err, ErrInvalidEpsilon) {
 		t.Errorf("santext NaN ε: %v", err)
 	}
-	if _, err := NewSanTextPlus(nil, 1, *ok); !errors.Is(err, ErrEmptyVocabulary) {
+	if _, err := newSanTextPlus(nil, 1, *ok, nil); !errors.Is(err, ErrEmptyVocabulary) {
 		t.Errorf("nil index: %v", err)
 	}
 	if _, err := NewSanText(nil, 1); !errors.Is(err, ErrEmptyVocabulary) {
@@ -152,7 +151,7 @@ func TestSanTextPlusOptions(t *testing.T) {
 func TestSanTextPlusFactsAndSensitiveSet(t *testing.T) {
 	a := defaultAsset(t)
 	n := a.Len()
-	m, err := New(NameSanTextPlus, a, 0.05, Options{SanTextPlus: &SanTextPlusOptions{Sensitive: 0.3, P: 0}})
+	m, err := newWith(keepwords.NameSanTextPlus, a, 0.05, Options{}, &plusOpts{Sensitive: 0.3, P: 0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +159,7 @@ func TestSanTextPlusFactsAndSensitiveSet(t *testing.T) {
 		t.Errorf("SanText+ mean distance %v, %v: must be unknown", pavg, ok)
 	}
 	f := m.(Facts)
-	if f.Name() != NameSanTextPlus || f.Params() != "epsilon=0.05 sensitive=0.3 p=0" || f.Outputs() != nil {
+	if f.Name() != keepwords.NameSanTextPlus || f.Params() != "epsilon=0.05 sensitive=0.3 p=0" || f.Outputs() != nil {
 		t.Errorf("facts %q %q %v", f.Name(), f.Params(), f.Outputs())
 	}
 	first := n - int(math.Ceil(0.3*float64(n)))
@@ -188,7 +187,7 @@ func TestSanTextPlusFactsAndSensitiveSet(t *testing.T) {
 		t.Error("at ε=0.05 no sensitive word was replaced")
 	}
 	// Saturation: p above the tolerance never saturates; p = 0 does.
-	hi, _ := New(NameSanTextPlus, a, 0.5, Options{SanTextPlus: &SanTextPlusOptions{Sensitive: 0.3, P: 0.2}})
+	hi, _ := newWith(keepwords.NameSanTextPlus, a, 0.5, Options{}, &plusOpts{Sensitive: 0.3, P: 0.2})
 	if s := hi.(Facts).SaturationEpsilon(); !math.IsInf(s, 1) {
 		t.Errorf("p=0.2: saturation ε %v, want +Inf", s)
 	}
@@ -210,15 +209,15 @@ func TestSanTextRestrict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plus := &SanTextPlusOptions{Sensitive: 0.5, P: 0.1}
+	plus := &plusOpts{Sensitive: 0.5, P: 0.1}
 	for _, c := range []struct {
 		name string
-		opts Options
+		plus *plusOpts
 	}{
-		{NameSanText, Options{Outputs: o}},
-		{NameSanTextPlus, Options{Outputs: o, SanTextPlus: plus}},
+		{NameSanText, nil},
+		{keepwords.NameSanTextPlus, plus},
 	} {
-		m, err := New(c.name, a, 0.3, c.opts)
+		m, err := newWith(c.name, a, 0.3, Options{Outputs: o}, c.plus)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,7 +231,7 @@ func TestSanTextRestrict(t *testing.T) {
 			if err != nil || !o.Allowed(y) {
 				t.Fatalf("%s: input %d released %d (%v)", c.name, w, y, err)
 			}
-			if c.name == NameSanTextPlus && w < n/2 && y < n/2 && y != w {
+			if c.name == keepwords.NameSanTextPlus && w < n/2 && y < n/2 && y != w {
 				t.Fatalf("%s: non-sensitive %d replaced by non-sensitive %d", c.name, w, y)
 			}
 		}
@@ -251,7 +250,7 @@ func TestSanTextRestrict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(NameSanTextPlus, a, 0.3, Options{Outputs: noSens, SanTextPlus: plus}); !errors.Is(err, ErrNoOutputs) {
+	if _, err := newWith(keepwords.NameSanTextPlus, a, 0.3, Options{Outputs: noSens}, plus); !errors.Is(err, ErrNoOutputs) {
 		t.Errorf("no allowed sensitive word: %v", err)
 	}
 }
@@ -261,7 +260,7 @@ func TestSanTextPrivatizeErrors(t *testing.T) {
 	_, codes := syntheticCodes(10, 8, "santext-err")
 	x := newIndex(t, codes)
 	s, _ := NewSanText(x, 1)
-	p, _ := NewSanTextPlus(x, 1, SanTextPlusOptions{Sensitive: 0.5, P: 0.5})
+	p, _ := asMechanism(newSanTextPlus(x, 1, plusOpts{Sensitive: 0.5, P: 0.5}, nil))
 	for _, m := range []Mechanism{s, p} {
 		src := NewSeededSourceForEvaluation(stattest.Seed("e"))
 		for _, c := range []struct {
@@ -289,13 +288,13 @@ func BenchmarkSanText(b *testing.B) {
 	}
 	for _, c := range []struct {
 		name string
-		opts Options
+		plus *plusOpts
 	}{
-		{NameTEMHamming, Options{}},
-		{NameSanText, Options{}},
-		{NameSanTextPlus, Options{SanTextPlus: &SanTextPlusOptions{Sensitive: 0.5, P: 0.3}}},
+		{NameTEMHamming, nil},
+		{NameSanText, nil},
+		{keepwords.NameSanTextPlus, &plusOpts{Sensitive: 0.5, P: 0.3}},
 	} {
-		m, err := New(c.name, a, eps, c.opts)
+		m, err := newWith(c.name, a, eps, Options{}, c.plus)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/internal/epsrange"
 	"github.com/wordveil/wordveil/internal/sample"
 )
 
@@ -45,21 +46,52 @@ type temRun struct {
 // probability 1 − e^(−700) anyway.
 const maxHalfEpsGamma = 700
 
+// temFloor is TEM's ε floor on lists: 0.001/γ_max (γ_max is the largest
+// distance the device's lists show: the diameter as far as the device
+// knows), and, when γ comes from Theorem 4.2, the smallest ε whose γ
+// (2/ε)·ln((1−β)(N−1)/β) fits in γ_max, below which the exact ball cannot
+// be read from the lists.
+func temFloor(lists *wva.TEMLists, opts TEMOptions) float64 {
+	floor := epsrange.Floor(lists.GammaMax())
+	if opts.Gamma != 0 || lists.Len() <= 1 {
+		return floor
+	}
+	beta := opts.Beta
+	if beta == 0 {
+		beta = DefaultBeta
+	}
+	if !(beta > 0 && beta < 1) {
+		return floor // gammaFor refuses β
+	}
+	if l := math.Log((1 - beta) * float64(lists.Len()-1) / beta); l > 0 {
+		floor = max(floor, 2*l/lists.GammaMax())
+	}
+	return floor
+}
+
 // newTEM validates the parameters and builds the mechanism; see NewTEM.
 func newTEM(lists *wva.TEMLists, eps float64, opts TEMOptions) (*temMech, error) {
-	if err := checkEpsilon(eps); err != nil {
-		return nil, fmt.Errorf("TEM: %w", err)
-	}
 	if lists == nil || lists.Len() == 0 {
 		return nil, fmt.Errorf("TEM: %w", ErrEmptyVocabulary)
+	}
+	// The 0.001/γ_max part of temFloor; the part that makes Theorem
+	// 4.2's γ fit is StepsFor's check below, exact where a computed
+	// floor could be off by a rounding.
+	if err := checkEpsilonRange(eps, epsrange.Floor(lists.GammaMax())); err != nil {
+		return nil, fmt.Errorf("TEM: %w", err)
 	}
 	gamma, err := opts.gammaFor(eps, lists.Len())
 	if err != nil {
 		return nil, fmt.Errorf("TEM: %w", err)
 	}
 	steps, err := lists.StepsFor(gamma)
+	if err != nil && opts.Gamma == 0 {
+		// Theorem 4.2's γ grows as ε shrinks: this ε is below the range
+		// the lists support (temFloor, to rounding).
+		return nil, fmt.Errorf("TEM: %w: with ε=%v, γ=%v needs larger neighbour balls (raise ε or rebuild the lists): %w", ErrInvalidEpsilon, eps, gamma, err)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("TEM with ε=%v: γ=%v needs larger neighbour balls (raise ε or rebuild the lists): %w", eps, gamma, err)
+		return nil, fmt.Errorf("TEM with ε=%v: γ=%v needs larger neighbour balls (rebuild the lists): %w", eps, gamma, err)
 	}
 	if eps*gamma/2 > maxHalfEpsGamma {
 		return nil, fmt.Errorf("TEM: %w: ε·γ/2 = %v exceeds %v (the output would be the input word with probability 1 − e^-700)", ErrInvalidGamma, eps*gamma/2, maxHalfEpsGamma)

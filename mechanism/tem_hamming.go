@@ -41,7 +41,7 @@ type temHammingScratch struct {
 
 // newTEMHamming validates the parameters and builds the mechanism; see NewTEMHamming.
 func newTEMHamming(index *hamming.Index, eps float64, opts TEMOptions) (*temHammingMech, error) {
-	if err := checkEpsilon(eps); err != nil {
+	if err := checkEpsilonRange(eps, hammingFloor()); err != nil {
 		return nil, fmt.Errorf("TEM (Hamming): %w", err)
 	}
 	if index == nil || index.Len() == 0 {

@@ -60,9 +60,7 @@ func BenchmarkFieldMechanisms(b *testing.B) {
 		{mechanism.NameTEMHamming, mechanism.LevelBalanced, mechanism.NameTEMHamming},
 		{mechanism.NameTEMHamming, mechanism.LevelLight, mechanism.NameTEMHamming},
 		{mechanism.NameSanText, mechanism.LevelBalanced, mechanism.NameSanText},
-		{mechanism.NameSanTextPlus, mechanism.LevelBalanced, mechanism.NameSanText},
 		{mechanism.NameCusText, mechanism.LevelBalanced, mechanism.NameCusText},
-		{mechanism.NameCusTextPlus, mechanism.LevelBalanced, mechanism.NameCusText},
 	}
 	for _, cs := range cases {
 		eps, err := mechanism.Preset(a, cs.preset, cs.level)
@@ -75,9 +73,6 @@ func BenchmarkFieldMechanisms(b *testing.B) {
 			if restricted {
 				opts.Outputs = outs
 				label += "/outputs"
-			}
-			if cs.name == mechanism.NameSanTextPlus {
-				opts.SanTextPlus = &mechanism.SanTextPlusOptions{Sensitive: 0.5, P: 0.3}
 			}
 			m, err := mechanism.New(cs.name, a, eps, opts)
 			if err != nil {

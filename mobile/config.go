@@ -8,14 +8,19 @@ import (
 // Config says how to privatize. Create it with NewConfig (which sets the
 // defaults), change fields, pass it to OpenPrivatizer; it is copied there.
 type Config struct {
-	// Mechanism: "brr" (default), "tem-hamming", "1dg", "1dt", or "tem"
-	// (Euclidean lists; needs Epsilon ≥ 9.31 and gives little deniability).
+	// Mechanism: "brr" (default), "tem-hamming", "1dg", "1dt", "santext",
+	// "custext", or "tem" (Euclidean lists; needs Epsilon ≥ 9.31 and gives
+	// little deniability). "santext+" and "custext+", which release some
+	// words unchanged by construction, are refused (WV_INVALID_ARGUMENT).
 	Mechanism string
 	// Preset: "strong", "balanced" (default) or "light"
 	// (docs/PRIVACY_LEVELS.md). Ignored when Epsilon > 0.
 	Preset string
 	// Epsilon, if > 0, is ε in the mechanism's metric, instead of Preset
-	// (0: the preset; negative, NaN or infinite: WV_INVALID_ARGUMENT).
+	// (0: the preset; negative, NaN, infinite, or below the mechanism's
+	// floor, where the largest loss between two words is 0.001 nats, e.g.
+	// 2·10^-8 for "1dg": WV_INVALID_ARGUMENT; docs/MECHANISMS.md, "The
+	// accepted ε range").
 	Epsilon float64
 	// Word classes (RareEpsilon, CapitalizedEpsilon, NumberEpsilon): each
 	// ε is in the mechanism's metric, like Epsilon, finite and ≤ 10^6; 0

@@ -82,9 +82,6 @@ var codeTable = []struct {
 	{mechanism.ErrNoTEMLists, CodeInvalidArgument}, // likewise, for Euclidean TEM
 	{mechanism.ErrNoOutputs, CodeInvalidArgument},  // an exclusion list that leaves no word to output
 	{mechanism.ErrOutputsMismatch, CodeInvalidArgument},
-	{mechanism.ErrSanTextPlusOptions, CodeInvalidArgument}, // santext+ needs its options, which the facade does not offer
-	{mechanism.ErrInvalidSensitive, CodeInvalidArgument},
-	{mechanism.ErrInvalidSampleProbability, CodeInvalidArgument},
 	{mechanism.ErrNoCusTextSets, CodeInvalidArgument},      // CusText needs an asset that carries its sets
 	{mechanism.ErrCusTextSetExcluded, CodeInvalidArgument}, // an exclusion list that empties a set
 	{privatize.ErrNumbers, CodeInvalidArgument},

@@ -10,17 +10,23 @@ import (
 
 // Word classes: each vocabulary word or number a text holds falls in one,
 // and is privatized by the class's mechanism at the class's ε
-// (NewWithClasses). The class is a function of the input token's
-// vocabulary id, its kind and its word's capitalization class only:
+// (NewWithClasses). The class is a function of the vocabulary id the
+// token is privatized as, its kind and its word's capitalization class
+// only:
 //
 //   - number: a Number token ("5", "1990") the mechanism privatizes;
-//   - rare: a token whose vocabulary id is ≥ Classes.RareRank (the
+//   - rare: a token privatized as a vocabulary id ≥ Classes.RareRank (the
 //     asset's ids are in frequency-rank order, so these are the rarer
-//     words), and every stand-in (Asset.StandIn: words rarer than the
-//     whole vocabulary, whatever the rank of the word they stand in for);
+//     words). A stand-in (Asset.StandIn) is privatized as the word it
+//     stands in for and takes that word's id here too, so it is rare
+//     exactly when its word is: the two stay at distance 0, same class,
+//     same law ("yeahs" and "yeah" alike);
 //   - capitalized: a word whose capitalization class is Title or UPPER
 //     ("Smith", "NASA"), a proxy for names; a clitic piece belongs to its
-//     word ("Don't" → "Do" and "n't" are both capitalized);
+//     word ("Don't" → "Do" and "n't" are both capitalized). For a
+//     stand-in it is the stand-in's own case class, as for any token: the
+//     case class is disclosed by the output anyway ("Yeahs" and "Yeah"
+//     are both Title, "yeahs" and "Yeah" differ in case, visibly);
 //   - default: every other token, at the base ε.
 //
 // A token that meets several conditions goes to the matching class with
@@ -104,7 +110,8 @@ type classSet struct {
 // of different classes nothing is claimed: a word's class is disclosed.
 // For the number and capitalized classes that adds nothing to what the
 // output already discloses (token kinds and capitalization classes); the
-// rare class discloses, for each word, whether its rank is ≥ RareRank.
+// rare class discloses, for each word, whether the vocabulary id it is
+// privatized as (its own; for a stand-in, its word's) is ≥ RareRank.
 func NewWithClasses(m mechanism.Mechanism, a *wva.Asset, classes Classes, mopts mechanism.Options, opt Options) (*Privatizer, error) {
 	if a == nil || m == nil {
 		return nil, fmt.Errorf("text privatizer: %w", mechanism.ErrEmptyVocabulary)
@@ -156,8 +163,9 @@ func NewWithClasses(m mechanism.Mechanism, a *wva.Asset, classes Classes, mopts 
 }
 
 // classOf returns the index in cs of the class of a vocabulary token tk
-// of frequency rank rank (its id; N for a stand-in), whose word has
-// capitalization class word. Nothing else of the input is looked at.
+// of frequency rank rank (the id it is privatized as: for a stand-in, its
+// word's), whose word has capitalization class word. Nothing else of the
+// input is looked at.
 func (cs *classSet) classOf(tk tokenize.Token, rank int, word tokenize.Case) uint8 {
 	best := 0
 	consider := func(i int8, matches bool) {

@@ -98,8 +98,8 @@ func TestNewWithClassesRefuses(t *testing.T) {
 // class of smallest ε, ties in the order number, rare, capitalized.
 func refClass(a *wva.Asset, c Classes, base float64, in tokenize.Token) (string, float64) {
 	id, ok := a.Lookup(tokenize.Key(in.Text))
-	if _, st := a.StandIn(tokenize.Key(in.Text)); !ok && st && in.Kind == tokenize.Word {
-		id = a.Len() // a stand-in is rare
+	if w, st := a.StandIn(tokenize.Key(in.Text)); !ok && st && in.Kind == tokenize.Word {
+		id = w // a stand-in has its word's rank
 	}
 	cs := tokenize.CaseOf(in.Whole) // a hyphenated word's segment is its own Whole
 	name, eps := ClassDefault, base

@@ -382,10 +382,12 @@ func TestStandInsAndSegments(t *testing.T) {
 	}
 }
 
-// TestStandInsAreRare: with word classes, a stand-in is billed at the
-// rare ε even though the word it stands in for ("john", id 22 of 44) is
-// below RareRank; the word itself is not.
-func TestStandInsAreRare(t *testing.T) {
+// TestStandInsTakeTheirWordsClass: with word classes, a stand-in is in
+// the rare class exactly when the word it stands in for is ("heisenberg"
+// stands in for "john", id 22 of 44): not at RareRank N−1, and at
+// RareRank 22 both are. (A stand-in used to be rare always, which made it
+// follow another law than its word.)
+func TestStandInsTakeTheirWordsClass(t *testing.T) {
 	_, p := nearIdentity(t)
 	a := p.asset
 	sat := mechanism.Options{AllowSaturated: true}
@@ -393,19 +395,26 @@ func TestStandInsAreRare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := NewWithClasses(dg, a, Classes{RareRank: a.Len() - 1, Rare: 150}, sat, Options{})
-	if err != nil {
-		t.Fatal(err)
+	john, ok := a.Lookup("john")
+	if !ok {
+		t.Fatal("no john")
 	}
 	src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("standin-rare"))
 	for _, tc := range []struct {
+		rank int
 		in   string
 		rare int
 	}{
-		{"john", 0},
-		{"heisenberg", 1},
-		{"john heisenberg kitten cat", 2},
+		{a.Len() - 1, "john", 0},
+		{a.Len() - 1, "heisenberg", 0},
+		{a.Len() - 1, "john heisenberg kitten cat", 0},
+		{john, "john", 1},
+		{john, "heisenberg", 1},
 	} {
+		q, err := NewWithClasses(dg, a, Classes{RareRank: tc.rank, Rare: 150}, sat, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
 		res, err := q.Privatize(tc.in, src)
 		if err != nil {
 			t.Fatal(err)

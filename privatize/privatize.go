@@ -436,8 +436,9 @@ func (p *Privatizer) respond(ctx context.Context, ids []int32, cls []uint8, src 
 // or a Number unless NumbersReplace, whose lookup key is a vocabulary
 // word (rank = id, the asset's frequency rank); else a Word whose key is
 // one of the asset's stand-ins, privatized as the vocabulary word it
-// stands in for (rank = N, rarer than every vocabulary word: stand-ins
-// are words the vocabulary was too small for). Every other content token
+// stands in for, with that word's rank too (rank = its id): a stand-in is
+// in the rare class exactly when its word is, so under per-class ε it
+// follows its word's law, as the distance 0 between them promises. Every other content token
 // goes to the OOV policy; Other tokens (e-mail addresses, URLs, letters
 // mixed with digits, emoji) always do. A Word holds no digit (the
 // tokenizer makes a token with digits a Number or Other), and stand-ins
@@ -462,7 +463,7 @@ func (p *Privatizer) lookup(tk tokenize.Token) (id, rank int, ok bool) {
 	}
 	if tk.Kind == tokenize.Word {
 		if id, ok := p.asset.StandIn(key); ok {
-			return id, p.asset.Len(), true
+			return id, id, true
 		}
 	}
 	return -1, -1, false

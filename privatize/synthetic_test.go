@@ -131,6 +131,7 @@ type foreignOutputs struct {
 func (m foreignOutputs) facts() mechanism.Facts        { return m.Mechanism.(mechanism.Facts) }
 func (m foreignOutputs) MeanDistance() (float64, bool) { return m.facts().MeanDistance() }
 func (m foreignOutputs) SaturationEpsilon() float64    { return m.facts().SaturationEpsilon() }
+func (m foreignOutputs) EpsilonFloor() float64         { return m.facts().EpsilonFloor() }
 func (m foreignOutputs) Name() string                  { return "foreign-" + m.facts().Name() }
 func (m foreignOutputs) Outputs() *mechanism.Outputs   { return m.out }
 func (m foreignOutputs) Params() string                { return m.facts().Params() + " foreign" }

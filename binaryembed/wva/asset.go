@@ -130,7 +130,7 @@ func (a *Asset) derivedHeader() (Header, error) {
 	if err := a.deriveStandIns(&h, idx); err != nil {
 		return h, err
 	}
-	if msg := checkPresets(h.Presets); msg != "" {
+	if msg := checkPresets(&h); msg != "" {
 		return h, invalidf("header", "%s", msg)
 	}
 	if msg := checkExcluded(h.Excluded, n); msg != "" {

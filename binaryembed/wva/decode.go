@@ -237,7 +237,7 @@ func checkHeader(h *Header, sec [kindLast + 1]*SectionInfo) error {
 	if err := checkStandInsHeader(h, sec[kindStandIns] != nil); err != nil {
 		return err
 	}
-	if msg := checkPresets(h.Presets); msg != "" {
+	if msg := checkPresets(h); msg != "" {
 		return corruptf(part, "%s", msg)
 	}
 	if msg := checkExcluded(h.Excluded, h.Words); msg != "" {

@@ -1,9 +1,10 @@
 package wva
 
 import (
-	"math"
 	"sort"
 	"strconv"
+
+	"github.com/wordveil/wordveil/internal/epsrange"
 )
 
 // Presets are named privacy levels calibrated on one asset: for each
@@ -26,13 +27,17 @@ const (
 	maxPresetNames  = 32
 	maxPresetName   = 64
 	maxPresetMethod = 4096
-	maxPresetEps    = 1e6
 )
 
 // checkPresets returns "" when p is well formed (every target in (0, 1),
-// every ε finite and in (0, 10⁶], every level known), else the first
-// problem. A nil p is well formed.
-func checkPresets(p *Presets) string {
+// every level known, every ε a finite number in the accepted range of
+// its mechanism on this asset: in [floor, 10⁶] with the floor of
+// epsrange.PresetFloor for the mechanism's metric on h's vocabulary, and
+// in (0, 10⁶] for a name with no known metric), else the first problem.
+// A nil p is well formed. The saturation ceiling needs the mechanism
+// itself; package mechanism checks it when the preset is used.
+func checkPresets(h *Header) string {
+	p := h.Presets
 	if p == nil {
 		return ""
 	}
@@ -50,6 +55,10 @@ func checkPresets(p *Presets) string {
 			return "preset level " + quote(l) + ": bad name or target outside (0, 1)"
 		}
 	}
+	gammaMax := 0.0
+	if h.TEM != nil {
+		gammaMax = h.TEM.GammaMax
+	}
 	for _, m := range sortedKeys(p.Epsilon) {
 		if badName(m) {
 			return "preset mechanism " + quote(m) + ": bad name"
@@ -59,8 +68,9 @@ func checkPresets(p *Presets) string {
 			if _, ok := p.Targets[l]; !ok {
 				return "preset " + quote(m) + "/" + quote(l) + ": unknown level"
 			}
-			if math.IsNaN(e) || math.IsInf(e, 0) || e <= 0 || e > maxPresetEps {
-				return "preset " + quote(m) + "/" + quote(l) + ": ε outside (0, 1e6]"
+			floor, _ := epsrange.PresetFloor(m, h.Words, gammaMax)
+			if msg := epsrange.Problem(e, floor); msg != "" {
+				return "preset " + quote(m) + "/" + quote(l) + ": " + msg
 			}
 		}
 	}

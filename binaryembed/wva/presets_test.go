@@ -53,6 +53,12 @@ func TestPresetsValidated(t *testing.T) {
 		{"ε negative", func(p *Presets) { p.Epsilon["brr"]["strong"] = -1 }},
 		{"ε infinite", func(p *Presets) { p.Epsilon["brr"]["strong"] = math.Inf(1) }},
 		{"ε huge", func(p *Presets) { p.Epsilon["brr"]["strong"] = 2e6 }},
+		// Below the mechanism's floor (0.001 nats over its metric's
+		// diameter): 0.001/256 per bit for BRR, 0.001/(N−1) for 1-DG.
+		{"ε below brr's floor", func(p *Presets) { p.Epsilon["brr"]["strong"] = 0.9e-3 / 256 }},
+		{"ε 1e-17 for 1dg", func(p *Presets) { p.Epsilon["1dg"]["strong"] = 1e-17 }},
+		{"ε 5e-324 for 1dg", func(p *Presets) { p.Epsilon["1dg"]["strong"] = 5e-324 }},
+		{"ε below an unknown mechanism's floor 0", func(p *Presets) { p.Epsilon["other"] = map[string]float64{"strong": 0} }},
 		{"long mechanism name", func(p *Presets) { p.Epsilon[strings.Repeat("m", 65)] = nil }},
 		{"long method", func(p *Presets) { p.Method = strings.Repeat("x", 5000) }},
 	} {
@@ -119,5 +125,18 @@ func TestExcludedValidated(t *testing.T) {
 				t.Fatalf("Decode: %v", err)
 			}
 		})
+	}
+}
+
+// TestPresetsAtTheFloor: a preset exactly at its mechanism's floor is
+// accepted (the control of the "below the floor" cases above): 0.001/256
+// per bit for brr, 0.001/(N−1) for 1dg on the 4-word asset.
+func TestPresetsAtTheFloor(t *testing.T) {
+	a := tinyAsset(t)
+	a.Header.Presets = goodPresets()
+	a.Header.Presets.Epsilon["brr"]["strong"] = 1e-3 / 256
+	a.Header.Presets.Epsilon["1dg"]["strong"] = 1e-3 / 3
+	if _, err := Decode(mustMarshal(t, a)); err != nil {
+		t.Fatalf("presets at the floor refused: %v", err)
 	}
 }

@@ -53,7 +53,7 @@ restored from an older copy or cut short is then an error, never a fresh
 start (docs/STATE_FILES.md).
 
 With -class-epsilon, word classes get their own ε (docs/TEXT_PRIVACY.md,
-"Per-class ε"): "rare" (vocabulary rank ≥ -rare-rank, and stand-ins), "capitalized"
+"Per-class ε"): "rare" (vocabulary rank ≥ -rare-rank; a stand-in has its word's rank), "capitalized"
 (Title or UPPER case) and "number"; a word in several classes gets the
 smallest of their ε, a word in none the main ε.
 
@@ -94,7 +94,7 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	}
 	var f privatizeFlags
 	fs.StringVar(&f.spec.Name, "mechanism", mechanism.NameBRR, fmt.Sprintf("mechanism: one of %v", mechanism.Names()))
-	fs.Float64Var(&f.spec.Epsilon, "epsilon", 0, "ε in the mechanism's metric, finite and > 0 (overrides -preset)")
+	fs.Float64Var(&f.spec.Epsilon, "epsilon", 0, "ε in the mechanism's metric, finite, > 0 and not below the mechanism's floor (docs/MECHANISMS.md, accepted ε range; overrides -preset)")
 	fs.StringVar(&f.spec.Preset, "preset", mechanism.LevelBalanced, "privacy level: strong, balanced or light (docs/PRIVACY_LEVELS.md)")
 	fs.BoolVar(&f.allowSaturated, "allow-saturated", false, "accept an ε so large that the output is almost surely the input (experiments only)")
 	fs.StringVar(&f.numbers, "numbers", privatize.NumbersPrivatize, "numbers the vocabulary has: privatize (like words) or replace (by the -oov policy, like every other number)")

@@ -9,6 +9,7 @@ import (
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/hamming"
 	"github.com/wordveil/wordveil/internal/dpexact"
+	"github.com/wordveil/wordveil/internal/keepwords"
 	"github.com/wordveil/wordveil/mechanism"
 )
 
@@ -107,7 +108,7 @@ func cusTextLaws(t *Table, a *wva.Asset, vocab string, epss []float64) error {
 	stop := make([]bool, n)
 	for w := range n {
 		groups[w] = a.CusText.GroupOf(w)
-		stop[w] = mechanism.IsCusTextStopWord(a.Words[w])
+		stop[w] = keepwords.IsStopWord(a.Words[w])
 	}
 	same, err := dpexact.SameSet(d, groups, nil)
 	if err != nil {
@@ -140,7 +141,7 @@ func cusTextLaws(t *Table, a *wva.Asset, vocab string, epss []float64) error {
 		P, err = dpexact.CusText(d, groups, reps, allowed)
 		t.add("CusText over A, same-set pairs", false, eps, vocab+excludedNote, P, err, same)
 
-		mp, err := mechanism.NewCusTextPlus(a, eps)
+		mp, err := keepwords.NewCusTextPlus(a, eps)
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/wordveil/wordveil/hamming"
 	"github.com/wordveil/wordveil/internal/dpexact"
+	"github.com/wordveil/wordveil/internal/keepwords"
 	"github.com/wordveil/wordveil/mechanism"
 )
 
@@ -36,7 +37,7 @@ func sanTextCases(t *Table, codes []hamming.Code, vocab string, epss []float64, 
 		t.add("SanText over A", false, eps, vocab+excludedNote, P, err, d)
 	}
 	for _, c := range plus {
-		m, err := mechanism.NewSanTextPlus(x, c.eps, mechanism.SanTextPlusOptions{Sensitive: c.w, P: c.p})
+		m, err := keepwords.NewSanTextPlus(x, c.eps, keepwords.SanTextPlusOptions{Sensitive: c.w, P: c.p})
 		if err != nil {
 			return err
 		}

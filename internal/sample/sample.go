@@ -1,7 +1,8 @@
 // Package sample holds the random samplers WordVeil's mechanisms are built
 // from: a bias-free uniform integer, exact 64-bit Bernoulli decisions (also
 // bit-sliced, 64 at a time, and in log space for tiny probabilities), and
-// exponential, geometric and Gumbel variates whose tails are never cut off.
+// exponential and Gumbel variates whose tails are never cut off, and a
+// two-sided geometric built from exact bits (geometric.go).
 //
 // Guarantee: each sampler's law is the one its doc states, exactly (integer
 // samplers) or to the stated rounding (float samplers), for any rand.Source
@@ -144,60 +145,12 @@ func Exponential(src rand.Source) float64 { return exponential(src) }
 // tails must not be rounded away.
 func UniformOpen(src rand.Source) float64 { return uniformFine(src) }
 
-// maxGeometric bounds Geometric's result: 2^52 (exactly representable as
-// a float64), or the largest int where int has 32 bits (32-bit Android
-// and iOS simulators). A value that large has probability at most
-// e^(−ε·(2^31−1)), and every caller clamps to a range below 2^31 anyway.
-const maxGeometric = min(1<<52, math.MaxInt)
-
-// Geometric returns K ≥ 0 with Pr[K = k] = e^(−εk)·(1 − e^(−ε)), the number
-// of failures before the first success with success probability
-// p = 1 − e^(−ε): K = ⌊E/ε⌋ with E ~ Exp(1) has exactly this law, and
-// exponential draws E with an unbounded tail, so every k has positive
-// probability (no output becomes impossible). eps must be finite and > 0.
-func Geometric(src rand.Source, eps float64) int {
-	k := math.Floor(exponential(src) / eps)
-	if k >= maxGeometric {
-		return maxGeometric
-	}
-	return int(k)
-}
-
-// TwoSidedGeometric returns G ∈ ℤ with Pr[G = k] ∝ e^(−ε|k|), sampled as
-// the difference of two independent Geometric(ε) variables.
-func TwoSidedGeometric(src rand.Source, eps float64) int {
-	//lint:ignore SA4000 two calls, two independent draws from src
-	return Geometric(src, eps) - Geometric(src, eps)
-}
-
 // Gumbel returns a Gumbel(0, scale) variate, −scale·ln(E) with E ~ Exp(1)
 // from exponential, so both tails extend as far as float64 allows (a
 // 2^-53 uniform grid would cap the noise at about 36.7·scale, making low
 // scores unable to win at all).
 func Gumbel(src rand.Source, scale float64) float64 {
 	return -scale * math.Log(exponential(src))
-}
-
-// lnChunk is ln(2^16): BernoulliLog peels probability off in factors of
-// exactly 2^-16.
-const lnChunk = 16 * math.Ln2
-
-// BernoulliLog returns true with probability e^lnp (lnp ≤ 0, −Inf allowed)
-// to a relative error of about 2^-48, however small the probability: while
-// e^lnp < 2^-16 it requires a success of probability exactly 2^-16 (a
-// uniform 64-bit draw below 2^48) and multiplies the rest by 2^16, so no
-// probability underflows or rounds to zero. It usually costs one draw.
-func BernoulliLog(src rand.Source, lnp float64) bool {
-	if !(lnp < 0) {
-		return lnp >= 0 // certain; NaN gives false
-	}
-	for lnp < -lnChunk {
-		if src.Uint64() >= 1<<48 {
-			return false
-		}
-		lnp += lnChunk
-	}
-	return src.Uint64() < BernoulliThreshold(math.Exp(lnp))
 }
 
 // LogAddExp returns ln(e^a + e^b) without overflow or underflow.

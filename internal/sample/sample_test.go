@@ -93,51 +93,6 @@ func TestUniformInt(t *testing.T) {
 	UniformInt(src, 0)
 }
 
-func TestTwoSidedGeometric(t *testing.T) {
-	src := rand.NewChaCha8(stattest.Seed("geom"))
-	for _, eps := range []float64{0.1, 0.7, 3} {
-		r := math.Exp(-eps)
-		const span = 200 // cells −span..span, the tails pooled by stattest.ChiSquare
-		counts := make([]int, 2*span+1)
-		p := make([]float64, 2*span+1)
-		tail := 0
-		for k := -span; k <= span; k++ {
-			p[k+span] = (1 - r) / (1 + r) * math.Pow(r, math.Abs(float64(k)))
-		}
-		for range 40000 {
-			g := TwoSidedGeometric(src, eps)
-			if g < -span || g > span {
-				tail++
-				continue
-			}
-			counts[g+span]++
-		}
-		counts = append(counts, tail)
-		p = append(p, 2*math.Pow(r, span+1)/(1+r))
-		if stat, df, pv := stattest.ChiSquare(counts, p); pv < stattest.FalseFailureRate {
-			t.Errorf("ε=%v: chi2=%.1f df=%d p=%.3g", eps, stat, df, pv)
-		}
-	}
-}
-
-func TestGeometric(t *testing.T) {
-	src := rand.NewChaCha8(stattest.Seed("geom1"))
-	const eps, cells = 0.5, 60
-	counts := make([]int, cells+1)
-	p := make([]float64, cells+1)
-	r := math.Exp(-eps)
-	for k := range cells {
-		p[k] = (1 - r) * math.Pow(r, float64(k))
-	}
-	p[cells] = math.Pow(r, cells)
-	for range 40000 {
-		counts[min(Geometric(src, eps), cells)]++
-	}
-	if stat, df, pv := stattest.ChiSquare(counts, p); pv < stattest.FalseFailureRate {
-		t.Errorf("chi2=%.1f df=%d p=%.3g", stat, df, pv)
-	}
-}
-
 // Gumbel(0, β) has CDF exp(−exp(−x/β)); test 40 equiprobable cells.
 func TestGumbel(t *testing.T) {
 	src := rand.NewChaCha8(stattest.Seed("gumbel"))

@@ -33,11 +33,18 @@ func TestTailsAreNotTruncated(t *testing.T) {
 	if g < 40 {
 		t.Errorf("Gumbel upper tail capped at %v; a 2^-53 grid stops at 36.7", g)
 	}
-	// Geometric: 100 successes of the e^-1 trial give E ≥ 100.
-	vals := make([]uint64, 100)
-	vals = append(vals, math.MaxUint64, 1<<63)
-	if k := Geometric(&scripted{vals: vals}, 1); k < 100 {
-		t.Errorf("Geometric(ε=1) = %d after 100 unit steps, want ≥ 100 (53·ln2/ε ≈ 36.7 with a 2^-53 grid)", k)
+	// SignedGeometric: every decision it makes has a positive
+	// probability, however far out (e^-99 for the pool at ε = 1, 2^-92
+	// for the top digit), so every value in [−bound, bound] is reachable;
+	// a 2^-53 uniform grid would stop near 36.7/ε.
+	sg, err := NewSignedGeometric(1, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, d := range append([]LogBernoulli{sg.zero, sg.pool}, sg.digit...) {
+		if d.thresh == 0 || d.sure {
+			t.Errorf("decision %d of SignedGeometric(1, 100) is impossible or certain: %+v", j, d)
+		}
 	}
 	// uniformFine keeps 53 significant bits near zero and never returns 0.
 	u := uniformFine(&scripted{vals: []uint64{0, 0, 1, math.MaxUint64}})
@@ -63,8 +70,11 @@ func TestBernoulliLogPaths(t *testing.T) {
 		{"p=0.5 at", ln(0.5), []uint64{1 << 63}, false},
 		// p = 2^-20: one chunk of exactly 2^-16 (draw < 2^48), then 2^-4.
 		{"chunk fails", -20 * math.Ln2, []uint64{1 << 48}, false},
-		{"chunk passes, rest passes", -20 * math.Ln2, []uint64{1<<48 - 1, 1 << 59}, true},
-		{"chunk passes, rest fails", -20 * math.Ln2, []uint64{1<<48 - 1, 1<<60 + 1<<50}, false},
+		// The chunk takes the draw's top 16 bits; the threshold 2^60 (top
+		// byte 0x0f or 0x10, as exp rounds) is compared with the next bits,
+		// byte by byte.
+		{"chunk passes, rest passes", -20 * math.Ln2, []uint64{0x0000_0eff_ffff_ffff}, true},
+		{"chunk passes, rest fails", -20 * math.Ln2, []uint64{0x0000_1000_0000_0001}, false},
 		{"-Inf", math.Inf(-1), []uint64{0, 0, 0, 1 << 48}, false},
 	} {
 		if got := BernoulliLog(&scripted{vals: c.vals, then: math.MaxUint64}, c.lnp); got != c.want {

@@ -38,8 +38,10 @@ OpenPrivatizer takes nil as the defaults).
  */
 - (nullable instancetype)init;
 /**
- * Mechanism: "brr" (default), "tem-hamming", "1dg", "1dt", or "tem"
-(Euclidean lists; needs Epsilon ≥ 9.31 and gives little deniability).
+ * Mechanism: "brr" (default), "tem-hamming", "1dg", "1dt", "santext",
+"custext", or "tem" (Euclidean lists; needs Epsilon ≥ 9.31 and gives
+little deniability). "santext+" and "custext+", which release some
+words unchanged by construction, are refused (WV_INVALID_ARGUMENT).
  */
 @property (nonatomic) NSString* _Nonnull mechanism;
 /**
@@ -49,7 +51,10 @@ OpenPrivatizer takes nil as the defaults).
 @property (nonatomic) NSString* _Nonnull preset;
 /**
  * Epsilon, if > 0, is ε in the mechanism's metric, instead of Preset
-(0: the preset; negative, NaN or infinite: WV_INVALID_ARGUMENT).
+(0: the preset; negative, NaN, infinite, or below the mechanism's
+floor, where the largest loss between two words is 0.001 nats, e.g.
+2·10^-8 for "1dg": WV_INVALID_ARGUMENT; docs/MECHANISMS.md, "The
+accepted ε range").
  */
 @property (nonatomic) double epsilon;
 /**

@@ -166,6 +166,15 @@ const reading = `
   float vectors are available (docs/FLOAT_MECHANISMS.md).
 - 1-Diffractor's ε is per list position (N = 50,000 positions); 1-DT needs
   about twice 1-DG's ε for the same N_w.
+- Every mechanism also has a floor: the smallest ε it accepts, where the
+  largest loss between two words, ε·D (D the metric's diameter: 256 bits,
+  N − 1 = 49,999 positions, 1 for CusText's utility), is 0.001 nats:
+  0.001/256 ≈ 3.9·10⁻⁶ per bit, 2.0·10⁻⁸ per position, 0.001 for CusText
+  (TEM's is the 9.31 above). Below it every word's output law is within
+  e^0.001 of every other word's, so a smaller ε protects nothing more, and
+  it is refused (a usage error) rather than risk float arithmetic that
+  once returned the input at ε = 10⁻¹⁶ (docs/MECHANISMS.md, "The accepted
+  ε range"). Every level above sits far inside [floor, saturation].
 `
 
 func short(err error) string {

@@ -1,0 +1,115 @@
+package sample
+
+import (
+	"errors"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+)
+
+// errGeometricParams: a SignedGeometric was asked for with ε not finite
+// and > 0, or a bound outside [0, MaxGeometricBound].
+var errGeometricParams = errors.New("signed geometric: ε must be finite and > 0, bound in [0, 2^31−1]")
+
+// MaxGeometricBound is the largest bound a SignedGeometric takes: an int
+// on every platform, and more than any vocabulary (a .wva holds at most
+// 2^25 words).
+const MaxGeometricBound = math.MaxInt32
+
+// SignedGeometric is the two-sided geometric law with ratio r = e^−ε,
+// Pr[G = k] = (1−r)/(1+r)·r^|k|, with the mass of each tail |k| ≥ bound
+// pooled at ±bound: Pr[G = ±bound] = r^bound/(1+r) each. Callers pass a
+// bound at which every pooled value has the same effect as the tail it
+// stands for (1-DG clamps G + p to [0, N−1] and 1-DT rejects G outside
+// its window), so their output law is that of the unbounded G exactly.
+//
+// It is sampled as G = 0 with probability (1−r)/(1+r), else a uniform
+// sign times 1 + K, K geometric with Pr[K = j] = (1−r)·r^j pooled at
+// bound−1 (the same law: for k ≥ 1, 2r/(1+r) · 1/2 · (1−r)·r^(k−1) =
+// (1−r)/(1+r)·r^k). K is first compared with the pool (Pr[K ≥ bound−1] =
+// r^(bound−1)); below it, K < bound−1 is drawn by its binary digits: for
+// a geometric truncated to [0, 2^m), Pr[K = Σ b_j·2^j] ∝ Π_j r^(b_j·2^j),
+// so the digits are independent with Pr[b_j = 1] = 1/(1 + e^(ε·2^j)), and
+// a value ≥ bound−1 is rejected (under half the time, as 2^m < 2·(bound−1)).
+// Every decision is a LogBernoulli, exact to a relative error of about
+// 2^-48 however small its probability: no outcome becomes impossible, and
+// nothing is the difference of two capped variates (which loses the law
+// when ε is so small that both saturate the cap: noise exactly 0). What
+// float64 cannot do is tell a digit's probability from 1/2 once ε·2^j/4
+// falls below about 2^-53; the mechanisms' ε floors keep ε far above that.
+//
+// The tables are built once per ε and bound; Draw takes about 8 to 16
+// bits per digit from src's draws (a few 64-bit words in all), and no
+// arithmetic.
+type SignedGeometric struct {
+	zero  LogBernoulli   // G = 0
+	pool  LogBernoulli   // K ≥ bound−1, given G ≠ 0
+	digit []LogBernoulli // digit[j]: b_j = 1, for K < 2^len(digit)
+	bound int
+}
+
+// NewSignedGeometric prepares the law above for ε (finite, > 0) and bound
+// (in [0, MaxGeometricBound]; bound 0 always gives 0).
+func NewSignedGeometric(eps float64, bound int) (*SignedGeometric, error) {
+	if !(eps > 0) || math.IsInf(eps, 1) || bound < 0 || bound > MaxGeometricBound {
+		return nil, errGeometricParams
+	}
+	g := &SignedGeometric{bound: bound}
+	if bound == 0 {
+		return g, nil
+	}
+	// ln((1−r)/(1+r)) = ln(1 − e^−ε) − ln(1 + e^−ε), without cancellation.
+	g.zero = NewLogBernoulli(math.Log(-math.Expm1(-eps)) - math.Log1p(math.Exp(-eps)))
+	c := bound - 1
+	g.pool = NewLogBernoulli(-eps * float64(c))
+	if c > 1 {
+		g.digit = make([]LogBernoulli, bits.Len(uint(c-1)))
+		for j := range g.digit {
+			g.digit[j] = NewLogBernoulli(-Softplus(math.Ldexp(eps, j)))
+		}
+	}
+	return g, nil
+}
+
+// Bound returns the bound the law is pooled at.
+func (g *SignedGeometric) Bound() int { return g.bound }
+
+// Draw returns one G. Its decisions share the bits of src's draws
+// (bitPool), each bit used once, so a draw costs a few 64-bit words.
+func (g *SignedGeometric) Draw(src rand.Source) int {
+	if g.bound == 0 {
+		return 0
+	}
+	p := bitPool{src: src}
+	if g.zero.draw(&p) {
+		return 0
+	}
+	neg := p.take(1) == 1
+	k := g.bound // 1 + K with K pooled at bound−1
+	if c := g.bound - 1; c > 0 && !g.pool.draw(&p) {
+		k = 1 + g.below(&p, c)
+	}
+	if neg {
+		return -k
+	}
+	return k
+}
+
+// below returns K conditioned on K < c (c ≥ 1): digits drawn until the
+// value is below c.
+func (g *SignedGeometric) below(p *bitPool, c int) int {
+	if c == 1 {
+		return 0
+	}
+	for {
+		k := 0
+		for j, d := range g.digit {
+			if d.draw(p) {
+				k |= 1 << j
+			}
+		}
+		if k < c {
+			return k
+		}
+	}
+}

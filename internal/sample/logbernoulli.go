@@ -1,0 +1,103 @@
+package sample
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// lnChunk is ln(2^16): a LogBernoulli peels probability off in factors of
+// exactly 2^-16.
+const lnChunk = 16 * math.Ln2
+
+// LogBernoulli is a Bernoulli decision of probability e^lnp prepared
+// once, for samplers that make the same tiny-probability decision often:
+// the probability is written as 2^(−16·chunks)·e^rest with rest in
+// [−ln 2^16, 0], so Draw requires chunks successes of probability exactly
+// 2^-16 (a uniform 64-bit draw below 2^48), then one of probability e^rest
+// against a 64-bit threshold. No probability underflows or rounds to zero
+// however small, and the relative error is about 2^-48 (the threshold's
+// 2^-64 against e^rest ≥ 2^-16). The zero value is never true.
+type LogBernoulli struct {
+	chunks uint64
+	thresh uint64
+	sure   bool // probability 1: no draw
+}
+
+// maxChunks caps the chunk count: 2^(−16·2^62) is far below anything a
+// source will ever produce, and the cap keeps the float-to-integer
+// conversion defined for any finite lnp.
+const maxChunks = 1 << 62
+
+// NewLogBernoulli prepares the decision of probability e^lnp (lnp ≤ 0;
+// −Inf and NaN give a decision that is never true, lnp ≥ 0 one that is
+// always true).
+func NewLogBernoulli(lnp float64) LogBernoulli {
+	switch {
+	case lnp >= 0:
+		return LogBernoulli{sure: true}
+	case !(lnp > math.Inf(-1)): // −Inf or NaN
+		return LogBernoulli{}
+	}
+	// The fewest chunks that bring lnp to [−lnChunk, 0].
+	k := min(max(0, math.Ceil(-lnp/lnChunk-1)), maxChunks)
+	rest := min(max(lnp+k*lnChunk, -lnChunk), 0)
+	return LogBernoulli{chunks: uint64(k), thresh: BernoulliThreshold(math.Exp(rest))}
+}
+
+// Draw returns true with the prepared probability. It costs one draw from
+// src, rarely more (none when the decision is certain).
+func (b LogBernoulli) Draw(src rand.Source) bool {
+	p := bitPool{src: src}
+	return b.draw(&p)
+}
+
+// draw decides with bits from p, as few as it needs: each chunk is 16
+// fresh bits that must all be 0 (probability exactly 2^-16), and the last
+// step compares a uniform 64-bit U with the threshold a byte at a time,
+// most significant first, stopping at the first byte where they differ
+// (U < threshold exactly when U's byte is smaller there; equal throughout
+// means U = threshold, not smaller). Bytes never drawn cannot change the
+// result, so the law is that of the full comparison, at about 8 bits
+// instead of 64.
+func (b LogBernoulli) draw(p *bitPool) bool {
+	if b.sure {
+		return true
+	}
+	for range b.chunks {
+		if p.take(16) != 0 {
+			return false
+		}
+	}
+	for shift := 56; ; shift -= 8 {
+		u, t := p.take(8), b.thresh>>uint(shift)&0xff
+		if u != t || shift == 0 {
+			return u < t
+		}
+	}
+}
+
+// bitPool hands out the bits of uniform 64-bit draws a few at a time, most
+// significant first, each bit once: the pieces are independent uniform
+// integers. Bits left over when a request does not fit are dropped.
+type bitPool struct {
+	src rand.Source
+	x   uint64
+	n   uint // bits left in x
+}
+
+// take returns k ≤ 16 fresh uniform bits.
+func (p *bitPool) take(k uint) uint64 {
+	if p.n < k {
+		p.x, p.n = p.src.Uint64(), 64
+	}
+	v := p.x >> (64 - k)
+	p.x <<= k
+	p.n -= k
+	return v
+}
+
+// BernoulliLog returns true with probability e^lnp (lnp ≤ 0, −Inf
+// allowed): NewLogBernoulli(lnp).Draw(src), for a decision made once.
+func BernoulliLog(src rand.Source, lnp float64) bool {
+	return NewLogBernoulli(lnp).Draw(src)
+}
