@@ -146,9 +146,12 @@ func releaseCheck(t *testing.T, m Mechanism, w, draws int, want float64, src ran
 // a shift of about 0.05 (0.013); at the floor, where 1-DG keeps an inner
 // word with probability ≈ ε/2 ≈ 2·10^-5, a sampler that keeps it even
 // 1% of the time is rejected. The old 1-DG/1-DT noise (a difference of
-// two geometric draws capped at 2^52) was 0 below ε ≈ 2^-52 and kept
-// every word: this test failed with it (see the negative control).
+// two geometric draws capped at 2^52) was exact above ε ≈ 2^-52 per
+// position, far below every floor, so the sweep also runs 1-DG's and
+// 1-DT's samplers past the range check down to 5e-324 (the subtest
+// "samplers below the floor"): with the old noise that subtest fails.
 func TestEpsilonSweep(t *testing.T) {
+	t.Run("samplers below the floor", testListSamplersBelowTheFloor)
 	draws := 40000
 	if testing.Short() {
 		draws = 2500
@@ -265,7 +268,7 @@ func TestPresetFloorMatchesFacts(t *testing.T) {
 	}
 }
 
-// TestListSamplersBelowTheFloor: the floor is a policy, not a crutch:
+// testListSamplersBelowTheFloor (part of TestEpsilonSweep): the floor is a policy, not a crutch:
 // 1-DG's and 1-DT's samplers, built past the range check, release the
 // input with its closed-form probability at ε far below 2^-52 per
 // position, where the old noise (a difference of two geometric draws
@@ -273,7 +276,7 @@ func TestPresetFloorMatchesFacts(t *testing.T) {
 // word with probability (1−r)/(1+r) = tanh(ε/2) and an end word with
 // 1/(1+r) (the clamped tail), r = e^−ε; 1-DT, whose ball is then the whole
 // list, keeps any word with probability 1/Σ_k r^(|k|/2) ≈ 1/N.
-func TestListSamplersBelowTheFloor(t *testing.T) {
+func testListSamplersBelowTheFloor(t *testing.T) {
 	src := rand.NewChaCha8(stattest.Seed("below-floor"))
 	lp, lpos := syntheticList(t, 30, "sweep")
 	lists := []wva.Permutation{lp}
