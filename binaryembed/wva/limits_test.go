@@ -233,3 +233,34 @@ func TestHugeDeclaredRaw(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteExpansionAsset writes, when WVA_EXPANSION_DIR names a
+// directory, expansion-vocab.wva: an 8 MB asset of 50,000 words whose
+// VOCAB section is a real DEFLATE stream of 410 MB of zeros padded to
+// 6.4 MB, declaring 64 times its stored length. It is the file for
+// measuring a command's peak memory on such an asset (/usr/bin/time -v);
+// the tests above check the same property by bytes allocated.
+func TestWriteExpansionAsset(t *testing.T) {
+	dir := os.Getenv("WVA_EXPANSION_DIR")
+	if dir == "" {
+		t.Skip("set WVA_EXPANSION_DIR to write the file")
+	}
+	const n, stored = 50_000, 6_400_000
+	raw := make([]byte, maxExpansion*stored)
+	z := deflateBytes(t, raw)
+	if len(z) > stored {
+		t.Fatalf("deflate stream of %d bytes", len(z))
+	}
+	vocab := make([]byte, stored)
+	copy(vocab, z)
+	b := buildFile(mustJSON(t, Header{CodeBits: 256, Words: n}), []testSection{
+		{kind: kindVocab, flags: flagDeflate, stored: vocab, raw: uint64(len(raw))},
+		{kind: kindCodes, stored: make([]byte, n*32)},
+	})
+	path := dir + "/expansion-vocab.wva"
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Decode(b)
+	t.Logf("wrote %s (%d bytes); Decode: %v", path, len(b), err)
+}
