@@ -45,7 +45,9 @@ its nearest vocabulary word; a hyphenated word goes segment by segment.
 Other words not in the vocabulary, numbers it lacks, e-mail addresses and
 URLs are replaced by the OOV policy, never passed through. Lines that are already
 available are privatized as one block: charged to the ledger once, and
-written only after the charge is durable.
+written only after the charge is durable. A line over 1 MiB is
+privatized, charged and written in parts of about 1 MiB cut between
+words (with -json it stays whole).
 
 With -json, each input line gives one JSON object (docs/CLI_JSON.md).
 
