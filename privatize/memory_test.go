@@ -15,7 +15,7 @@ import (
 // allocates at most textMemoryFactor times its size, plus a constant.
 const (
 	textMemoryFactor = 8
-	textMemorySlack  = 64 << 10
+	textMemorySlack  = 16 << 10
 )
 
 // memoryShapes are the tokenizer's adversarial shapes and the ones that
@@ -42,8 +42,9 @@ func memoryShapes() []shapes.Shape {
 // exactly, that shape allocated 33 times its size.
 func TestTextMemory(t *testing.T) {
 	size := 1 << 20
+	options := []privatize.Options{{}, {PrivatizePunctuation: true, OOV: privatize.OOVPlaceholder}}
 	if testing.Short() {
-		size = 64 << 10
+		size, options = 32<<10, options[:1]
 	}
 	a, err := assets.Default()
 	if err != nil {
@@ -53,7 +54,7 @@ func TestTextMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, opt := range []privatize.Options{{}, {PrivatizePunctuation: true, OOV: privatize.OOVPlaceholder}} {
+	for _, opt := range options {
 		p, err := privatize.New(m, a, opt)
 		if err != nil {
 			t.Fatal(err)
