@@ -3,6 +3,7 @@ package privatize
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -159,9 +160,13 @@ type Result struct {
 // privatized piece by piece and written back as one, a hyphenated word
 // segment by segment with its hyphens (pieces.go).
 //
-// Time and memory are linear in the text: one tokenizing pass that looks
-// words up and draws the layout and OOV replacements, the mechanism's
-// draws (a constant per word), and one assembling pass.
+// Time and memory are linear in the text: a counting pass, one
+// tokenizing pass that looks words up, the mechanism's draws (a constant
+// per word), and two assembling passes (count, then write) that draw the
+// OOV and punctuation replacements. Without a memo a call allocates at
+// most 8 times the text's size plus a constant on the default asset: the
+// output once at its exact size, and at most 3 bytes per input byte
+// besides (docs/TEXT_PRIVACY.md, "Memory").
 //
 // A Privatizer is safe for concurrent use with one random source per
 // goroutine.
@@ -328,11 +333,39 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 		return nil, fmt.Errorf("%w: block of %d bytes, limit %d", ErrTextTooLarge, total, p.opt.MaxTextBytes)
 	}
 
-	// Pass 1: word ids in order of appearance, and with classes the class
-	// of each (from the id, the kind and the word's case class only).
-	var ids []int32
-	var cls []uint8
+	// Pass 0 counts the content segments and those that may be words, so
+	// that pass 1's slices are allocated once, at their final size (a
+	// slice grown by append allocates about five times its final size).
 	var sc tokenize.Scanner
+	segs, candidates := 0, 0
+	for _, t := range texts {
+		sc.Reset(t)
+		for {
+			tk, ok := sc.Next()
+			if !ok {
+				break
+			}
+			if !tk.Kind.Content() {
+				continue
+			}
+			n := countSegments(tk)
+			segs += n
+			if tk.Kind == tokenize.Word || tk.Kind == tokenize.Number && p.opt.Numbers != NumbersReplace {
+				candidates += n
+			}
+		}
+	}
+
+	// Pass 1: word ids in order of appearance, which content segments
+	// are words (found), and with classes the class of each word (from
+	// the id, the kind and the word's case class only).
+	ids := make([]int32, 0, candidates)
+	var cls []uint8
+	if p.classes != nil {
+		cls = make([]uint8, 0, candidates)
+	}
+	found := newBitset(segs)
+	seg := 0
 	var word tokenize.Case
 	for _, t := range texts {
 		sc.Reset(t)
@@ -348,13 +381,15 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 				continue
 			}
 			pieceCase(tk, &word) // keeps word's class for its clitics
-			eachSegment(tk, func(seg tokenize.Token, _ bool) {
-				if id, rank, ok := p.lookup(seg); ok {
+			eachSegment(tk, func(sg tokenize.Token, _ bool) {
+				if id, rank, ok := p.lookup(sg); ok {
+					found.set(seg)
 					ids = append(ids, int32(id))
 					if p.classes != nil {
-						cls = append(cls, p.classes.classOf(seg, rank, segmentCase(tk, seg, word)))
+						cls = append(cls, p.classes.classOf(sg, rank, segmentCase(tk, sg, word)))
 					}
 				}
+				seg++
 			})
 		}
 	}
@@ -367,7 +402,7 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		out = p.assemble(texts, resp, memoized, cls, src, record)
+		out = p.assemble(texts, found, resp, memoized, cls, src, record)
 		if prepare != nil {
 			if err := prepare(out); err != nil {
 				return err
@@ -376,7 +411,7 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 		if p.opt.Ledger == nil {
 			return nil
 		}
-		rec, err := p.opt.Ledger.Charge(p.blockEpsilon(memoized, cls) * p.pavg)
+		rec, err := p.opt.Ledger.Charge(p.blockEpsilon(len(resp), memoized, cls) * p.pavg)
 		if err != nil {
 			return err
 		}
@@ -393,7 +428,8 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 }
 
 // respond draws the response to every word occurrence of ids and hands
-// them to finish. Without a memo each occurrence is privatized afresh
+// them to finish (memoized nil: none is memoized; without a memo the
+// responses overwrite ids). Without a memo each occurrence is privatized afresh
 // (fresh noise per word). With a memo, package memo looks up, draws and
 // records atomically across goroutines and processes, calling finish
 // before it records anything.
@@ -418,7 +454,9 @@ func (p *Privatizer) respond(ctx context.Context, ids []int32, cls []uint8, src 
 		_, _, err := p.opt.Memo.Resolve(ids, draw, finish)
 		return err
 	}
-	resp := make([]int32, len(ids))
+	// Each response replaces its word in ids (nothing reads the word
+	// after its draw), and memoized is nil: no word is memoized.
+	resp := ids
 	for i, w := range ids {
 		if cls != nil {
 			m = p.classes.mechs[cls[i]]
@@ -428,7 +466,7 @@ func (p *Privatizer) respond(ctx context.Context, ids []int32, cls []uint8, src 
 			return err
 		}
 	}
-	return finish(resp, make([]bool, len(ids)))
+	return finish(resp, nil)
 }
 
 // lookup returns the vocabulary id the mechanism privatizes a token (or
@@ -457,7 +495,20 @@ func (p *Privatizer) lookup(tk tokenize.Token) (id, rank int, ok bool) {
 	default:
 		return -1, -1, false
 	}
-	key := tokenize.Key(tk.Text)
+	// A token whose key must be longer than any vocabulary word is in
+	// neither the vocabulary nor the stand-ins: not looking it up spares
+	// forming the key of a giant token.
+	if len(tk.Text) > tokenize.MaxKeyShrink*wva.MaxWordLen {
+		return -1, -1, false
+	}
+	// Most words are their own key; any other key is formed in a stack
+	// buffer, and converting it to a string that does not escape needs no
+	// allocation up to 32 bytes.
+	key := tk.Text
+	if !tokenize.IsKey(key) {
+		var buf [64]byte
+		key = string(tokenize.AppendKey(buf[:0], tk.Text))
+	}
 	if id, ok := p.asset.Lookup(key); ok {
 		return id, id, true
 	}
@@ -481,88 +532,28 @@ func (p *Privatizer) oovWord(src rand.Source) string {
 
 // assemble writes each text's output: layout kept, vocabulary words and
 // pieces replaced by their responses in order, everything else by the OOV
-// policy, the pieces of a word joined back (pieces.go).
-func (p *Privatizer) assemble(texts []string, resp []int32, memoized []bool, cls []uint8, src rand.Source, record recordFunc) []Result {
+// policy, the pieces of a word joined back (pieces.go). found says which
+// content segments pass 1 found (in the same order). Each text is written
+// twice from the same draws (output.go): counted, then into a string of
+// exactly that size.
+func (p *Privatizer) assemble(texts []string, found bitset, resp []int32, memoized []bool, cls []uint8, src rand.Source, record recordFunc) []Result {
 	out := make([]Result, len(texts))
-	next := 0
-	var word tokenize.Case // the class of the word being written (pieceCase)
-	var prev string        // the lower-case word the last piece wrote, or the placeholder
-	var sc tokenize.Scanner
+	var at textCursor
+	var key [32]byte
+	var draws rand.ChaCha8
 	for i, t := range texts {
+		for k := 0; k < len(key); k += 8 {
+			binary.LittleEndian.PutUint64(key[k:], src.Uint64())
+		}
+		draws.Seed(key)
+		size := sink{}
+		end := at
+		p.writeText(t, &end, found, resp, memoized, cls, &draws, &size, nil, nil)
 		var b strings.Builder
-		b.Grow(len(t) + len(t)/4)
-		emit := func(in tokenize.Token, s string, how tokenSource) {
-			b.WriteString(s)
-			if record != nil {
-				record(in, s, how)
-			}
-		}
+		b.Grow(size.n)
+		draws.Seed(key)
 		acc := p.accounting()
-		sc.Reset(t)
-		for {
-			tk, ok := sc.Next()
-			if !ok {
-				break
-			}
-			switch {
-			case tk.Kind == tokenize.Space:
-				emit(tk, tk.Text, fromLayout)
-			case tk.Kind == tokenize.Punct && !p.opt.PrivatizePunctuation:
-				emit(tk, tk.Text, fromLayout)
-			case tk.Kind == tokenize.Punct:
-				emit(tk, privatizedPunct[sample.UniformInt(src, len(privatizedPunct))], fromPunct)
-			default:
-				c := pieceCase(tk, &word)
-				if tk.Part != tokenize.Clitic {
-					prev = "" // a new word
-				}
-				eachSegment(tk, func(seg tokenize.Token, last bool) {
-					c := segmentCase(tk, seg, c)
-					out, how := "", fromMechanism
-					// The same test as pass 1, so the k-th token privatized
-					// here is ids[k].
-					if _, _, ok := p.lookup(seg); ok {
-						out = p.asset.Words[resp[next]]
-						acc.Words++
-						if memoized[next] {
-							acc.Memoized++
-						}
-						if cls != nil {
-							c := &acc.Classes[cls[next]]
-							c.Words++
-							if memoized[next] {
-								c.Memoized++
-							}
-						}
-						next++
-					} else {
-						acc.OOV++
-						how = fromOOV
-						if p.opt.OOV != OOVPlaceholder {
-							out = p.oovWord(src)
-						}
-					}
-					var w string
-					var glued bool
-					vocab := out != ""
-					if !vocab { // the placeholder, written as given
-						w, out = p.opt.Placeholder, p.opt.Placeholder
-						glued = strings.HasPrefix(tokenize.Key(w), "'") || tokenize.Key(w) == "n't"
-					} else {
-						out, glued = pieceOutput(seg.Part, out, prev, &p.fullWords)
-						w = tokenize.Apply(c, out)
-					}
-					prev = out
-					if tk.Part == tokenize.Clitic {
-						w = joinClitic(tk.Text, w, vocab, glued)
-					}
-					emit(seg, w, how)
-					if !last {
-						emit(hyphen, "-", fromLayout)
-					}
-				})
-			}
-		}
+		p.writeText(t, &at, found, resp, memoized, cls, &draws, &sink{b: &b}, &acc, record)
 		acc.TotalEpsilon = float64(acc.Words-acc.Memoized) * acc.Epsilon
 		if acc.Classes != nil {
 			acc.TotalEpsilon = total(acc.Classes)
@@ -571,6 +562,110 @@ func (p *Privatizer) assemble(texts []string, resp []int32, memoized []bool, cls
 		out[i] = Result{Text: b.String(), Accounting: acc}
 	}
 	return out
+}
+
+// textCursor is where a text's content segments and words start in a
+// block's found bits and responses.
+type textCursor struct{ seg, word int }
+
+// writeText writes one text's output to w, drawing the OOV and
+// punctuation replacements from draws, and advances at past its segments
+// and words. acc, when not nil, is filled in; record, when not nil, sees
+// every output token (its strings are slices of the output).
+func (p *Privatizer) writeText(t string, at *textCursor, found bitset, resp []int32, memoized []bool, cls []uint8,
+	draws rand.Source, w *sink, acc *Accounting, record recordFunc) {
+	emit := func(in tokenize.Token, start int, how tokenSource) {
+		if record != nil {
+			record(in, w.b.String()[start:], how)
+		}
+	}
+	var word tokenize.Case // the class of the word being written (pieceCase)
+	var prev string        // the lower-case word the last piece wrote, or the placeholder
+	var sc tokenize.Scanner
+	sc.Reset(t)
+	for {
+		tk, ok := sc.Next()
+		if !ok {
+			break
+		}
+		start := w.n
+		switch {
+		case tk.Kind == tokenize.Space || tk.Kind == tokenize.Punct && !p.opt.PrivatizePunctuation:
+			w.str(tk.Text)
+			emit(tk, start, fromLayout)
+			continue
+		case tk.Kind == tokenize.Punct:
+			w.str(privatizedPunct[sample.UniformInt(draws, len(privatizedPunct))])
+			emit(tk, start, fromPunct)
+			continue
+		}
+		c := pieceCase(tk, &word)
+		if tk.Part != tokenize.Clitic {
+			prev = "" // a new word
+		}
+		eachSegment(tk, func(seg tokenize.Token, last bool) {
+			c := segmentCase(tk, seg, c)
+			out, how := "", fromMechanism
+			// Pass 1's test, so the k-th word found is resp[k].
+			if found.has(at.seg) {
+				k := at.word
+				out = p.asset.Words[resp[k]]
+				if acc != nil {
+					acc.Words++
+					m := memoized != nil && memoized[k]
+					if m {
+						acc.Memoized++
+					}
+					if cls != nil {
+						c := &acc.Classes[cls[k]]
+						c.Words++
+						if m {
+							c.Memoized++
+						}
+					}
+				}
+				at.word++
+			} else {
+				if acc != nil {
+					acc.OOV++
+				}
+				how = fromOOV
+				if p.opt.OOV != OOVPlaceholder {
+					out = p.oovWord(draws)
+				}
+			}
+			at.seg++
+			start := w.n
+			if out == "" { // the placeholder, written as given
+				ph := p.opt.Placeholder
+				if tk.Part == tokenize.Clitic && !(strings.HasPrefix(tokenize.Key(ph), "'") || tokenize.Key(ph) == "n't") {
+					w.str(" ")
+				}
+				w.str(ph)
+				prev = ph
+			} else {
+				var glued bool
+				out, glued = pieceOutput(seg.Part, out, prev, &p.fullWords)
+				prev = out
+				// A clitic is written as joinClitic writes it: glued on or
+				// after a space, with the input's apostrophe.
+				curly := false
+				if tk.Part == tokenize.Clitic {
+					if !glued {
+						w.str(" ")
+					}
+					curly = strings.Contains(tk.Text, "’")
+				}
+				w.word(c, out, curly)
+			}
+			emit(seg, start, how)
+			if !last {
+				start := w.n
+				w.str("-")
+				emit(hyphen, start, fromLayout)
+			}
+		})
+	}
 }
 
 // accounting returns a bill with the privatizer's constants filled in.
@@ -586,13 +681,14 @@ func (p *Privatizer) accounting() Accounting {
 }
 
 // blockEpsilon is the ε a block's fresh words cost in all: each at its
-// class's ε (at the base ε without classes).
-func (p *Privatizer) blockEpsilon(memoized []bool, cls []uint8) float64 {
+// class's ε (at the base ε without classes). memoized is nil when no word
+// is memoized.
+func (p *Privatizer) blockEpsilon(words int, memoized []bool, cls []uint8) float64 {
 	if cls == nil {
-		fresh := 0
+		fresh := words
 		for _, m := range memoized {
-			if !m {
-				fresh++
+			if m {
+				fresh--
 			}
 		}
 		return float64(fresh) * p.m.Epsilon()
@@ -600,7 +696,7 @@ func (p *Privatizer) blockEpsilon(memoized []bool, cls []uint8) float64 {
 	counts := p.classes.counts()
 	for i, c := range cls {
 		counts[c].Words++
-		if memoized[i] {
+		if memoized != nil && memoized[i] {
 			counts[c].Memoized++
 		}
 	}

@@ -10,11 +10,17 @@ import (
 // Load reads the asset file at path with ReadFile (so at most MaxFileSize
 // bytes, and never from a device or pipe) and decodes it; see Decode.
 func Load(path string) (*Asset, error) {
+	return LoadWith(path, DecodeOptions{})
+}
+
+// LoadWith is Load with options (a research asset with float vectors
+// needs a MaxMemory above the default).
+func LoadWith(path string, opt DecodeOptions) (*Asset, error) {
 	b, err := ReadFile(path)
 	if err != nil {
 		return nil, err // ReadFile's errors name the path
 	}
-	a, err := Decode(b)
+	a, err := DecodeWith(b, opt)
 	if err != nil {
 		return nil, fmt.Errorf("%w (file %s)", err, path)
 	}
@@ -22,9 +28,10 @@ func Load(path string) (*Asset, error) {
 }
 
 // Decode parses and fully validates a .wva file. It never panics and never
-// allocates more than a small constant multiple of len(b) (compressed
-// sections expand at most MaxExpansion times, and every count is checked
-// against the bytes that must hold it before anything is allocated for it).
+// allocates more than DefaultMaxDecodeMemory (see DecodeOptions.MaxMemory):
+// every section's declared raw length is checked against what its kind
+// can hold for the header's counts, and the decoders' allocations are
+// bounded from those counts, before any section is inflated or decoded.
 // The result does not retain b, so b may be a mapped or embedded file.
 func Decode(b []byte) (a *Asset, err error) {
 	return DecodeWith(b, DecodeOptions{})
@@ -40,6 +47,13 @@ type DecodeOptions struct {
 	SkipTEM bool
 	// SkipFloats leaves Asset.Floats nil (research builds carry them).
 	SkipFloats bool
+	// MaxMemory bounds what decoding may allocate, in bytes: before any
+	// section is inflated or decoded, an upper bound on its allocations
+	// is computed from the checked header counts and the file is refused
+	// (ErrCorrupt, naming the costliest section) if it is larger. 0 means
+	// DefaultMaxDecodeMemory; a research build with float vectors needs
+	// more. Negative is an error (ErrInvalid).
+	MaxMemory int64
 }
 
 // DecodeWith is Decode with options.
@@ -70,6 +84,12 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 	}
 	h := in.Header
 	if err := checkHeader(&h, sec); err != nil {
+		return nil, err
+	}
+	if err := checkRawSizes(&h, &sec); err != nil {
+		return nil, err
+	}
+	if err := checkDecodeCost(&h, &sec, opt); err != nil {
 		return nil, err
 	}
 	n := h.Words

@@ -47,10 +47,14 @@ const (
 	// inside one 64-bit load.
 	maxWords = 1 << 25
 	// MaxWordLen is the longest word in bytes.
-	maxWordLen = 1024
+	maxWordLen = MaxWordLen
 	// MaxDim bounds the float vector dimension.
 	maxDim = 1 << 16
 )
+
+// MaxWordLen is the longest vocabulary word in bytes (stand-ins are at
+// most MaxStandInLen): a token whose lookup form is longer is in neither.
+const MaxWordLen = 1024
 
 // Kind identifies a section.
 type Kind uint32

@@ -13,7 +13,8 @@ var sentinels = []error{ErrBadMagic, ErrVersion, ErrChecksum, ErrTruncated, ErrC
 // FuzzDecode feeds arbitrary bytes to Decode, and the same bytes with their
 // checksums recomputed (so mutations reach the section decoders instead of
 // stopping at a CRC). Decode must not panic, must return one of the
-// sentinel errors, and whatever it accepts must be a valid asset that
+// sentinel errors, must allocate within the file's size and the decoding
+// budget, and whatever it accepts must be a valid asset that
 // re-encodes and decodes again.
 func FuzzDecode(f *testing.F) {
 	valid := [][]byte{
@@ -34,6 +35,9 @@ func FuzzDecode(f *testing.F) {
 			f.Add(c)
 		}
 	}
+	for _, k := range []Kind{kindVocab, kindFloats, kindStandIns} {
+		f.Add(bombFile(f, k, 1<<20)) // declares 64× its stored length
+	}
 	f.Add([]byte{})
 	f.Add([]byte(magic))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -45,7 +49,12 @@ func FuzzDecode(f *testing.F) {
 }
 
 func checkDecode(t *testing.T, b []byte) {
-	a, err := Decode(b)
+	var a *Asset
+	var err error
+	got := allocated(func() { a, err = Decode(b) })
+	if limit := uint64(len(b)) + DefaultMaxDecodeMemory + 64<<10 + 8*maxHeaderLen; got > limit {
+		t.Fatalf("Decode allocated %d bytes for a %d-byte file, above %d", got, len(b), limit)
+	}
 	if err != nil {
 		if strings.Contains(err.Error(), internalPanic) {
 			t.Fatalf("Decode panicked: %v", err)

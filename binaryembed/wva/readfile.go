@@ -14,8 +14,8 @@ import (
 // words and 4 bytes × dims more per added word, so a 200k-word research
 // build still fits; the shipped asset is 3.4 MB. The size is checked on the
 // open file before any byte is read or any buffer allocated, so a larger
-// file, a sparse one or a device costs nothing. A phone should not load a
-// file anywhere near this size: Decode needs a small multiple of it.
+// file, a sparse one or a device costs nothing. Decoding then allocates at
+// most DecodeOptions.MaxMemory more, whatever the file declares.
 const MaxFileSize = 256 << 20
 
 var (

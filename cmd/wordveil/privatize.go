@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/internal/linereader"
+	"github.com/wordveil/wordveil/internal/tokenize"
 	"github.com/wordveil/wordveil/ledger"
 	"github.com/wordveil/wordveil/mechanism"
 	"github.com/wordveil/wordveil/memo"
@@ -43,7 +45,9 @@ its nearest vocabulary word; a hyphenated word goes segment by segment.
 Other words not in the vocabulary, numbers it lacks, e-mail addresses and
 URLs are replaced by the OOV policy, never passed through. Lines that are already
 available are privatized as one block: charged to the ledger once, and
-written only after the charge is durable.
+written only after the charge is durable. A line over 1 MiB is
+privatized, charged and written in parts of about 1 MiB cut between
+words (with -json it stays whole).
 
 With -json, each input line gives one JSON object (docs/CLI_JSON.md).
 
@@ -292,30 +296,53 @@ func (f *privatizeFlags) privatizer(m mechanism.Mechanism, eps float64, a *wva.A
 	return p, err
 }
 
-// block is a group of input lines, or the error that ended the input.
+// block is a group of input texts — lines, or parts of a long line — or
+// the error that ended the input.
 type block struct {
-	lines []string
-	err   error // io.EOF at the end
+	lines       []string
+	first, last int   // numbers (from 1) of the lines lines[0] and the last text belong to
+	err         error // io.EOF at the end
+	errLine     int   // the number of the line err concerns
 }
 
 // readBlocks reads lines into blocks: a block takes every line that is
 // already available (up to blockLines and blockBytes), so a pipe is
 // charged per block while an interactive user gets each line back at once.
-// It runs in its own goroutine so that a signal is seen while a read
-// blocks.
-func readBlocks(ctx context.Context, r *linereader.Reader, out chan<- block) {
+// With cut, a line longer than blockBytes is cut between tokens
+// (tokenize.Split) into parts of about blockBytes, each privatized, charged
+// and written as a block of its own: memory then follows blockBytes, not
+// the line (whose output can be 7 times its size), and the output is the
+// same text as the line's would be. It runs in its own goroutine so that a
+// signal is seen while a read blocks.
+func readBlocks(ctx context.Context, r *linereader.Reader, out chan<- block, cut bool) {
 	defer close(out)
+	var pending []string // the parts of the current line not yet in a block
+	var rerr error       // the reader's error, passed on once pending is empty
+	line := 1            // the number of the line pending (or the next line read) belongs to
 	for {
-		var b block
+		b := block{first: line, last: line}
 		size := 0
 		for {
-			line, err := r.ReadLine()
-			if line != "" {
-				b.lines = append(b.lines, line)
-				size += len(line)
+			if len(pending) == 0 && rerr == nil {
+				l, err := r.ReadLine()
+				if l != "" {
+					pending = splitLine(l, cut)
+				}
+				rerr = err
 			}
-			if err != nil {
-				b.err = err
+			for len(pending) > 0 && size < blockBytes {
+				b.lines = append(b.lines, pending[0])
+				size += len(pending[0])
+				b.last = line
+				if pending = pending[1:]; len(pending) == 0 {
+					line++
+				}
+			}
+			if len(pending) > 0 {
+				break // a long line goes on in the next block
+			}
+			if rerr != nil {
+				b.err, b.errLine = rerr, line
 				break
 			}
 			if len(b.lines) >= blockLines || size >= blockBytes || !r.Buffered() {
@@ -333,16 +360,26 @@ func readBlocks(ctx context.Context, r *linereader.Reader, out chan<- block) {
 	}
 }
 
+// splitLine returns the parts a line is privatized in: the line itself,
+// or with cut and a line over blockBytes its parts at token boundaries.
+func splitLine(l string, cut bool) []string {
+	if !cut || len(l) <= blockBytes {
+		return []string{l}
+	}
+	return tokenize.Split(l, blockBytes)
+}
+
 // stream privatizes blocks of input lines until the end of the input. A
 // block's output is encoded before its charge (so nothing can fail after
 // paying) and written after it; a signal stops at once, writing nothing of
-// the unfinished block.
+// the unfinished block. Plain text is written from the results as they
+// are (no copy); -json encodes each block's records into one buffer.
 func stream(ctx context.Context, p *privatize.Privatizer, src rand.Source, r *linereader.Reader, w io.Writer, enc recordEncoder) error {
 	blocks := make(chan block, 1)
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go readBlocks(rctx, r, blocks)
-	lineNo := 0
+	go readBlocks(rctx, r, blocks, !enc.json)
+	bw := bufio.NewWriterSize(w, 64<<10)
 	var buf bytes.Buffer
 	for {
 		var b block
@@ -354,34 +391,46 @@ func stream(ctx context.Context, p *privatize.Privatizer, src rand.Source, r *li
 		if len(b.lines) > 0 {
 			buf.Reset()
 			res, err := p.PrivatizeBlock(ctx, b.lines, src, func(res []privatize.Result) error {
+				if !enc.json {
+					return nil // nothing to encode: the texts are written as they are
+				}
 				return enc.encode(&buf, res)
 			})
 			switch {
 			case ctx.Err() != nil:
 				return errInterrupted
 			case errors.Is(err, ledger.ErrBudgetExceeded):
-				return fmt.Errorf("%w: lines %d–%d: %v", errBudget, lineNo+1, lineNo+len(b.lines), err)
+				return fmt.Errorf("%w: lines %d–%d: %v", errBudget, b.first, b.last, err)
 			case err != nil:
-				return fmt.Errorf("lines %d–%d: %w", lineNo+1, lineNo+len(b.lines), err)
+				return fmt.Errorf("lines %d–%d: %w", b.first, b.last, err)
 			}
-			if res[0].Accounting.Ledger != nil && enc.json {
-				// Again with the receipt: the same encoder, which cannot
-				// fail on what it just encoded.
-				buf.Reset()
-				if err := enc.encode(&buf, res); err != nil {
-					return err
+			if enc.json {
+				if res[0].Accounting.Ledger != nil {
+					// Again with the receipt: the same encoder, which cannot
+					// fail on what it just encoded.
+					buf.Reset()
+					if err := enc.encode(&buf, res); err != nil {
+						return err
+					}
+				}
+				bw.Write(buf.Bytes())
+				if buf.Cap() > 4*blockBytes {
+					buf = bytes.Buffer{} // a long line's records: do not keep their memory
+				}
+			} else {
+				for _, r := range res {
+					bw.WriteString(r.Text)
 				}
 			}
-			if _, err := w.Write(buf.Bytes()); err != nil {
+			if err := bw.Flush(); err != nil {
 				return err
 			}
-			lineNo += len(b.lines)
 		}
 		switch {
 		case b.err == io.EOF:
 			return nil
 		case errors.Is(b.err, linereader.ErrLineTooLong):
-			return fmt.Errorf("line %d: %w (see -max-line)", lineNo+1, b.err)
+			return fmt.Errorf("line %d: %w (see -max-line)", b.errLine, b.err)
 		case b.err != nil:
 			return fmt.Errorf("read standard input: %w", b.err)
 		}

@@ -7,6 +7,9 @@
 //     buffer (at most 64 KiB), whatever the input: a line longer than
 //     maxLine is refused with ErrLineTooLong as soon as its first maxLine
 //     bytes and one more have been read, without reading on to its end.
+//   - A line buffer grown past the read buffer's size by a long line is
+//     dropped once that line is returned, so one long line does not keep
+//     up to maxLine bytes for the life of the Reader.
 //   - Lines are returned byte for byte, with their '\n' (and any '\r'
 //     before it): concatenating them gives the input back.
 //   - Buffered tells, without blocking, whether a complete line is already

@@ -68,20 +68,32 @@ func (r *Reader) ReadLine() (string, error) {
 		r.appendLine(pending)
 		r.r += len(pending)
 		if len(r.line) > 0 && r.line[len(r.line)-1] == '\n' {
-			return string(r.line), nil
+			return r.take(), nil
 		}
 		// buf is used up and the line goes on: read more, or end.
 		if r.rerr != nil {
 			r.err = r.rerr
 			if r.rerr == io.EOF && len(r.line) > 0 {
-				return string(r.line), nil // the next call reports io.EOF
+				return r.take(), nil // the next call reports io.EOF
 			}
-			return string(r.line), r.rerr
+			return r.take(), r.rerr
 		}
 		if err := r.fill(); err != nil {
 			return "", err
 		}
 	}
+}
+
+// take returns the line as a string. A line buffer grown past the read
+// buffer's size is dropped rather than kept for the next line: a reader
+// that met one long line would otherwise hold up to maxLine bytes for as
+// long as it lives, beside the string made from them.
+func (r *Reader) take() string {
+	s := string(r.line)
+	if cap(r.line) > bufSize {
+		r.line = nil
+	}
+	return s
 }
 
 // fill reads into the empty buffer once something or an error comes.

@@ -208,3 +208,22 @@ func FuzzReadLine(f *testing.F) {
 		}
 	})
 }
+
+// TestLongLineBufferReleased: after a line longer than the read buffer,
+// the reader keeps no line buffer of that size; short lines keep theirs.
+func TestLongLineBufferReleased(t *testing.T) {
+	long := strings.Repeat("x", 4*bufSize) + "\n"
+	r := New(strings.NewReader(long+"short\n"), 8*bufSize)
+	if l, err := r.ReadLine(); err != nil || l != long {
+		t.Fatalf("ReadLine = %d bytes, %v", len(l), err)
+	}
+	if cap(r.line) != 0 {
+		t.Fatalf("after a %d-byte line the reader keeps a %d-byte buffer", len(long), cap(r.line))
+	}
+	if l, err := r.ReadLine(); err != nil || l != "short\n" {
+		t.Fatalf("ReadLine = %q, %v", l, err)
+	}
+	if cap(r.line) == 0 || cap(r.line) > bufSize {
+		t.Fatalf("a short line's buffer has capacity %d", cap(r.line))
+	}
+}

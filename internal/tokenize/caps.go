@@ -53,6 +53,39 @@ func Key(w string) string {
 	return strings.ReplaceAll(strings.ToLower(w), "’", "'")
 }
 
+// IsKey reports whether Key(w) is w itself, checking bytes only: w is
+// ASCII without upper-case letters (the typographic apostrophe is not
+// ASCII).
+func IsKey(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+// MaxKeyShrink bounds how many times shorter Key(w) can be than w: lower
+// casing maps a 3-byte rune to a 1-byte one at most (KELVIN SIGN to "k"),
+// and the apostrophe fold ’ (3 bytes) to ' (1 byte). A token longer than
+// MaxKeyShrink·L bytes has no key of L bytes or fewer.
+const MaxKeyShrink = 3
+
+// AppendKey appends Key(w) to dst, rune by rune, so that a caller can
+// form the key in a stack buffer instead of allocating two strings per
+// word (strings.ToLower, then the apostrophe fold).
+func AppendKey(dst []byte, w string) []byte {
+	for _, r := range w {
+		if r == '’' {
+			r = '\''
+		} else {
+			r = unicode.ToLower(r)
+		}
+		dst = utf8.AppendRune(dst, r)
+	}
+	return dst
+}
+
 // Apply writes w (a vocabulary word, lower case) in capitalization class c.
 func Apply(c Case, w string) string {
 	switch c {

@@ -280,3 +280,20 @@ func checkPart(t *testing.T, s string, ts []Token, i int) {
 		t.Fatalf("token %q of %q has part %d", tk.Text, s, tk.Part)
 	}
 }
+
+// TestAppendKey: AppendKey forms exactly Key's string, for case, the
+// typographic apostrophe, non-ASCII letters and invalid UTF-8; IsKey is
+// never wrong when it says yes; no key is over MaxKeyShrink times shorter.
+func TestAppendKey(t *testing.T) {
+	for _, w := range []string{"", "the", "The", "DON’T", "don't", "Straße", "İstanbul", "ΣΊΣΥΦΟΣ", "I’M", "\xff\xfeA", "a’’b", strings.Repeat("Ab", 40), "\u212a\u212a", "’’", "abc", "it's"} {
+		if got, want := string(AppendKey(nil, w)), Key(w); got != want {
+			t.Errorf("AppendKey(%q) = %q, Key = %q", w, got, want)
+		}
+		if IsKey(w) && Key(w) != w {
+			t.Errorf("IsKey(%q), but Key is %q", w, Key(w))
+		}
+		if len(w) > MaxKeyShrink*len(Key(w)) {
+			t.Errorf("Key(%q) = %q is more than %d times shorter", w, Key(w), MaxKeyShrink)
+		}
+	}
+}

@@ -79,7 +79,9 @@ func (d *evalData) asset() (*wva.Asset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("research asset: %w (run 'make eval-data')", err)
 	}
-	a, err := wva.Decode(raw)
+	// The float vectors alone are 4·words·dim bytes (20 MB at 50k × 100),
+	// beyond the default decoding budget sized for the phone's asset.
+	a, err := wva.DecodeWith(raw, wva.DecodeOptions{MaxMemory: 1 << 30})
 	if err != nil {
 		return nil, fmt.Errorf("research asset %s: %w", d.floats, err)
 	}

@@ -33,7 +33,7 @@ func evalOOV(args []string, stdout, stderr io.Writer) error {
 		a, err = assets.Default()
 	} else {
 		name = filepath.Base(*assetPath)
-		a, err = wva.Load(*assetPath)
+		a, err = wva.LoadWith(*assetPath, wva.DecodeOptions{MaxMemory: 1 << 30}) // research assets carry float vectors
 	}
 	if err != nil {
 		return err

@@ -315,7 +315,7 @@ func TestCandidateCalibrationOnResearchAsset(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("research asset %s absent (build it with 'wordveil-research assets'): %v", path, err)
 	}
-	a, err := wva.Load(path)
+	a, err := wva.LoadWith(path, wva.DecodeOptions{MaxMemory: 1 << 30}) // float vectors: above the default budget
 	if err != nil {
 		t.Fatal(err)
 	}
