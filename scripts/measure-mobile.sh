@@ -58,7 +58,7 @@ echo "host libgojni.so (linux/amd64, -trimpath): $(stat -c %s "$so") bytes; stri
 { echo "figure size.host_so=$(stat -c %s "$so")"
   echo "figure size.host_so_stripped=$(stat -c %s "$W/lib/libgojni.stripped.so")"; } >> "$FIG"
 P=$W/android-proxy; rm -rf "$P"; mkdir -p "$P"
-MODPATH=$(go list -m)
+MODPATH=$(GOWORK=off go list -m)   # the SDK module alone, not the workspace's modules
 { sed -e "s|^module .*|module androidproxy|" -e '/^tool/,$d' go.mod
   printf '\nrequire %s v0.0.0\n\nreplace %s => %s\n' "$MODPATH" "$MODPATH" "$ROOT"; } > "$P/go.mod"
 cp go.sum "$P/go.sum"
