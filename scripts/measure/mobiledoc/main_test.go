@@ -84,7 +84,7 @@ func TestRender(t *testing.T) {
 				"| `privatize` + `getText`, BRR (default) | 483 µs | 479 µs (455 B, 6 allocs) | 4.0 µs |",
 				"| `Mobile.errCode(\"WV_IO: x\")` (trivial call) | 0.280 µs | 0.011 µs | 0.269 µs |",
 				"| the same, `strip --strip-unneeded` | 7,158,040 |",
-				"Measured on AMD EPYC 9B14 (2 cores; load average 0.50 when the run began), Linux/amd64, OpenJDK 64-Bit Server VM 17.0.15, go1.26.8,"},
+				"Measured on AMD EPYC 9B14 (2 cores; load average 0.50 when the run began),\nLinux/amd64, OpenJDK 64-Bit Server VM 17.0.15, go1.26.8, golang.org/x/mobile v0.0.0-x."},
 			"Go-side resident memory 13.9 MB after loading the asset and a first call (within the 15 MB budget; 14.5 MB with three privatizers alive;"},
 		{"over the budget", "16.2", "17.0",
 			[]string{"- one privatizer after its first call: **not met** (16.2 MB, 1.2 MB over);",

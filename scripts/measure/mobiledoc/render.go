@@ -30,11 +30,12 @@ var sections = []section{
 }
 
 func renderMachine(n *need) string {
-	return fmt.Sprintf("Measured on %s (%s cores; load average %s when the run began), %s, %s, %s,\n"+
-		"golang.org/x/mobile %s. Every figure in this section is written here by\n"+
-		"`make measure-mobile` (= `scripts/measure-mobile.sh`, through\n"+
-		"`scripts/measure/mobiledoc`), not copied by hand; they vary from machine\n"+
-		"to machine and run to run, the timings most (they grow with the load).\n",
+	return fmt.Sprintf("Measured on %s (%s cores; load average %s when the run began),\n"+
+		"%s, %s, %s, golang.org/x/mobile %s.\n"+
+		"Every figure in this section is written here by `make measure-mobile`\n"+
+		"(= `scripts/measure-mobile.sh`, through `scripts/measure/mobiledoc`), not\n"+
+		"copied by hand; they vary from machine to machine and run to run, the\n"+
+		"timings most (they grow with the load).\n",
 		n.str("machine.cpu"), n.str("machine.cores"), n.str("machine.load"), n.str("machine.os"), n.str("jvm"), n.str("machine.go"), n.str("machine.mobile"))
 }
 
