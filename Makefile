@@ -122,5 +122,5 @@ xcframework: ## build/WordVeil.xcframework with gomobile, its zip and build/swif
 bench-mobile: ## the Go side of docs/MOBILE.md's per-call figures
 	$(GO) test ./mobile -run '^$$' -bench 'Privatize' -benchmem -count 5
 
-measure-mobile: ## the JVM side of docs/MOBILE.md: Go-side RSS, per-call time, library sizes
+measure-mobile: ## docs/MOBILE.md's figures (Go-side RSS, cold start, per-call time, sizes), written into it and the README
 	scripts/measure-mobile.sh

@@ -186,6 +186,19 @@ var zeroCalls = map[string]func(t *testing.T){
 			}
 		}
 	},
+	"(*Privatizer).Close": func(t *testing.T) {
+		for name, p := range zeroPrivatizers() {
+			for i := 0; i < 2; i++ {
+				if err := p.Close(); err != nil {
+					t.Errorf("%s.Close() #%d: %v, want nil (nothing to release)", name, i+1, err)
+				}
+			}
+			if p != nil {
+				_, err := p.Privatize("hello")
+				wantCode(t, name+".Privatize after Close", err, CodeClosed)
+			}
+		}
+	},
 	"(*Privatizer).VocabularySize": func(t *testing.T) {
 		for name, p := range zeroPrivatizers() {
 			if got := p.VocabularySize(); got != 0 {

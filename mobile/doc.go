@@ -6,6 +6,7 @@
 //	p, err := mobile.OpenPrivatizer(cfg)   // the embedded English asset
 //	r, err := p.Privatize("text typed by the user")
 //	upload(r.Text)                   // never the input
+//	p.Close()                        // when the keyboard goes away
 //
 // Guarantees, on top of theirs:
 //
@@ -29,6 +30,10 @@
 //   - Randomness is always a CSPRNG keyed from the OS (mechanism.NewSecureSource);
 //     there is no way to pass a seed.
 //   - A Privatizer is safe for concurrent use from any number of threads.
+//   - Close releases a Privatizer's memo file, ledger and decoded data
+//     without waiting for the Java or Swift object's finalizer; every
+//     later call returns WV_CLOSED, never a crash, also while other
+//     threads are calling it.
 //
 // It does not guarantee that the binding survives a crash outside Go (a
 // JNI or Objective-C misuse), nor that a call is cheap: Privatize's time

@@ -25,12 +25,13 @@ const (
 	CodeBudgetExceeded  = "WV_BUDGET_EXCEEDED"  // the ledger refused the charge; no text was produced
 	CodeCorruptState    = "WV_CORRUPT_STATE"    // the ledger or memo file is damaged (fails closed)
 	CodeIO              = "WV_IO"               // a file could not be read or written
+	CodeClosed          = "WV_CLOSED"           // the privatizer was closed (Privatizer.Close)
 	CodeInternal        = "WV_INTERNAL"         // a bug: a recovered panic or an error no layer below documents
 )
 
 // codes lists every code, for ErrCode.
 var codes = []string{CodeInvalidArgument, CodeEmptyText, CodeTextTooLarge, CodeCorruptAsset,
-	CodeBudgetExceeded, CodeCorruptState, CodeIO, CodeInternal}
+	CodeBudgetExceeded, CodeCorruptState, CodeIO, CodeClosed, CodeInternal}
 
 // ErrCode returns the code at the start of an error message from this
 // package ("" if there is none, and "" should it ever panic).
@@ -66,6 +67,7 @@ var codeTable = []struct {
 	{privatize.ErrInvalidSize, CodeInvalidArgument},
 	{wva.ErrNotRegular, CodeInvalidArgument},
 	{wva.ErrFileTooLarge, CodeInvalidArgument},
+	{privatize.ErrClosed, CodeClosed},
 	{privatize.ErrEmptyText, CodeEmptyText},
 	{privatize.ErrTextTooLarge, CodeTextTooLarge},
 

@@ -20,12 +20,16 @@ import (
 // Privatizer privatizes texts. Safe for concurrent use. Only the Open…
 // functions make a usable one: the methods of a nil or zero-value
 // Privatizer (gobind's no-argument constructor) return WV_INVALID_ARGUMENT
-// or their documented zero value.
+// or their documented zero value. Close it when done (Close).
 type Privatizer struct {
-	asset *wva.Asset
-	mech  mechanism.Mechanism
-	text  *privatize.Privatizer
-	srcs  sync.Pool // *rand.ChaCha8, each keyed from crypto/rand
+	// life guards the fields below against Close (close.go): methods
+	// read them under its read lock, Close clears them under its lock.
+	life   sync.RWMutex
+	closed bool
+	asset  *wva.Asset
+	mech   mechanism.Mechanism
+	text   *privatize.Privatizer
+	srcs   sync.Pool // *rand.ChaCha8, each keyed from crypto/rand
 }
 
 // OpenPrivatizer returns a privatizer over the embedded English asset
@@ -87,7 +91,7 @@ var slimDefault = sync.OnceValues(func() (*wva.Asset, error) {
 	return a, err
 })
 
-func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
+func openPrivatizer(a *wva.Asset, cfg *Config) (_ *Privatizer, err error) {
 	if cfg == nil {
 		cfg = NewConfig()
 	}
@@ -125,6 +129,13 @@ func openPrivatizer(a *wva.Asset, cfg *Config) (*Privatizer, error) {
 	}
 	opt := privatize.Options{OOV: c.OOV, Placeholder: c.Placeholder, PrivatizePunctuation: c.PrivatizePunctuation,
 		MaxTextBytes: int(c.MaxTextBytes), Numbers: c.Numbers}
+	// Until the text privatizer owns them, a failure closes what was opened.
+	defer func() {
+		if err != nil {
+			_ = opt.Memo.Close()
+			_ = opt.Ledger.Close()
+		}
+	}()
 	if c.LedgerDir != "" {
 		var lo ledger.Options
 		if c.Anchor != nil {
@@ -211,15 +222,20 @@ type Result struct {
 
 // Privatize privatizes text. With a ledger, the call is charged first and
 // fails with WV_BUDGET_EXCEEDED (and no text) when a cap would be exceeded.
-// On a nil or zero-value Privatizer: WV_INVALID_ARGUMENT.
+// On a nil or zero-value Privatizer: WV_INVALID_ARGUMENT; after Close:
+// WV_CLOSED.
 func (p *Privatizer) Privatize(text string) (r *Result, err error) {
 	defer guard(&err)
+	h, err := p.use()
+	if err != nil {
+		return nil, err
+	}
 	src, err := p.source()
 	if err != nil {
 		return nil, err
 	}
 	defer p.srcs.Put(src)
-	res, err := p.text.Privatize(text, src)
+	res, err := h.text.Privatize(text, src)
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -240,6 +256,37 @@ func (p *Privatizer) Privatize(text string) (r *Result, err error) {
 	return r, nil
 }
 
+// Close releases the privatizer: the memo's file and the ledger it opened,
+// and its references to the decoded asset and the mechanism, so that the
+// garbage collector can reclaim them even while the Java or Swift object
+// that wraps this one waits for its finalizer (gobind keeps the Go object
+// reachable until then). Call it when the privatizer is no longer needed:
+// a keyboard in onDestroy (Android) or deinit (iOS). The embedded asset,
+// which every privatizer of the process shares, stays decoded; call
+// FreeOSMemory afterwards to hand freed memory back to the OS at once.
+//
+// Every later call returns WV_CLOSED (Epsilon, Metric, VocabularySize their
+// zero value); a call already running when Close is called finishes first
+// (Close waits for it) or, if it had not reached the text yet, returns
+// WV_CLOSED. Close again, or on a nil or zero-value Privatizer, returns nil.
+// An error (WV_IO) means the memo file could not be closed cleanly; the
+// privatizer is closed all the same.
+func (p *Privatizer) Close() (err error) {
+	defer guard(&err)
+	if p == nil {
+		return nil
+	}
+	p.life.Lock()
+	text := p.text
+	p.closed = true
+	p.asset, p.mech, p.text = nil, nil, nil
+	p.life.Unlock()
+	if text == nil {
+		return nil
+	}
+	return wrap(text.Close())
+}
+
 // Deniability estimates plausible deniability on words random words of the
 // vocabulary, draws privatizations each (docs/MECHANISMS.md):
 // N_w = Pr[output = input], S_w = distinct outputs.
@@ -258,9 +305,13 @@ type Deniability struct {
 // Deniability measures this privatizer's mechanism (1 ≤ words ≤ 10,000,
 // 1 ≤ draws ≤ 10,000, words·draws ≤ 1,000,000: the work is words·draws
 // privatizations). Out of range, or on a nil or zero-value Privatizer:
-// WV_INVALID_ARGUMENT.
+// WV_INVALID_ARGUMENT; after Close: WV_CLOSED.
 func (p *Privatizer) Deniability(words, draws int64) (d *Deniability, err error) {
 	defer guard(&err)
+	h, err := p.use()
+	if err != nil {
+		return nil, err
+	}
 	if words < 1 || words > maxDeniabilityWords || draws < 1 || draws > maxDeniabilityDraws ||
 		words*draws > maxDeniabilityWork { // both ≤ 10^4 here: the product cannot overflow
 		return nil, invalid("words %d and draws %d must be in [1, %d] with words·draws ≤ %d",
@@ -271,12 +322,12 @@ func (p *Privatizer) Deniability(words, draws int64) (d *Deniability, err error)
 		return nil, err
 	}
 	defer p.srcs.Put(src)
-	n := p.asset.Len()
+	n := h.asset.Len()
 	ids := make([]int, min(int(words), n))
 	for i := range ids {
 		ids[i] = sample.UniformInt(src, n)
 	}
-	est, err := deniability.Estimate(p.mech, ids, int(draws), src)
+	est, err := deniability.Estimate(h.mech, ids, int(draws), src)
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -290,16 +341,15 @@ const (
 	maxDeniabilityWork  = 1000000
 )
 
-// opened reports whether p was made by an Open… function.
+// opened reports whether p was made by an Open… function (and is not
+// closed); read under p.life.
 func (p *Privatizer) opened() bool {
 	return p != nil && p.asset != nil && p.mech != nil && p.text != nil && p.srcs.New != nil
 }
 
-// source takes a random source from p's pool (put it back when done).
+// source takes a random source from p's pool (put it back when done);
+// call it after use.
 func (p *Privatizer) source() (*rand.ChaCha8, error) {
-	if !p.opened() {
-		return nil, errNotOpened
-	}
 	src, ok := p.srcs.Get().(*rand.ChaCha8)
 	if !ok || src == nil {
 		return nil, errNotOpened
@@ -309,33 +359,36 @@ func (p *Privatizer) source() (*rand.ChaCha8, error) {
 
 // Epsilon returns the privatizer's per-word ε (with word classes, the main
 // ε: that of words in no configured class); Metric names its metric.
-// 0 on a nil or zero-value Privatizer.
+// 0 on a nil, zero-value or closed Privatizer.
 func (p *Privatizer) Epsilon() (eps float64) {
 	defer guardValue(&eps, 0)
-	if !p.opened() {
+	h, err := p.use()
+	if err != nil {
 		return 0
 	}
-	return p.mech.Epsilon()
+	return h.mech.Epsilon()
 }
 
-// Metric names the metric ε applies to. "" on a nil or zero-value
+// Metric names the metric ε applies to. "" on a nil, zero-value or closed
 // Privatizer.
 func (p *Privatizer) Metric() (metric string) {
 	defer guardValue(&metric, "")
-	if !p.opened() {
+	h, err := p.use()
+	if err != nil {
 		return ""
 	}
-	return p.mech.Metric()
+	return h.mech.Metric()
 }
 
-// VocabularySize returns the number of words of the asset. 0 on a nil or
-// zero-value Privatizer.
+// VocabularySize returns the number of words of the asset. 0 on a nil,
+// zero-value or closed Privatizer.
 func (p *Privatizer) VocabularySize() (n int64) {
 	defer guardValue(&n, 0)
-	if !p.opened() {
+	h, err := p.use()
+	if err != nil {
 		return 0
 	}
-	return int64(p.asset.Len())
+	return int64(h.asset.Len())
 }
 
 // SetMemoryLimit sets the Go runtime's soft memory limit in bytes (see

@@ -15,7 +15,8 @@
 // character are disclosed. With a ledger, the
 // loss is charged before any text is returned, and a failed charge returns
 // no text. With a memo, a word already answered gets its permanent response
-// again and costs nothing more.
+// again and costs nothing more. Close closes the memo and the ledger a
+// Privatizer was given; every call after it fails with ErrClosed.
 //
 // With word classes (NewWithClasses, classes.go), rare, capitalized and
 // number words get their own ε: each word is ε_c·d-metric-DP for its class

@@ -80,6 +80,7 @@ type Options struct {
 	MaxTextBytes         int    // 0 means DefaultMaxTextBytes; at most MaxTextBytesLimit
 	// Ledger, if set, is charged the call's unit-free loss before any text
 	// is returned; a charge over a cap fails the call with no text.
+	// Privatizer.Close closes the Ledger and the Memo.
 	Ledger *ledger.Ledger
 	// Memo, if set, answers each word with its permanent response (package
 	// memo); only words answered for the first time cost privacy. It must
@@ -182,6 +183,7 @@ type Privatizer struct {
 	// fullWords[i] is cliticFull[i].full when the asset has it and the
 	// mechanism may release it, else "" (pieces.go).
 	fullWords [len(cliticFull)]string
+	life      lifecycle // calls in progress and Close (close.go)
 }
 
 // New returns a privatizer applying m to the words of asset
@@ -307,7 +309,14 @@ type recordFunc func(in tokenize.Token, out string, how tokenSource)
 // them, and pay. Nothing is returned before the charge is durable, and
 // with a memo the new responses are recorded only after it.
 func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source, prepare func([]Result) error, record recordFunc) ([]Result, error) {
-	if p == nil || p.m == nil {
+	if p == nil {
+		return nil, fmt.Errorf("text privatizer: %w", mechanism.ErrEmptyVocabulary)
+	}
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	if p.m == nil {
 		return nil, fmt.Errorf("text privatizer: %w", mechanism.ErrEmptyVocabulary)
 	}
 	if src == nil {

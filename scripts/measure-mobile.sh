@@ -9,12 +9,17 @@
 #   4. keyboard cold start per on-device mechanism (scripts/measure/KeyboardColdStart.java):
 #      a fresh JVM per run; load + Go runtime start, openPrivatizer, first privatize;
 #      VmRSS before/after and VmHWM; median of RUNS (default 5) runs per mechanism
-# Usage: scripts/measure-mobile.sh [coldstart]    (coldstart: only part 4)
+#   5. writes every figure into docs/MOBILE.md and the README's mobile row, between
+#      their <!-- measured:NAME --> markers (scripts/measure/mobiledoc), from the
+#      output of 1-4 collected in $WORK/figures.txt: no figure is copied by hand.
+#      It writes nothing if any figure is missing.
+# Usage: scripts/measure-mobile.sh [coldstart]    (coldstart: only part 4, printed, not written)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 W=${WORK:-$ROOT/.cache/jvm}
 export JVM_EXTRA_SRC=$ROOT/scripts/measure
+FIG=$W/figures.txt
 
 coldstart() {
   echo "== 4. keyboard cold start (fresh JVM per run, median of ${RUNS:-5}; 20-word first call, preset balanced)"
@@ -38,16 +43,22 @@ coldstart() {
 }
 if [ "${1:-}" = coldstart ]; then coldstart; exit 0; fi
 
+mkdir -p "$W"
+: > "$FIG"
+# how busy the machine was when the run began: timings scale with it
+echo "figure machine.load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown)" >> "$FIG"
 echo "== 1. JVM side"
-WORK=$W scripts/jvm-test.sh wordveil.jvmtest.Measure
+WORK=$W scripts/jvm-test.sh wordveil.jvmtest.Measure | tee -a "$FIG"
 echo "== 2. Go side"
-go test ./mobile -run '^$' -bench 'Privatize' -benchmem -count 5
+go test ./mobile -run '^$' -bench 'Privatize' -benchmem -count 5 | tee -a "$FIG"
 echo "== 3. sizes"
 so=$W/lib/libgojni.so
 strip --strip-unneeded -o "$W/lib/libgojni.stripped.so" "$so"
 echo "host libgojni.so (linux/amd64, -trimpath): $(stat -c %s "$so") bytes; stripped: $(stat -c %s "$W/lib/libgojni.stripped.so") bytes"
+{ echo "figure size.host_so=$(stat -c %s "$so")"
+  echo "figure size.host_so_stripped=$(stat -c %s "$W/lib/libgojni.stripped.so")"; } >> "$FIG"
 P=$W/android-proxy; rm -rf "$P"; mkdir -p "$P"
-MODPATH=$(go list -m)
+MODPATH=$(GOWORK=off go list -m)   # the SDK module alone, not the workspace's modules
 { sed -e "s|^module .*|module androidproxy|" -e '/^tool/,$d' go.mod
   printf '\nrequire %s v0.0.0\n\nreplace %s => %s\n' "$MODPATH" "$MODPATH" "$ROOT"; } > "$P/go.mod"
 cp go.sum "$P/go.sum"
@@ -80,4 +91,16 @@ GO
 (cd "$P" && GOWORK=off GOFLAGS=-buildvcs=false GOOS=android GOARCH=arm64 CGO_ENABLED=0 go build -mod=mod -trimpath -ldflags "-s -w" -o facade-android-arm64 .)
 echo "android/arm64 facade binary (CGO_ENABLED=0, -trimpath -s -w): $(stat -c %s "$P/facade-android-arm64") bytes"
 echo "embedded asset: $(stat -c %s assets/en-glove100-50k.wva) bytes"
+{ echo "figure size.android_proxy=$(stat -c %s "$P/facade-android-arm64")"
+  echo "figure size.asset=$(stat -c %s assets/en-glove100-50k.wva)"; } >> "$FIG"
 coldstart
+cat "$W/coldstart.txt" >> "$FIG"
+cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
+{ echo "figure machine.cpu=${cpu:-$(uname -m)}"
+  echo "figure machine.cores=$(nproc)"
+  echo "figure machine.os=$(uname -s)/$(go env GOARCH)"
+  echo "figure machine.go=$(go env GOVERSION)"
+  echo "figure machine.mobile=$(go list -m -f '{{.Version}}' golang.org/x/mobile)"; } >> "$FIG"
+echo "== 5. writing the figures into docs/MOBILE.md and README.md"
+go run ./scripts/measure/mobiledoc -figures "$FIG" -mobile docs/MOBILE.md -readme README.md
+git diff --stat -- docs/MOBILE.md README.md 2>/dev/null || true

@@ -89,7 +89,7 @@ type privatizeFlags struct {
 	classesSet       bool
 }
 
-func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("wordveil privatize", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -142,6 +142,13 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	// Closes the memo and the ledger on every way out; a failure to close
+	// is reported unless an earlier error already is.
+	defer func() {
+		if cerr := p.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}()
 	// Decoding the asset leaves ~20 MB of garbage; return it before the
 	// stream, whose line buffer may grow to -max-line.
 	debug.FreeOSMemory()
@@ -234,12 +241,19 @@ func parseClassEpsilon(s string) (privatize.Classes, error) {
 // privatizer opens the ledger and the memo the flags name and wraps m (at
 // ε eps); with -class-epsilon it builds the class mechanisms too, with m's
 // output vocabulary.
-func (f *privatizeFlags) privatizer(m mechanism.Mechanism, eps float64, a *wva.Asset) (*privatize.Privatizer, error) {
+func (f *privatizeFlags) privatizer(m mechanism.Mechanism, eps float64, a *wva.Asset) (_ *privatize.Privatizer, err error) {
 	if f.memoDir != "" && f.classesSet && !f.classes.AtEpsilon(eps) {
 		// Checked before the memo is opened (and maybe created).
 		return nil, fmt.Errorf("%w: -memo keeps one response per word at one ε: it cannot serve -class-epsilon at other ε than %v", errUsage, eps)
 	}
 	opt := privatize.Options{OOV: f.oov, Placeholder: f.placeholder, PrivatizePunctuation: f.punct, MaxTextBytes: f.maxLine, Numbers: f.numbers}
+	// Until a privatizer owns them, a failure closes what was opened.
+	defer func() {
+		if err != nil {
+			_ = opt.Memo.Close()
+			_ = opt.Ledger.Close()
+		}
+	}()
 	var home string
 	if f.ledgerDir != "" || f.memoDir != "" {
 		var err error

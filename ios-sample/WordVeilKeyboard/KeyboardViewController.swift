@@ -31,6 +31,18 @@ final class KeyboardViewController: UIInputViewController {
         var privatizer: MobilePrivatizer?
     }
 
+    deinit {
+        // Close the privatizer on `worker`, after any work still queued: it
+        // releases the memo file, the ledger and the Go-side memory now,
+        // not when the Objective-C proxy is finally released. Any later call
+        // would get WV_CLOSED.
+        let engine = self.engine
+        worker.async {
+            try? engine.privatizer?.close()
+            engine.privatizer = nil
+        }
+    }
+
     /// What has been typed since the last send; main queue only.
     private var buffer = ""
     private var sending = false

@@ -46,6 +46,8 @@ final class DemoModel: ObservableObject {
         if let memoryWarning = memoryWarning {
             NotificationCenter.default.removeObserver(memoryWarning)
         }
+        let cache = self.cache
+        worker.async { cache.closeAll() }
     }
 
     func privatize() {
@@ -116,5 +118,13 @@ private final class PrivatizerCache {
         let p = try WordVeilSetup.makePrivatizer(try WordVeilSetup.demoConfig(mechanism: mechanism, preset: preset))
         privatizers[key] = p
         return p
+    }
+
+    /// Closes every privatizer (their Go-side memory is released at once).
+    func closeAll() {
+        for p in privatizers.values {
+            try? p.close()
+        }
+        privatizers.removeAll()
     }
 }

@@ -201,7 +201,7 @@ the words asked, or the vocabulary size if smaller.
  * Privatizer privatizes texts. Safe for concurrent use. Only the Open…
 functions make a usable one: the methods of a nil or zero-value
 Privatizer (gobind's no-argument constructor) return WV_INVALID_ARGUMENT
-or their documented zero value.
+or their documented zero value. Close it when done (Close).
  */
 @interface MobilePrivatizer : NSObject <goSeqRefInterface> {
 }
@@ -210,32 +210,51 @@ or their documented zero value.
 - (nonnull instancetype)initWithRef:(_Nonnull id)ref;
 - (nonnull instancetype)init;
 /**
+ * Close releases the privatizer: the memo's file and the ledger it opened,
+and its references to the decoded asset and the mechanism, so that the
+garbage collector can reclaim them even while the Java or Swift object
+that wraps this one waits for its finalizer (gobind keeps the Go object
+reachable until then). Call it when the privatizer is no longer needed:
+a keyboard in onDestroy (Android) or deinit (iOS). The embedded asset,
+which every privatizer of the process shares, stays decoded; call
+FreeOSMemory afterwards to hand freed memory back to the OS at once.
+
+Every later call returns WV_CLOSED (Epsilon, Metric, VocabularySize their
+zero value); a call already running when Close is called finishes first
+(Close waits for it) or, if it had not reached the text yet, returns
+WV_CLOSED. Close again, or on a nil or zero-value Privatizer, returns nil.
+An error (WV_IO) means the memo file could not be closed cleanly; the
+privatizer is closed all the same.
+ */
+- (BOOL)close:(NSError* _Nullable* _Nullable)error;
+/**
  * Deniability measures this privatizer's mechanism (1 ≤ words ≤ 10,000,
 1 ≤ draws ≤ 10,000, words·draws ≤ 1,000,000: the work is words·draws
 privatizations). Out of range, or on a nil or zero-value Privatizer:
-WV_INVALID_ARGUMENT.
+WV_INVALID_ARGUMENT; after Close: WV_CLOSED.
  */
 - (MobileDeniability* _Nullable)deniability:(int64_t)words draws:(int64_t)draws error:(NSError* _Nullable* _Nullable)error;
 /**
  * Epsilon returns the privatizer's per-word ε (with word classes, the main
 ε: that of words in no configured class); Metric names its metric.
-0 on a nil or zero-value Privatizer.
+0 on a nil, zero-value or closed Privatizer.
  */
 - (double)epsilon;
 /**
- * Metric names the metric ε applies to. "" on a nil or zero-value
+ * Metric names the metric ε applies to. "" on a nil, zero-value or closed
 Privatizer.
  */
 - (NSString* _Nonnull)metric;
 /**
  * Privatize privatizes text. With a ledger, the call is charged first and
 fails with WV_BUDGET_EXCEEDED (and no text) when a cap would be exceeded.
-On a nil or zero-value Privatizer: WV_INVALID_ARGUMENT.
+On a nil or zero-value Privatizer: WV_INVALID_ARGUMENT; after Close:
+WV_CLOSED.
  */
 - (MobileResult* _Nullable)privatize:(NSString* _Nullable)text error:(NSError* _Nullable* _Nullable)error;
 /**
- * VocabularySize returns the number of words of the asset. 0 on a nil or
-zero-value Privatizer.
+ * VocabularySize returns the number of words of the asset. 0 on a nil,
+zero-value or closed Privatizer.
  */
 - (int64_t)vocabularySize;
 @end
@@ -324,6 +343,11 @@ cap or no ledger).
 followed by ": ".
  */
 FOUNDATION_EXPORT NSString* _Nonnull const MobileCodeBudgetExceeded;
+/**
+ * Error codes: every error this package returns starts with one of these
+followed by ": ".
+ */
+FOUNDATION_EXPORT NSString* _Nonnull const MobileCodeClosed;
 /**
  * Error codes: every error this package returns starts with one of these
 followed by ": ".

@@ -189,6 +189,7 @@ public final class BindingTest {
         e.put("Privatizer.epsilon", zeroDouble);
         e.put("Privatizer.metric", empty);
         e.put("Privatizer.vocabularySize", zeroLong);
+        e.put("Privatizer.close", none); // nothing to release: no error
         // Result and Deniability: plain records, Go zero values.
         for (String f : new String[] {"Words", "OOV", "Memoized"}) e.put("Result.get" + f, zeroLong);
         for (String f : new String[] {"Epsilon", "TotalEpsilon", "PAvg", "UnitFree", "PeriodSpent",
@@ -279,6 +280,73 @@ public final class BindingTest {
         }
         check(seen.size() >= 60, "only " + seen.size() + " methods found: " + seen);
         System.out.println("     zero-value handles: " + seen.size() + " methods, " + calls + " calls");
+    }
+
+    /** Open file descriptors of this process (Linux: entries of /proc/self/fd). */
+    static int openFDs() {
+        String[] fds = new File("/proc/self/fd").list();
+        check(fds != null, "no /proc/self/fd");
+        return fds.length;
+    }
+
+    /** A /proc/self/status field, in kB. */
+    static long statusKB(String field) throws java.io.IOException {
+        for (String l : Files.readAllLines(java.nio.file.Paths.get("/proc/self/status"))) {
+            if (l.startsWith(field + ":")) return Long.parseLong(l.replaceAll("[^0-9]", ""));
+        }
+        throw new AssertionError("no " + field + " in /proc/self/status");
+    }
+
+    /** Cycles after which descriptors and memory are taken as the plateau. */
+    static final int PLATEAU = 50;
+    /** Allowed growth after the plateau: descriptors, and resident memory in kB. */
+    static final int FD_SLACK = 4;
+    static final long RSS_SLACK_KB = 32 << 10;
+
+    /**
+     * n cycles of openPrivatizer (embedded asset, BRR, a memo and a ledger in
+     * temp dirs), one privatize, close; no System.gc, so no finalizer is
+     * forced to run. After the first PLATEAU cycles the descriptor count
+     * may grow by at most FD_SLACK and VmRSS by at most RSS_SLACK_KB. With
+     * -Dwordveil.closeCycles=skip (the negative control) the cycles do not
+     * call close, keep the handles (as an app that forgets close does until
+     * the finalizers run) and the test must fail: each handle holds its
+     * memo file open and its mechanism in memory.
+     */
+    static void closeCycles(int n) throws Exception {
+        boolean skip = "skip".equals(System.getProperty("wordveil.closeCycles"));
+        File ledger = Files.createTempDirectory("wordveil-cycles-ledger").toFile();
+        File memo = Files.createTempDirectory("wordveil-cycles-memo").toFile();
+        Config c = Mobile.newConfig();
+        c.setLedgerDir(ledger.getAbsolutePath());
+        c.setMemoDir(memo.getAbsolutePath());
+        byte[] secret = new byte[32];
+        new java.security.SecureRandom().nextBytes(secret);
+        c.setMemoSecret(secret);
+        List<Privatizer> kept = new ArrayList<>();
+        int fd0 = openFDs(), fdPlateau = 0;
+        long rss0 = statusKB("VmRSS"), rssPlateau = 0;
+        long t0 = System.nanoTime();
+        for (int i = 1; i <= n; i++) {
+            Privatizer p = Mobile.openPrivatizer(c);
+            check(p.privatize(SAMPLE).getWords() > 0, "cycle " + i);
+            if (skip) kept.add(p);
+            else p.close();
+            if (i == Math.min(PLATEAU, n)) {
+                fdPlateau = openFDs();
+                rssPlateau = statusKB("VmRSS");
+            }
+        }
+        int fdEnd = openFDs();
+        long rssEnd = statusKB("VmRSS");
+        System.out.printf("     %d cycles%s in %.1f s: descriptors %d before, %d after %d cycles, %d at the end;"
+                + " VmRSS %.1f MB before, %.1f MB after %d cycles, %.1f MB at the end (VmHWM %.1f MB)%n",
+            n, skip ? " WITHOUT close" : "", (System.nanoTime() - t0) / 1e9, fd0, fdPlateau, PLATEAU, fdEnd,
+            rss0 / 1024.0, rssPlateau / 1024.0, PLATEAU, rssEnd / 1024.0, statusKB("VmHWM") / 1024.0);
+        for (Privatizer p : kept) p.close();
+        check(fdEnd <= fdPlateau + FD_SLACK, "descriptors grew from " + fdPlateau + " to " + fdEnd);
+        check(rssEnd - rssPlateau <= RSS_SLACK_KB, String.format("VmRSS grew by %.1f MB after the plateau (bound %d MB)",
+            (rssEnd - rssPlateau) / 1024.0, RSS_SLACK_KB >> 10));
     }
 
     public static void main(String[] args) throws Exception {
@@ -504,6 +572,46 @@ public final class BindingTest {
         });
 
         test("every public method on zero-value handles", BindingTest::zeroValueHandles);
+
+        test("close, then every method -> WV_CLOSED", () -> {
+            Privatizer p = Mobile.openPrivatizer(cfg("1dg"));
+            check(p.privatize(SAMPLE).getWords() > 0, "before close");
+            p.close();
+            expectCode(Mobile.CodeClosed, () -> p.privatize(SAMPLE));
+            expectCode(Mobile.CodeClosed, () -> p.deniability(1, 1));
+            check(p.epsilon() == 0 && p.metric().isEmpty() && p.vocabularySize() == 0, "getters after close");
+            p.close(); // again: no error
+            Privatizer z = new Privatizer();
+            z.close();
+            expectCode(Mobile.CodeClosed, () -> z.privatize(SAMPLE));
+        });
+
+        test("close while 4 threads privatize", () -> {
+            Privatizer p = Mobile.openPrivatizer(cfg("1dg"));
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            List<Future<String>> fs = new ArrayList<>();
+            for (int th = 0; th < 4; th++) {
+                fs.add(pool.submit((Callable<String>) () -> {
+                    for (int i = 0; ; i++) {
+                        try {
+                            p.privatize(SAMPLE);
+                        } catch (Exception e) {
+                            return Mobile.CodeClosed.equals(Mobile.errCode(e.getMessage())) ? null : "after " + i + " calls: " + e;
+                        }
+                    }
+                }));
+            }
+            Thread.sleep(50);
+            p.close();
+            pool.shutdown();
+            check(pool.awaitTermination(60, TimeUnit.SECONDS), "threads did not stop after close");
+            for (Future<String> f : fs) {
+                String err = f.get();
+                check(err == null, err);
+            }
+        });
+
+        test("open/privatize/close cycles: descriptors and memory flat", () -> closeCycles(iterations(1000, 50)));
 
         test("memory controls", () -> {
             long prev = Mobile.setMemoryLimit(-1);

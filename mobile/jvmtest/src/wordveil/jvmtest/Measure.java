@@ -14,6 +14,9 @@ import mobile.Privatizer;
  * resident memory the Go side adds to the process (VmRSS from /proc/self/status
  * before the binding is loaded, after OpenPrivatizer on the default asset, and
  * after one Privatize), and the time per binding call for a 20-word text.
+ * Each figure is also printed as a "figure KEY=VALUE" line, which
+ * scripts/measure-mobile.sh hands to scripts/measure/mobiledoc to write
+ * into docs/MOBILE.md.
  */
 public final class Measure {
     // the same text as mobile/bench_test.go's text20
@@ -29,6 +32,13 @@ public final class Measure {
     }
 
     static double mb(long kb) { return kb / 1024.0; }
+
+    /** A machine-readable figure for scripts/measure/mobiledoc. */
+    static void figure(String key, Object value) {
+        System.out.println("figure " + key + "=" + value);
+    }
+
+    static String mb1(long kb) { return String.format("%.1f", mb(kb)); }
 
     static void settle() throws InterruptedException {
         for (int i = 0; i < 3; i++) { System.gc(); Thread.sleep(100); }
@@ -87,6 +97,15 @@ public final class Measure {
         settle();
         long rss5 = status("VmRSS");
         System.out.printf("Go side with brr + 1dg + tem-hamming privatizers: %.1f MB%n", mb(rss5 - rss0));
+        figure("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        figure("mem.runtime_mb", mb1(rss1 - rss0));
+        figure("mem.open_mb", mb1(rss2 - rss1));
+        figure("mem.call_mb", mb1(rss3 - rss2));
+        figure("mem.go_side_mb", mb1(rss3 - rss0));
+        figure("mem.after_free_mb", mb1(rss4 - rss0));
+        figure("mem.anon_mb", mb1(anon3 - anon0));
+        figure("mem.file_mb", mb1(file3 - file0));
+        figure("mem.three_mb", mb1(rss5 - rss0));
 
         double brr = time(() -> { try { p.privatize(TEXT20).getText(); } catch (Exception e) { throw new RuntimeException(e); } }, 2000, 7);
         double dg = time(() -> { try { p1.privatize(TEXT20).getText(); } catch (Exception e) { throw new RuntimeException(e); } }, 100000, 7);
@@ -94,6 +113,9 @@ public final class Measure {
         System.out.printf("Java privatize(20 words) + getText, brr: %10.0f ns/call%n", brr);
         System.out.printf("Java privatize(20 words) + getText, 1dg: %10.0f ns/call%n", dg);
         System.out.printf("Java Mobile.errCode (trivial call):      %10.0f ns/call%n", ec);
+        figure("call.brr_ns", String.format("%.0f", brr));
+        figure("call.1dg_ns", String.format("%.0f", dg));
+        figure("call.errcode_ns", String.format("%.1f", ec));
         settle();
         System.out.printf("VmRSS at the end %.1f MB, VmHWM %.1f MB%n", mb(status("VmRSS")), mb(status("VmHWM")));
         System.exit(0);

@@ -154,6 +154,18 @@ class DemoActivity : Activity() {
 
     override fun onDestroy() {
         main.removeCallbacksAndMessages(null)
+        // Close every privatizer on the worker, after the tasks still queued:
+        // their Go-side memory is released now, not when finalizers run.
+        if (!worker.isShutdown) worker.execute {
+            for (p in privatizers.values) {
+                try {
+                    p.close()
+                } catch (e: Exception) {
+                    // Closing cannot be retried; the activity is going away.
+                }
+            }
+            privatizers.clear()
+        }
         worker.shutdown()
         super.onDestroy()
     }

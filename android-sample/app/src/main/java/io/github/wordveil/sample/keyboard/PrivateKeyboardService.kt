@@ -192,6 +192,17 @@ class PrivateKeyboardService : InputMethodService(), KeyboardView.Listener {
 
     override fun onDestroy() {
         main.removeCallbacksAndMessages(null)
+        // Close the privatizer on the worker, after any task still queued:
+        // it releases the memo file, the ledger and the Go-side memory now
+        // rather than when the finalizer runs. Any later call would get WV_CLOSED.
+        onWorker {
+            try {
+                privatizer?.close()
+            } catch (e: Exception) {
+                Log.w(TAG, "closing the privatizer", e)
+            }
+            privatizer = null
+        }
         worker.shutdown()
         keyboardView = null
         super.onDestroy()
