@@ -5,7 +5,7 @@ export PATH := $(PATH):/usr/local/go/bin
 CACHE ?= $(or $(WORDVEIL_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wordveil)
 DEFAULT_ASSET := assets/en-glove100-50k.wva
 
-.PHONY: run help test notrun-reset vet test-race test-full test-purego test-arm64 bench tools assets build build-research \
+.PHONY: run help test notrun-reset calibrate-hamming vet test-race test-full test-purego test-arm64 bench tools assets build build-research \
 	test-32bit test-jvm check-golden golden aar xcframework bench-mobile measure-mobile eval-data eval eval-report typed-text \
 	check-android-sample test-jvm-arm64 package-metadata lint api-report
 
@@ -71,6 +71,9 @@ test-32bit: ## the SDK where int has 32 bits (android/arm, android/386): vet and
 
 bench: ## the search-engine benchmarks of docs/BENCHMARKS.md
 	$(GO) test ./hamming/ -run '^$$' -bench . -count 6 -timeout $(TIMEOUT_BENCH) | tee bench-hamming.txt
+
+calibrate-hamming: ## not a test: time MIH and scan range queries to refit hamming/cost.go's constants (hamming/calib_test.go, build tag "calibrate"; idle machine)
+	$(GO) test -tags calibrate ./hamming/ -run '^TestCalibrate$$' -v -count=1 -timeout $(TIMEOUT_BENCH)
 
 build: ## build the CLI into bin/wordveil
 	$(GO) build -trimpath -o bin/wordveil ./cmd/wordveil
