@@ -286,7 +286,14 @@ func TestKNNWarmStart(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	codes := clusteredCodes(r, 3000)
 	m, _ := newMIH(codes)
-	for _, q := range queriesFor(r, codes, 12) {
+	// Every warm radius (each boundary of the substring radii) with every
+	// query; -short takes 3 queries (the same first 3), the full test 12:
+	// the large radii enumerate whole substring tables, slow under -race.
+	queries := queriesFor(r, codes, 12)
+	if testing.Short() {
+		queries = queries[:3]
+	}
+	for _, q := range queries {
 		for _, warm := range []int{0, 1, 5, 15, 16, 17, 31, 32, 40, 70, 255, 256} {
 			for _, k := range []int{1, 7} {
 				sc := m.scratch()
