@@ -55,8 +55,9 @@ func measured(t *testing.T, env *Env, s Spec, e int) (float64, float64) {
 	return study, other
 }
 
-//
-// -short calibrates one candidate of each family (brr, custext, 1dg-1,
+// TestCandidateCalibrationHitsTargets: each candidate's calibrated ε
+// gives the study's deniability cell within CandidateTolerance of every
+// target. -short calibrates one candidate of each family (brr, custext, 1dg-1,
 // 1dt-2); the others (tem-hamming and santext cost most: about 160,000
 // draws per target in the final bisection, minutes under -race) run in
 // test-full.
