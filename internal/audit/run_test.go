@@ -64,7 +64,9 @@ func TestRunSizes(t *testing.T) {
 	}
 	sizes := []int{2, 3, 7, 100, MaxWords}
 	if testing.Short() {
-		sizes = sizes[:4] // the check is cubic in K: MaxWords alone costs minutes under -race
+		// The check is cubic in K: MaxWords alone costs minutes under
+		// -race, 100 half a minute; the default size is TestRunDefaultAsset's.
+		sizes = sizes[:3]
 	}
 	for _, k := range sizes {
 		tab, err := Run(a, Options{Words: k})
