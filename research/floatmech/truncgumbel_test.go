@@ -161,12 +161,8 @@ func ringVocab() [][]float64 {
 // at the single path's size.
 //
 // Sizes: the batch path draws auditDraws per input word (20000 with
-// -short, 100000 in test-full). The single path (one nearest-neighbour
-// search per draw, which allocates search buffers the race detector makes
-// about 50 times slower: 1.5 ms a draw) draws the same in test-full but
-// 2000 with -short: enough to reject the control's law with p far below
-// 1e-6 (checked here), not to see small departures, which the batch path,
-// the same sampler with a batched search, is there to catch.
+// -short, 100000 in test-full), the single path and the control
+// singleDraws (2000 with -short: enough to reject the control).
 func TestTruncGumbelExactLaw(t *testing.T) {
 	for i, tc := range []struct {
 		name string
@@ -191,11 +187,7 @@ func TestTruncGumbelExactLaw(t *testing.T) {
 					t.Errorf("batch w=%d: χ² = %.1f (df %d), p = %.3g", w, stat, df, p)
 				}
 			}
-			singleDraws := draws
-			if testing.Short() {
-				singleDraws = 2000
-			}
-			single, err := stattest.SampleCounts(m, 0, singleDraws, seeded(byte(95+i)))
+			single, err := stattest.SampleCounts(m, 0, singleDraws(t), seeded(byte(95+i)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -210,7 +202,7 @@ func TestTruncGumbelExactLaw(t *testing.T) {
 			bad.P.tLo = math.Exp(-bad.P.DMax / bad.P.B)
 			bad.P.width = math.Exp(bad.P.DMax/bad.P.B) - bad.P.tLo
 			bad.P.mass = -math.Expm1(-bad.P.width)
-			badCounts, err := stattest.SampleCounts(bad, 0, singleDraws, seeded(byte(99+i)))
+			badCounts, err := stattest.SampleCounts(bad, 0, singleDraws(t), seeded(byte(99+i)))
 			if err != nil {
 				t.Fatal(err)
 			}
