@@ -101,13 +101,13 @@ func testConfig() Config {
 
 // TestBuildDeterministicAndValid builds a 400-word asset twice (2 workers,
 // then 1) and checks the two are byte for byte equal and valid. -short
-// builds 150 words once: the presets' calibration dominates a build and
+// builds 100 words once: the presets' calibration dominates a build and
 // the race detector makes one at 400 words take minutes; the comparison
 // across worker counts runs at full size in test-full.
 func TestBuildDeterministicAndValid(t *testing.T) {
 	nWords, nSource := 400, 520
 	if testing.Short() {
-		nWords, nSource = 150, 200
+		nWords, nSource = 100, 140
 	}
 	src, words, vecs := fakeWink(t, nSource, 16, 7)
 	cfg := testConfig()
