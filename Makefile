@@ -5,7 +5,7 @@ export PATH := $(PATH):/usr/local/go/bin
 CACHE ?= $(or $(WORDVEIL_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wordveil)
 DEFAULT_ASSET := assets/en-glove100-50k.wva
 
-.PHONY: run help test vet test-race test-full test-purego test-arm64 bench tools assets build build-research \
+.PHONY: run help test notrun-reset calibrate-hamming vet test-race test-full test-purego test-arm64 bench tools assets build build-research \
 	test-32bit test-jvm check-golden golden aar xcframework bench-mobile measure-mobile eval-data eval eval-report typed-text \
 	check-android-sample test-jvm-arm64 package-metadata lint api-report
 
@@ -15,8 +15,29 @@ run: build ## the main job: privatize a sample text with each on-device mechanis
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
 
-test: tools vet lint test-race test-full test-purego test-arm64 test-32bit check-golden test-jvm check-android-sample test-jvm-arm64 package-metadata ## everything CI runs
+test: notrun-reset tools vet lint test-race test-full test-purego test-arm64 test-32bit check-golden test-jvm check-android-sample test-jvm-arm64 package-metadata ## everything CI runs
+	@scripts/capability.sh summary
 	@echo "make test: all passed"
+
+# What this machine cannot run (32-bit binaries, an arm64 emulator, a JDK,
+# apt) is detected by scripts/capability.sh: the targets below that need it
+# still build and vet what they can, print "NOT RUN on this machine: ..." for
+# the rest, and `make test` lists those lines again at its end. To see the
+# fallbacks on a machine that has everything, force a capability off:
+# WORDVEIL_NO_386=1, WORDVEIL_NO_ARM64=1, WORDVEIL_NO_JDK=1, WORDVEIL_NO_APT=1.
+CAP := scripts/capability.sh
+
+notrun-reset:
+	@$(CAP) reset
+
+# Every go test has an explicit -timeout with headroom (Go's default of 10
+# minutes per package is not a budget): no single test takes more than 60 s
+# under -race -short on an idle 2-core machine, and the whole slowest package
+# a few minutes; the limits below allow for a busy machine.
+TIMEOUT_RACE ?= 25m
+TIMEOUT_FULL ?= 30m
+TIMEOUT_SHORT ?= 15m
+TIMEOUT_BENCH ?= 60m
 
 tools: ## install what the tests need (qemu-user for arm64)
 	@scripts/ensure-tools.sh
@@ -32,26 +53,27 @@ vet: ## go vet (both modules), gofmt, and the SDK module's dependency rule (no p
 	  if [ -n "$$fmt" ]; then echo "gofmt needed:"; echo "$$fmt"; exit 1; fi
 
 test-race: ## unit, property and fuzz-seed tests under the race detector (short sizes), both modules
-	$(GO) test -race -short -count=1 ./...
-	cd $(RESEARCH) && $(GO) test -race -short -count=1 ./...
+	$(GO) test -race -short -count=1 -timeout $(TIMEOUT_RACE) ./...
+	cd $(RESEARCH) && $(GO) test -race -short -count=1 -timeout $(TIMEOUT_RACE) ./...
 
-test-full: ## the same at full size (property tests up to N = 200k), both modules
-	$(GO) test -count=1 ./...
-	cd $(RESEARCH) && $(GO) test -count=1 ./...
+test-full: ## the same at full size (property tests up to N = 200k, statistical tests at full sample sizes), both modules
+	$(GO) test -count=1 -timeout $(TIMEOUT_FULL) ./...
+	cd $(RESEARCH) && $(GO) test -count=1 -timeout $(TIMEOUT_FULL) ./...
 
 test-purego: ## the portable kernels, without assembly
-	$(GO) test -tags purego -count=1 ./hamming/ ./$(RESEARCH)/euclid/
+	$(GO) test -tags purego -count=1 -timeout $(TIMEOUT_SHORT) ./hamming/ ./$(RESEARCH)/euclid/
 
-test-arm64: ## the arm64 (NEON) kernels under qemu-user
-	GOARCH=arm64 $(GO) test -short -count=1 -exec qemu-aarch64 ./hamming/ ./$(RESEARCH)/euclid/
+test-arm64: ## the arm64 (NEON) kernels: vet and build for arm64; run under qemu-aarch64 where it works (scripts/test-arm64.sh)
+	GO=$(GO) TIMEOUT=$(TIMEOUT_SHORT) scripts/test-arm64.sh
 
-test-32bit: ## the SDK where int has 32 bits (gomobile's android/arm and android/386): compile everything, run the short tests as 386
-	GOARCH=arm $(GO) vet ./...
-	GOARCH=386 $(GO) vet ./...
-	GOARCH=386 $(GO) test -short -count=1 ./...
+test-32bit: ## the SDK where int has 32 bits (android/arm, android/386): vet and build every test for arm and 386; run them as 386 where this machine can (scripts/test-32bit.sh)
+	GO=$(GO) TIMEOUT=$(TIMEOUT_RACE) scripts/test-32bit.sh
 
 bench: ## the search-engine benchmarks of docs/BENCHMARKS.md
-	$(GO) test ./hamming/ -run '^$$' -bench . -count 6 | tee bench-hamming.txt
+	$(GO) test ./hamming/ -run '^$$' -bench . -count 6 -timeout $(TIMEOUT_BENCH) | tee bench-hamming.txt
+
+calibrate-hamming: ## not a test: time MIH and scan range queries to refit hamming/cost.go's constants (hamming/calib_test.go, build tag "calibrate"; idle machine)
+	$(GO) test -tags calibrate ./hamming/ -run '^TestCalibrate$$' -v -count=1 -timeout $(TIMEOUT_BENCH)
 
 build: ## build the CLI into bin/wordveil
 	$(GO) build -trimpath -o bin/wordveil ./cmd/wordveil
@@ -90,16 +112,20 @@ eval-report: build-research ## regenerate docs/eval's figures and RESULTS.md fro
 	bin/wordveil-research eval report
 
 test-jvm: ## the gobind Java binding of ./mobile on the host JVM (mobile/jvmtest; needs gcc and a JDK)
-	scripts/jvm-test.sh wordveil.jvmtest.BindingTest $(DEFAULT_ASSET)
+	$(CAP) run-if "jdk cmd:cc" test-jvm "the host-JVM binding tests" -- \
+	  scripts/jvm-test.sh wordveil.jvmtest.BindingTest $(DEFAULT_ASSET)
 
 test-jvm-arm64: ## the same tests on an arm64 JVM under qemu-user, emulated profile (pinned Debian arm64 JRE, cross-built libgojni.so)
-	WORDVEIL_CACHE="$(CACHE)" scripts/jvm-test-arm64.sh wordveil.jvmtest.BindingTest $(DEFAULT_ASSET)
+	WORDVEIL_CACHE="$(CACHE)" $(CAP) run-if "arm64 jdk debian cmd:aarch64-linux-gnu-gcc|apt" test-jvm-arm64 "the binding tests on an arm64 JVM" -- \
+	  scripts/jvm-test-arm64.sh wordveil.jvmtest.BindingTest $(DEFAULT_ASSET)
 
 check-android-sample: ## compile every Kotlin source of android-sample/ against the binding and API 29 (pinned kotlinc, aapt2); a wrong call must not compile
-	WORDVEIL_CACHE="$(CACHE)" scripts/check-android-sample.sh
+	WORDVEIL_CACHE="$(CACHE)" $(CAP) run-if "jdk debian cmd:npm cmd:aapt2|apt" check-android-sample "the Kotlin sample's compilation" -- \
+	  scripts/check-android-sample.sh
 
 package-metadata: ## POM, sources jar, Package.swift for PLACEHOLDER artefacts; POM vs the Maven XSD, Package.swift vs golden
-	WORDVEIL_CACHE="$(CACHE)" scripts/check-package-metadata.sh
+	WORDVEIL_CACHE="$(CACHE)" $(CAP) run-if "jdk debian cmd:python3 cmd:unzip cmd:xmllint|apt" package-metadata "the POM and Package.swift checks" -- \
+	  scripts/check-package-metadata.sh
 
 lint: ## staticcheck at the pinned version (scripts/staticcheck.sh)
 	scripts/staticcheck.sh
@@ -120,7 +146,7 @@ xcframework: ## build/WordVeil.xcframework with gomobile, its zip and build/swif
 	scripts/mobile-bind.sh apple
 
 bench-mobile: ## the Go side of docs/MOBILE.md's per-call figures
-	$(GO) test ./mobile -run '^$$' -bench 'Privatize' -benchmem -count 5
+	$(GO) test ./mobile -run '^$$' -bench 'Privatize' -benchmem -count 5 -timeout $(TIMEOUT_BENCH)
 
 measure-mobile: ## docs/MOBILE.md's figures (Go-side RSS, cold start, per-call time, sizes), written into it and the README
 	scripts/measure-mobile.sh

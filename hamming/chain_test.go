@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/wordveil/wordveil/internal/stattest"
 )
 
 func TestChainIsExactPermutation(t *testing.T) {
@@ -48,22 +50,34 @@ func TestChainDeterministicAndTiesUniform(t *testing.T) {
 		t.Fatal("same seed, different chains")
 	}
 	// Five identical codes: the second element is uniform over the other four
-	// (chi-square, 3 degrees of freedom, critical value 16.27 at 0.001).
+	// (stattest.ChiSquare at the suites' false-failure rate). Negative
+	// control: draws from a tie-break that favours id 1 (0.3 against 0.233
+	// for each other id) are rejected at the same size (expected chi-square
+	// about 110 with 3 df).
 	same := make([]Code, 5)
 	r := rand.NewPCG(3, 3)
-	var counts [5]int
 	const draws = 8000
-	for i := 0; i < draws; i++ {
+	uniform := []float64{0, 0.25, 0.25, 0.25, 0.25}
+	var counts [5]int
+	for range draws {
 		c, _ := Chain(same, 0, r, nil)
 		counts[c[1]]++
 	}
-	chi := 0.0
-	for _, o := range counts[1:] {
-		e := draws / 4.0
-		chi += (float64(o) - e) * (float64(o) - e) / e
+	if stat, df, p := stattest.ChiSquare(counts[:], uniform); p < stattest.FalseFailureRate {
+		t.Errorf("second element counts %v: chi2=%.1f df=%d p=%.3g", counts, stat, df, p)
 	}
-	if counts[0] != 0 || chi > 16.27 {
-		t.Fatalf("second element counts %v (chi2 %.1f)", counts, chi)
+	biased := [5]int{}
+	rr := rand.New(r)
+	for range draws {
+		switch u := rr.Float64(); {
+		case u < 0.3:
+			biased[1]++
+		default:
+			biased[2+int((u-0.3)/0.7*3)]++
+		}
+	}
+	if stat, df, p := stattest.ChiSquare(biased[:], uniform); p >= stattest.FalseFailureRate {
+		t.Errorf("negative control: counts %v of a biased tie-break accepted: chi2=%.1f df=%d p=%.3g", biased, stat, df, p)
 	}
 }
 

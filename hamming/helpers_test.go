@@ -2,7 +2,6 @@ package hamming
 
 import (
 	"math/rand/v2"
-	"os"
 	"slices"
 	"testing"
 
@@ -116,5 +115,3 @@ func sortedCopy(ns []Neighbor) []Neighbor {
 	sortNeighbors(c)
 	return c
 }
-
-var calibrate = os.Getenv("WV_CALIBRATE") != ""

@@ -59,13 +59,11 @@ func TestSearchMatchesBruteForce(t *testing.T) {
 		{"two-equal", []Code{{1, 2, 3, 4}, {1, 2, 3, 4}}, 5},
 		{"random-1k", randomCodes(r, 1000), 30},
 		{"clustered-5k", clusteredCodes(r, 5000), 40},
-		{"random-50k", randomCodes(r, 50000), 12},
-		{"clustered-200k", clusteredCodes(r, 200000), 12},
+	}
+	if !testing.Short() { // generated only when used: 200k codes cost seconds under -race
+		sets = append(sets, dataset{"random-50k", randomCodes(r, 50000), 12}, dataset{"clustered-200k", clusteredCodes(r, 200000), 12})
 	}
 	for _, ds := range sets {
-		if testing.Short() && len(ds.codes) > 10000 {
-			continue
-		}
 		excl := bitset.New(uint(len(ds.codes)))
 		for i := range ds.codes {
 			if r.IntN(3) == 0 {
@@ -286,7 +284,14 @@ func TestKNNWarmStart(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	codes := clusteredCodes(r, 3000)
 	m, _ := newMIH(codes)
-	for _, q := range queriesFor(r, codes, 12) {
+	// Every warm radius (each boundary of the substring radii) with every
+	// query; -short takes 3 queries (the same first 3), the full test 12:
+	// the large radii enumerate whole substring tables, slow under -race.
+	queries := queriesFor(r, codes, 12)
+	if testing.Short() {
+		queries = queries[:3]
+	}
+	for _, q := range queries {
 		for _, warm := range []int{0, 1, 5, 15, 16, 17, 31, 32, 40, 70, 255, 256} {
 			for _, k := range []int{1, 7} {
 				sc := m.scratch()

@@ -16,18 +16,6 @@ import (
 	"github.com/wordveil/wordveil/internal/stattest"
 )
 
-// AuditCase is auditCase for package mechanism_test: its exact law is the
-// field P, the rest is read through Name, Mech, D and Eps.
-type AuditCase = auditCase
-
-func (c auditCase) Name() string    { return c.name }
-func (c auditCase) Mech() Mechanism { return c.mech }
-func (c auditCase) D() [][]float64  { return c.d }
-func (c auditCase) Eps() float64    { return c.eps }
-
-// AuditCasesForTest is auditCases.
-func AuditCasesForTest(t testing.TB) []AuditCase { return auditCases(t) }
-
 // SyntheticCodesForTest is syntheticCodes (fixtures_test.go).
 func SyntheticCodesForTest(n, L int, seed string) ([]uint64, []hamming.Code) {
 	return syntheticCodes(n, L, seed)

@@ -166,3 +166,18 @@ func syntheticList(t testing.TB, n int, seed string) (wva.Permutation, []int) {
 	}
 	return p, pos
 }
+
+// testOutputs is the output vocabulary of n words without excluded, and
+// the same set as dpexact takes it.
+func testOutputs(t testing.TB, n int, excluded ...int) (*Outputs, []bool) {
+	t.Helper()
+	o, err := NewOutputs(n, excluded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := make([]bool, n)
+	for i := range allowed {
+		allowed[i] = o.Allowed(i)
+	}
+	return o, allowed
+}

@@ -79,8 +79,11 @@ Flags:
 func printAudit(w io.Writer, tab audit.Table) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "MECHANISM\tε\tVOCABULARY\tN\tWORST EXCESS\tTIGHTNESS\tRESULT")
-	var real, pass, controls, caught int
+	var real, pass, vacuous, controls, caught int
 	for _, r := range tab.Results {
+		if r.Vacuous() {
+			vacuous++
+		}
 		if r.Control {
 			controls++
 			if r.OK {
@@ -107,6 +110,7 @@ func printAudit(w io.Writer, tab audit.Table) error {
 	}
 	fmt.Fprintf(w, "\nWorst excess = max over w, w', y of ln P(y|w) − ln P(y|w') − ε·d(w,w'); ≤ %g passes.\n", audit.Tolerance)
 	fmt.Fprintln(w, "Tightness = max of (ln P(y|w) − ln P(y|w')) / (ε·d(w,w')): the share of the guarantee used (> 1 violates).")
-	fmt.Fprintf(w, "%d/%d mechanism cases pass; %d/%d negative controls caught.\n", pass, real, caught, controls)
+	fmt.Fprintf(w, "%d/%d mechanism cases pass (%d vacuous: tightness < %s); %d/%d negative controls caught.\n",
+		pass, real, vacuous, audit.FormatFloat(audit.MinTightness), caught, controls)
 	return nil
 }

@@ -129,34 +129,34 @@ func cusTextLaws(t *Table, a *wva.Asset, vocab string, epss []float64) error {
 			return err
 		}
 		P, err := dpexact.CusText(d, groups, m.Epsilon(), nil)
-		t.add("CusText, same-set pairs", false, eps, vocab, P, err, same)
+		t.addMech(m, "CusText, same-set pairs", eps, vocab, P, err, same)
 		if a.CusText.Groups() > 1 {
 			// Two sets: an output of one is impossible from the other.
 			t.add("expected violation (by design): CusText, all pairs at ε", true, eps, vocab, P, err, everyPair)
 		}
-		reps, allowed, err := restrictEveryThird(m, nil)
+		r, allowed, err := restrictEveryThird(m, nil)
 		if err != nil {
 			return err
 		}
-		P, err = dpexact.CusText(d, groups, reps, allowed)
-		t.add("CusText over A, same-set pairs", false, eps, vocab+excludedNote, P, err, same)
+		P, err = dpexact.CusText(d, groups, r.Epsilon(), allowed)
+		t.addMech(r, "CusText over A, same-set pairs", eps, vocab+excludedNote, P, err, same)
 
 		mp, err := keepwords.NewCusTextPlus(a, eps)
 		if err != nil {
 			return err
 		}
 		P, err = dpexact.CusTextPlus(d, groups, stop, mp.Epsilon(), nil)
-		t.add("CusText+, same-set pairs of non-stop words", false, eps, vocab, P, err, samePlus)
+		t.addMech(mp, "CusText+, same-set pairs of non-stop words", eps, vocab, P, err, samePlus)
 		if stopShares {
 			// A stop word never releases its set-mates, which do.
 			t.add("expected violation (by design): CusText+, same-set pairs with stop words", true, eps, vocab, P, err, same)
 		}
-		reps, allowed, err = restrictEveryThird(mp, nil)
+		r, allowed, err = restrictEveryThird(mp, nil)
 		if err != nil {
 			return err
 		}
-		P, err = dpexact.CusTextPlus(d, groups, stop, reps, allowed)
-		t.add("CusText+ over A, same-set pairs of non-stop words", false, eps, vocab+excludedNote, P, err, samePlus)
+		P, err = dpexact.CusTextPlus(d, groups, stop, r.Epsilon(), allowed)
+		t.addMech(r, "CusText+ over A, same-set pairs of non-stop words", eps, vocab+excludedNote, P, err, samePlus)
 	}
 	return nil
 }
@@ -189,29 +189,35 @@ func cusTextControls(t *Table) {
 	t.add("control: CusText scored exp(ε·u), no 1/2", true, 150, vocab, P, cmp.Or(err, err2), same)
 }
 
-// addSets checks the listed groups of a.CusText against the greedy
-// construction and appends the verdict as a negative control: Excess is
-// the number of groups that differ (real sets are checked by
-// cusTextCases, which fails Run instead).
+// addSets appends a case that checks the listed groups of a.CusText
+// against the greedy construction, as a negative control (real sets are
+// checked by cusTextCases, which fails Run instead).
 func (t *Table) addSets(name string, control bool, vocab string, a *wva.Asset, groups []int) {
-	bad, first := checkGreedy(a.Codes, a.CusText, groups)
-	r := Result{Mechanism: name + " (excess = groups not re-derived)", Control: control, Vocabulary: vocab,
+	t.addCase(Case{Name: name + " (excess = groups not re-derived)", Control: control, Vocabulary: vocab,
+		sets: &setsCheck{a: a, groups: groups}}, nil)
+}
+
+// audit is Case.Audit for a check of sets: Excess is the number of
+// groups that differ.
+func (s *setsCheck) audit(c Case) Result {
+	bad, first := checkGreedy(s.a.Codes, s.a.CusText, s.groups)
+	r := Result{Mechanism: c.Name, Control: c.Control, Vocabulary: c.Vocabulary,
 		Report: Report{Excess: float64(bad), W: -1, W2: -1, Y: -1}}
-	r.N = a.CusText.Len()
+	r.N = s.a.CusText.Len()
 	if bad > 0 {
 		r.Report.W = first
 	}
 	switch {
-	case !control && bad == 0:
+	case !c.Control && bad == 0:
 		r.OK, r.Status = true, "PASS"
-	case !control:
+	case !c.Control:
 		r.Status = "FAIL"
 	case bad > 0:
 		r.OK, r.Status = true, "expected violation: caught"
 	default:
 		r.Status = "expected violation: NOT CAUGHT"
 	}
-	t.Results = append(t.Results, r)
+	return r
 }
 
 // checkGreedy re-derives each listed group from the codes and returns how

@@ -56,6 +56,15 @@
 // allowed position, the TEM family the exponential mechanism over A. The
 // input word 0 is itself excluded, so inputs outside A are covered.
 //
+// One case table. Cases returns every case Run audits, each with the
+// mechanism built by package mechanism whose law it is (nil for the
+// controls and the float-vector laws); package mechanism's tests check each
+// sampler against the same laws by chi-square, so the audit and the
+// sampler tests cannot drift apart. One tightness rule covers every
+// mechanism: a real case must use at least MinTightness (0.45) of its
+// guarantee, else its pass is reported vacuous (Result.Vacuous; the tests
+// require none at the default size).
+//
 // Teeth. Run also audits negative controls, mechanisms known to violate
 // metric-DP (a selection that never outputs its input, TEM with the ⊥
 // score ln(N/|L_w|) instead of ln(N−|L_w|), TEM whose L_w is a top-k

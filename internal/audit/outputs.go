@@ -32,24 +32,24 @@ func everyThird(n int) (*mechanism.Outputs, []bool, error) {
 
 // restrictEveryThird restricts m (built by package mechanism) to
 // everyThird, so that the audit checks a restriction the library accepts,
-// and returns ε read back from the restricted mechanism and the allowed
-// set.
-func restrictEveryThird(m mechanism.Mechanism, err error) (float64, []bool, error) {
+// and returns the restricted mechanism (its ε is read back from it) and
+// the allowed set.
+func restrictEveryThird(m mechanism.Mechanism, err error) (mechanism.Mechanism, []bool, error) {
 	if err != nil {
-		return 0, nil, err
+		return nil, nil, err
 	}
 	o, allowed, err := everyThird(m.Len())
 	if err != nil {
-		return 0, nil, err
+		return nil, nil, err
 	}
 	r, err := mechanism.Restrict(m, o)
 	if err != nil {
-		return 0, nil, fmt.Errorf("audit: %w", err)
+		return nil, nil, fmt.Errorf("audit: %w", err)
 	}
 	if f, ok := r.(mechanism.Facts); !ok || f.Outputs() != o {
-		return 0, nil, fmt.Errorf("audit: %s: the restricted mechanism does not report its outputs", m.Metric())
+		return nil, nil, fmt.Errorf("audit: %s: the restricted mechanism does not report its outputs", m.Metric())
 	}
-	return r.Epsilon(), allowed, nil
+	return r, allowed, nil
 }
 
 // redrawControls adds the negative controls of output vocabularies:

@@ -66,7 +66,8 @@ type Table struct {
 	// Skipped lists parts not audited because the asset lacks them.
 	Skipped []string `json:"skipped,omitempty"`
 
-	err error // the first error computing a law (see add)
+	cases []Case // the case table, one per result (see Cases)
+	err   error  // the first error computing a law (see add)
 }
 
 // OK reports whether every real mechanism passed and every control was
@@ -91,28 +92,28 @@ func (t Table) Failures() []Result {
 	return f
 }
 
-// add audits P against ε·d and appends the verdict. lawErr is the error
-// computing P returned: add keeps the first one for Run to return, and
-// records nothing for that case.
+// add appends a law-only case (no sampler: a control, an expected
+// violation, a float-vector law) and its verdict; addMech appends the
+// case of mechanism m, whose exact law is P. lawErr is the error
+// computing P returned: the first one is kept for Run to return, and
+// nothing is recorded for that case.
 func (t *Table) add(name string, control bool, eps float64, vocab string, P [][]float64, lawErr error, d [][]float64) {
+	t.addCase(Case{Name: name, Control: control, Eps: eps, Vocabulary: vocab, P: P, D: d}, lawErr)
+}
+
+func (t *Table) addMech(m mechanism.Mechanism, name string, eps float64, vocab string, P [][]float64, lawErr error, d [][]float64) {
+	t.addCase(Case{Name: name, Eps: eps, Vocabulary: vocab, Mech: m, P: P, D: d}, lawErr)
+}
+
+func (t *Table) addCase(c Case, lawErr error) {
 	if lawErr != nil {
 		if t.err == nil {
-			t.err = fmt.Errorf("audit: %s on %s: %w", name, vocab, lawErr)
+			t.err = fmt.Errorf("audit: %s on %s: %w", c.Name, c.Vocabulary, lawErr)
 		}
 		return
 	}
-	r := Result{Mechanism: name, Control: control, Eps: eps, Vocabulary: vocab, N: len(P), Report: check(P, d, eps)}
-	switch {
-	case !control && r.Report.Pass():
-		r.OK, r.Status = true, "PASS"
-	case !control:
-		r.Status = "FAIL"
-	case r.Report.Invalid == "" && r.Report.Excess > Tolerance:
-		r.OK, r.Status = true, "expected violation: caught"
-	default:
-		r.Status = "expected violation: NOT CAUGHT"
-	}
-	t.Results = append(t.Results, r)
+	t.cases = append(t.cases, c)
+	t.Results = append(t.Results, c.Audit())
 }
 
 // Run audits every on-device mechanism, at several ε and γ, on
@@ -131,8 +132,18 @@ func (t *Table) add(name string, control bool, eps float64, vocab string, P [][]
 //
 // and the negative controls, which must be caught. Parts the asset lacks
 // (TEM balls, lists) are listed in Table.Skipped. a may be nil: only the
-// synthetic sets are audited then.
+// synthetic sets are audited then. The cases are those of Cases(a, opts).
 func Run(a *wva.Asset, opts Options) (Table, error) {
+	t, err := run(a, opts)
+	if err != nil {
+		return Table{}, err
+	}
+	t.cases = nil
+	return t, nil
+}
+
+// run builds the case table and audits it.
+func run(a *wva.Asset, opts Options) (Table, error) {
 	k := opts.Words
 	if k == 0 {
 		k = DefaultWords
@@ -173,13 +184,13 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 		}
 		vocab := fmt.Sprintf("synthetic %d codes × %d bits", c.n, c.L)
 		P, err := dpexact.BRR(low, c.L, m.Epsilon())
-		t.add("BRR", false, c.eps, vocab, P, err, hammingDistances(codes))
-		eps, allowed, err := restrictEveryThird(m, nil)
+		t.addMech(m, "BRR", c.eps, vocab, P, err, hammingDistances(codes))
+		r, allowed, err := restrictEveryThird(m, nil)
 		if err != nil {
 			return Table{}, err
 		}
-		P, err = dpexact.RestrictedBRR(low, c.L, eps, allowed)
-		t.add("BRR, nearest allowed", false, c.eps, vocab+excludedNote, P, err, hammingDistances(codes))
+		P, err = dpexact.RestrictedBRR(low, c.L, r.Epsilon(), allowed)
+		t.addMech(r, "BRR, nearest allowed", c.eps, vocab+excludedNote, P, err, hammingDistances(codes))
 	}
 
 	// TEMHamming on synthetic short codes and on the asset's codes.
@@ -194,13 +205,13 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 			}
 			g := gammaFor(c.eps, c.gamma, len(codes))
 			P, err := dpexact.TEM(d, g, c.eps)
-			t.add("TEMHamming "+gammaName(g, c.gamma), false, c.eps, vocab, P, err, d)
-			eps, allowed, err := restrictEveryThird(m, nil)
+			t.addMech(m, "TEMHamming "+gammaName(g, c.gamma), c.eps, vocab, P, err, d)
+			r, allowed, err := restrictEveryThird(m, nil)
 			if err != nil {
 				return err
 			}
-			P, err = dpexact.RestrictedTEM(d, g, eps, allowed)
-			t.add("TEMHamming over A "+gammaName(g, c.gamma), false, c.eps, vocab+excludedNote, P, err, d)
+			P, err = dpexact.RestrictedTEM(d, g, r.Epsilon(), allowed)
+			t.addMech(r, "TEMHamming over A "+gammaName(g, c.gamma), c.eps, vocab+excludedNote, P, err, d)
 		}
 		return nil
 	}
@@ -240,12 +251,12 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 			vocab := fmt.Sprintf("%s: Euclidean balls, %d pairs ≤ γ_max", sub.vocab, sub.s.pairs)
 			for _, c := range []temCase{{6, 0}, {1, 3}, {2, sub.s.gammaMax}, {0.7, 3.6}} {
 				given := c.gamma
-				_, err := mechanism.NewTEM(sub.s.tem, c.eps, mechanism.TEMOptions{Gamma: given})
+				m, err := mechanism.NewTEM(sub.s.tem, c.eps, mechanism.TEMOptions{Gamma: given})
 				name := ""
 				if given == 0 && errors.Is(err, wva.ErrGammaMax) {
 					// Theorem 4.2's γ grows with N: audit at the stored maximum.
 					given = sub.s.gammaMax
-					_, err = mechanism.NewTEM(sub.s.tem, c.eps, mechanism.TEMOptions{Gamma: given})
+					m, err = mechanism.NewTEM(sub.s.tem, c.eps, mechanism.TEMOptions{Gamma: given})
 					name = "TEM γ=" + FormatFloat(given) + " (γ_max < Thm 4.2)"
 				}
 				if err != nil {
@@ -256,13 +267,13 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 					name = "TEM " + gammaName(g, c.gamma)
 				}
 				P, err := dpexact.TEM(sub.s.dist, g, c.eps)
-				t.add(name, false, c.eps, vocab, P, err, sub.s.auditD)
-				eps, allowed, err := restrictEveryThird(mechanism.NewTEM(sub.s.tem, c.eps, mechanism.TEMOptions{Gamma: given}))
+				t.addMech(m, name, c.eps, vocab, P, err, sub.s.auditD)
+				r, allowed, err := restrictEveryThird(mechanism.NewTEM(sub.s.tem, c.eps, mechanism.TEMOptions{Gamma: given}))
 				if err != nil {
 					return Table{}, err
 				}
-				P, err = dpexact.RestrictedTEM(sub.s.dist, g, eps, allowed)
-				t.add(strings.Replace(name, "TEM", "TEM over A", 1), false, c.eps, vocab+excludedNote, P, err, sub.s.auditD)
+				P, err = dpexact.RestrictedTEM(sub.s.dist, g, r.Epsilon(), allowed)
+				t.addMech(r, strings.Replace(name, "TEM", "TEM over A", 1), c.eps, vocab+excludedNote, P, err, sub.s.auditD)
 			}
 		}
 	} else if s != nil {
@@ -305,13 +316,13 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 				return Table{}, err
 			}
 			P, err := dpexact.DiffractorGeometric(ls.pos, eps)
-			t.add("1-DG", false, eps, ls.vocab, P, err, d)
-			reps, allowed, err := restrictEveryThird(m, nil)
+			t.addMech(m, "1-DG", eps, ls.vocab, P, err, d)
+			r, allowed, err := restrictEveryThird(m, nil)
 			if err != nil {
 				return Table{}, err
 			}
-			P, err = dpexact.RestrictedDiffractorGeometric(ls.pos, reps, allowed)
-			t.add("1-DG, nearest allowed", false, eps, ls.vocab+excludedNote, P, err, d)
+			P, err = dpexact.RestrictedDiffractorGeometric(ls.pos, r.Epsilon(), allowed)
+			t.addMech(r, "1-DG, nearest allowed", eps, ls.vocab+excludedNote, P, err, d)
 		}
 		for _, c := range []temCase{{0.4, 5}, {1, 3}, {0.5, 0}, {2.5, 0}} {
 			m, err := mechanism.NewDiffractorTEM(ls.lists, c.eps, mechanism.TEMOptions{Gamma: c.gamma})
@@ -320,13 +331,13 @@ func Run(a *wva.Asset, opts Options) (Table, error) {
 			}
 			g := gammaFor(c.eps, c.gamma, len(ls.pos[0]))
 			P, err := dpexact.DiffractorTEM(ls.pos, g, c.eps)
-			t.add("1-DT "+gammaName(g, c.gamma), false, c.eps, ls.vocab, P, err, d)
-			reps, allowed, err := restrictEveryThird(m, nil)
+			t.addMech(m, "1-DT "+gammaName(g, c.gamma), c.eps, ls.vocab, P, err, d)
+			r, allowed, err := restrictEveryThird(m, nil)
 			if err != nil {
 				return Table{}, err
 			}
-			P, err = dpexact.RestrictedDiffractorTEM(ls.pos, g, reps, allowed)
-			t.add("1-DT over A "+gammaName(g, c.gamma), false, c.eps, ls.vocab+excludedNote, P, err, d)
+			P, err = dpexact.RestrictedDiffractorTEM(ls.pos, g, r.Epsilon(), allowed)
+			t.addMech(r, "1-DT over A "+gammaName(g, c.gamma), c.eps, ls.vocab+excludedNote, P, err, d)
 		}
 	}
 

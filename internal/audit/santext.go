@@ -28,13 +28,13 @@ func sanTextCases(t *Table, codes []hamming.Code, vocab string, epss []float64, 
 			return err
 		}
 		P, err := dpexact.SanText(d, m.Epsilon())
-		t.add("SanText", false, eps, vocab, P, err, d)
-		reps, allowed, err := restrictEveryThird(m, nil)
+		t.addMech(m, "SanText", eps, vocab, P, err, d)
+		r, allowed, err := restrictEveryThird(m, nil)
 		if err != nil {
 			return err
 		}
-		P, err = dpexact.RestrictedSanText(d, reps, allowed)
-		t.add("SanText over A", false, eps, vocab+excludedNote, P, err, d)
+		P, err = dpexact.RestrictedSanText(d, r.Epsilon(), allowed)
+		t.addMech(r, "SanText over A", eps, vocab+excludedNote, P, err, d)
 	}
 	for _, c := range plus {
 		m, err := keepwords.NewSanTextPlus(x, c.eps, keepwords.SanTextPlusOptions{Sensitive: c.w, P: c.p})
@@ -48,16 +48,16 @@ func sanTextCases(t *Table, codes []hamming.Code, vocab string, epss []float64, 
 		}
 		name := fmt.Sprintf("SanText+ w=%s p=%s", FormatFloat(c.w), FormatFloat(c.p))
 		P, err := dpexact.SanTextPlus(d, m.Epsilon(), sens, c.p, nil)
-		t.add(name+", sensitive pairs", false, c.eps, vocab, P, err, ds)
+		t.addMech(m, name+", sensitive pairs", c.eps, vocab, P, err, ds)
 		if c.p < 1 {
 			t.add("expected violation (by design): "+name+", all pairs", true, c.eps, vocab, P, err, d)
 		}
-		reps, allowed, err := restrictEveryThird(m, nil)
+		r, allowed, err := restrictEveryThird(m, nil)
 		if err != nil {
 			return err
 		}
-		P, err = dpexact.SanTextPlus(d, reps, sens, c.p, allowed)
-		t.add(name+" over A, sensitive pairs", false, c.eps, vocab+excludedNote, P, err, ds)
+		P, err = dpexact.SanTextPlus(d, r.Epsilon(), sens, c.p, allowed)
+		t.addMech(r, name+" over A, sensitive pairs", c.eps, vocab+excludedNote, P, err, ds)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package sample
 import (
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/wordveil/wordveil/internal/stattest"
@@ -81,17 +82,23 @@ func TestBernoulliLogPaths(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
 		}
 	}
-	// Statistically, a probability far below 2^-16.
+	// Statistically, a probability far below 2^-16. Control: draws at 3p
+	// against the law of p: with 2e6 draws, 120 expected hits against 40
+	// (chi-square 160). The test's power is about this coarse: at 2p
+	// (chi-square 40 on average) it rejects at 1e-6 only about half the time.
 	src := rand.NewChaCha8(stattest.Seed("blog"))
 	const p, draws = 2e-5, 2000000
-	hits := 0
-	for range draws {
-		if BernoulliLog(src, math.Log(p)) {
-			hits++
+	for _, c := range []struct {
+		drawP   float64
+		control bool
+	}{{p, false}, {3 * p, true}} {
+		hits := 0
+		for range draws {
+			if BernoulliLog(src, math.Log(c.drawP)) {
+				hits++
+			}
 		}
-	}
-	if stat, _, pv := stattest.ChiSquare([]int{hits, draws - hits}, []float64{p, 1 - p}); pv < stattest.FalseFailureRate {
-		t.Errorf("p=%g: %d hits in %d (chi2=%.1f)", p, hits, draws, stat)
+		fit(t, "BernoulliLog drawn at p="+strconv.FormatFloat(c.drawP, 'g', -1, 64), c.control, []int{hits, draws - hits}, []float64{p, 1 - p})
 	}
 }
 
@@ -115,22 +122,26 @@ func TestLogHelpers(t *testing.T) {
 	}
 }
 
-// Exp(1) from exponential: 40 equiprobable cells.
+// Exp(1) from exponential: 40 equiprobable cells. Control: 1.1·E, an
+// exponential of rate 1/1.1, against the cells of Exp(1).
 func TestExponential(t *testing.T) {
 	src := rand.NewChaCha8(stattest.Seed("exp"))
 	const cells = 40
-	counts := make([]int, cells)
 	p := make([]float64, cells)
 	for i := range p {
 		p[i] = 1.0 / cells
 	}
-	for range 40000 {
-		e := exponential(src)
-		// CDF 1 − e^−x maps E to a uniform cell.
-		counts[min(int(-math.Expm1(-e)*cells), cells-1)]++
-	}
-	if stat, df, pv := stattest.ChiSquare(counts, p); pv < stattest.FalseFailureRate {
-		t.Errorf("chi2=%.1f df=%d p=%.3g", stat, df, pv)
+	for _, c := range []struct {
+		scale   float64
+		control bool
+	}{{1, false}, {1.1, true}} {
+		counts := make([]int, cells)
+		for range 40000 {
+			e := c.scale * exponential(src)
+			// CDF 1 − e^−x maps E to a uniform cell.
+			counts[min(int(-math.Expm1(-e)*cells), cells-1)]++
+		}
+		fit(t, "exponential scaled by "+strconv.FormatFloat(c.scale, 'g', -1, 64), c.control, counts, p)
 	}
 }
 

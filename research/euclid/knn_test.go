@@ -111,9 +111,16 @@ func TestNearestMatchesBruteForce(t *testing.T) {
 	ns, dims := knnSizes(testing.Short())
 	for _, n := range ns {
 		for _, dim := range dims {
+			// Every size and dimension (each kernel's remainder paths) at
+			// every k; -short asks 6 queries of each instead of 24: every
+			// query runs every kernel and batch worker count, which the
+			// race detector makes slow.
 			nq := 24
 			if n*dim > 200000 {
 				nq = 12
+			}
+			if testing.Short() {
+				nq = 6
 			}
 			c := makeKNNCase(r, n, dim, nq)
 			t.Run(c.name, func(t *testing.T) {
@@ -139,14 +146,18 @@ func TestNearestMatchesBruteForce(t *testing.T) {
 					// Batch, every kernel, several worker counts.
 					qs := slices.Concat(c.queries...)
 					m := len(c.queries)
+					wants := make([][]Neighbor, m)
+					for j, q := range c.queries {
+						wants[j] = bruteNearest(c.x, q, k)
+					}
 					for _, kern := range availableKernels() {
 						for _, workers := range []int{1, 2, 7, 0} {
 							out := make([]Neighbor, m*k)
 							if err := c.x.nearestBatch(qs, k, out, workers, kern); err != nil {
 								t.Fatal(err)
 							}
-							for j, q := range c.queries {
-								if want := bruteNearest(c.x, q, k); !slices.Equal(out[j*k:(j+1)*k], want) {
+							for j := range c.queries {
+								if want := wants[j]; !slices.Equal(out[j*k:(j+1)*k], want) {
 									t.Fatalf("batch k=%d workers=%d kernel %s query %d:\n got %v\nwant %v", k, workers, kernelNames[kern], j, out[j*k:(j+1)*k], want)
 								}
 							}

@@ -147,6 +147,21 @@ func auditDraws(t *testing.T) int {
 	return 100000
 }
 
+// singleDraws is the size of the chi-square tests of the one-draw path
+// (Privatize) and of their negative controls: auditDraws in test-full,
+// 2000 with -short. Each single draw runs one nearest-neighbour search
+// whose buffers the race detector makes about 50 times slower (1.5 ms a
+// draw), while the batch path, the same sampler with batched searches,
+// keeps auditDraws per word. 2000 draws reject each control (a factor
+// dropped or a truncation changed, checked by the tests that use it),
+// not small departures, which the batch tests are there to catch.
+func singleDraws(t *testing.T) int {
+	if testing.Short() {
+		return 2000
+	}
+	return auditDraws(t)
+}
+
 func euclidBound(e *Embedding, eps float64) func(w, w2 int) float64 {
 	return func(w, w2 int) float64 {
 		var s float64

@@ -56,14 +56,14 @@ func checkSamplerMatchesLaw(t *testing.T, m, bad samplerUnderTest, law [][]float
 			t.Errorf("batch w=%d: χ² = %.1f (df %d), p = %.3g", v, stat, df, p)
 		}
 	}
-	single, err := stattest.SampleCounts(m, w, draws, seeded(tag+1))
+	single, err := stattest.SampleCounts(m, w, singleDraws(t), seeded(tag+1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if stat, df, p := stattest.ChiSquare(single, law[w]); p < stattest.FalseFailureRate {
 		t.Errorf("single w=%d: χ² = %.1f (df %d), p = %.3g", w, stat, df, p)
 	}
-	badCounts, err := stattest.SampleCounts(bad, w, draws, seeded(tag+2))
+	badCounts, err := stattest.SampleCounts(bad, w, singleDraws(t), seeded(tag+2))
 	if err != nil {
 		t.Fatal(err)
 	}

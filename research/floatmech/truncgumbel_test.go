@@ -156,8 +156,13 @@ func ringVocab() [][]float64 {
 }
 
 // TestTruncGumbelExactLaw compares the sampler (batch path and single
-// path) with the exact law by chi-square, and checks that a sampler with
-// an untruncated Gumbel (the negative control) is rejected.
+// path) with the exact law by chi-square, and checks that a sampler whose
+// noise is truncated at a tenth of Δmax (the negative control) is rejected
+// at the single path's size.
+//
+// Sizes: the batch path draws auditDraws per input word (20000 with
+// -short, 100000 in test-full), the single path and the control
+// singleDraws (2000 with -short: enough to reject the control).
 func TestTruncGumbelExactLaw(t *testing.T) {
 	for i, tc := range []struct {
 		name string
@@ -182,7 +187,7 @@ func TestTruncGumbelExactLaw(t *testing.T) {
 					t.Errorf("batch w=%d: χ² = %.1f (df %d), p = %.3g", w, stat, df, p)
 				}
 			}
-			single, err := stattest.SampleCounts(m, 0, draws, seeded(byte(95+i)))
+			single, err := stattest.SampleCounts(m, 0, singleDraws(t), seeded(byte(95+i)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -197,7 +202,7 @@ func TestTruncGumbelExactLaw(t *testing.T) {
 			bad.P.tLo = math.Exp(-bad.P.DMax / bad.P.B)
 			bad.P.width = math.Exp(bad.P.DMax/bad.P.B) - bad.P.tLo
 			bad.P.mass = -math.Expm1(-bad.P.width)
-			badCounts, err := stattest.SampleCounts(bad, 0, draws, seeded(byte(99+i)))
+			badCounts, err := stattest.SampleCounts(bad, 0, singleDraws(t), seeded(byte(99+i)))
 			if err != nil {
 				t.Fatal(err)
 			}

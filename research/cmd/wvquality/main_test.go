@@ -78,17 +78,24 @@ func writeWinkTgz(t *testing.T, n, dim int) string {
 	return path
 }
 
+// -short runs it on 120 words and 10 queries instead of 400 and 30 (every
+// section of the report, the tuning grid included, at a sixth of the work:
+// the race detector makes the full size take minutes).
 func TestRunEndToEnd(t *testing.T) {
 	path := writeWinkTgz(t, 420, 8)
 	var out, errOut bytes.Buffer
-	args := []string{"-wink", path, "-words", "400", "-queries", "30", "-depth", "20", "-seeds", "2", "-tune", "-nlb-epochs", "2"}
+	words, queries := "400", "30"
+	if testing.Short() {
+		words, queries = "120", "10"
+	}
+	args := []string{"-wink", path, "-words", words, "-queries", queries, "-depth", "20", "-seeds", "2", "-tune", "-nlb-epochs", "2"}
 	if err := run(args, &out, &errOut); err != nil {
 		t.Fatalf("run: %v\n%s", err, errOut.String())
 	}
 	report := out.String()
 	for _, want := range []string{
 		"go run ./research/cmd/wvquality -wink " + path,
-		"Kept the first 400 words",
+		"Kept the first " + words + " words",
 		"| recall@10 (± standard error) |",
 		"| Spearman (top-20) |",
 		"| mean ± sd |",

@@ -97,12 +97,20 @@ func testConfig(env *Env, tr, te *Corpus, results string) Config {
 	}
 }
 
+// TestStudyRunsResumesAndIsReproducible runs the study on the fixture,
+// interrupted, resumed and rerun into a fresh file with another worker
+// count. -short makes one run per cell instead of two and leaves out the
+// fresh rerun (every mechanism again: minutes under -race); both are in
+// test-full.
 func TestStudyRunsResumesAndIsReproducible(t *testing.T) {
 	env, tr, te := fixture(t)
 	withCusText(t, env)
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.jsonl")
 	cfg := testConfig(env, tr, te, a)
+	if testing.Short() {
+		cfg.Runs = 1
+	}
 	// Interrupt at once: nothing but the ratios is written, no error but
 	// the context's.
 	ctx, cancel := context.WithCancel(context.Background())
@@ -138,24 +146,26 @@ func TestStudyRunsResumesAndIsReproducible(t *testing.T) {
 		t.Fatalf("rerun appended %d records", len(again)-len(recs))
 	}
 	// Reproducible: a fresh file gives the same accuracies and N_w.
-	b := filepath.Join(dir, "b.jsonl")
-	cfg.Results = b
-	cfg.Workers = 1
-	if err := Run(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
-	other, _ := ReadRecords(b)
-	index := func(rs []Record) map[string]Record {
-		m := map[string]Record{}
-		for _, r := range rs {
-			m[r.key()] = r
+	if !testing.Short() {
+		b := filepath.Join(dir, "b.jsonl")
+		cfg.Results = b
+		cfg.Workers = 1
+		if err := Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
 		}
-		return m
-	}
-	ia, ib := index(recs), index(other)
-	for k, r := range ia {
-		if o := ib[k]; o.Accuracy != r.Accuracy || o.NW != r.NW || o.Draws != r.Draws {
-			t.Errorf("%s: %+v vs %+v", k, r, o)
+		other, _ := ReadRecords(b)
+		index := func(rs []Record) map[string]Record {
+			m := map[string]Record{}
+			for _, r := range rs {
+				m[r.key()] = r
+			}
+			return m
+		}
+		ia, ib := index(recs), index(other)
+		for k, r := range ia {
+			if o := ib[k]; o.Accuracy != r.Accuracy || o.NW != r.NW || o.Draws != r.Draws {
+				t.Errorf("%s: %+v vs %+v", k, r, o)
+			}
 		}
 	}
 	// The study measures something: at high ε the label survives, at

@@ -1,5 +1,0 @@
-//go:build race
-
-package wva
-
-const raceEnabled = true
