@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/wordveil/wordveil/internal/stattest"
@@ -31,7 +32,9 @@ func signedLaw(eps float64, bound int) []float64 {
 // TestSignedGeometricLaw: the drawn values follow the closed form, tails
 // pooled at ±bound, at tiny, moderate and huge ε and at small and large
 // bounds. The tiny cases are where a difference of two draws capped at
-// 2^52 returned exactly 0 every time.
+// 2^52 returned exactly 0 every time. Negative controls: draws at 1.1·ε
+// (1.5·ε for bound 1, whose two cells carry less information) against
+// the law of ε must be rejected at the same size.
 func TestSignedGeometricLaw(t *testing.T) {
 	src := rand.NewChaCha8(stattest.Seed("signed-geometric"))
 	for _, c := range []struct {
@@ -47,9 +50,20 @@ func TestSignedGeometricLaw(t *testing.T) {
 		{"bound 0", 0.5, 0, 100},
 		{"tiny ε=1e-3, bound 2000", 1e-3, 2000, 100000},
 		{"huge ε=8", 8, 10, 200000},
+		{"control: drawn at 1.1·ε=1.1, law of ε=1", 1, 40, 40000},
+		{"control: drawn at 1.1·ε=0.11, law of ε=0.1", 0.1, 30, 40000},
+		{"control: drawn at 1.5·ε=0.75, law of ε=0.5, bound 1", 0.5, 1, 20000},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			g, err := NewSignedGeometric(c.eps, c.bound)
+			control := strings.HasPrefix(c.name, "control")
+			drawEps := c.eps
+			if control {
+				drawEps *= 1.1
+				if c.bound == 1 {
+					drawEps = c.eps * 1.5
+				}
+			}
+			g, err := NewSignedGeometric(drawEps, c.bound)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,9 +75,7 @@ func TestSignedGeometricLaw(t *testing.T) {
 				}
 				counts[k+c.bound]++
 			}
-			if stat, df, pv := stattest.ChiSquare(counts, signedLaw(c.eps, c.bound)); pv < stattest.FalseFailureRate {
-				t.Errorf("chi2=%.1f df=%d p=%.3g", stat, df, pv)
-			}
+			fit(t, c.name, control, counts, signedLaw(c.eps, c.bound))
 		})
 	}
 }
