@@ -72,7 +72,6 @@ type bitset []uint64
 func newBitset(n int) bitset    { return make(bitset, (n+63)/64) }
 func (b bitset) set(i int)      { b[i/64] |= 1 << (i % 64) }
 func (b bitset) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
-func (b bitset) sizeBytes() int { return 8 * len(b) }
 func countSegments(tk tokenize.Token) int {
 	if tk.Kind != tokenize.Word {
 		return 1
