@@ -275,10 +275,11 @@ func calibrateTarget(coarse, full func(float64) (float64, error), t, lo, hi floa
 
 // epsRange is the ε range a candidate is searched over: up to twice the
 // mechanism's saturation ε (where N_w ≥ 0.99 without restriction) or
-// mechanism.MaxEpsilon, and down a factor 10^6 from there (every
-// candidate is close to uniform noise, N_w ≈ 1/N, well above that).
+// 10^4, and down a factor 10^6 from there (every candidate is close to
+// uniform noise, N_w ≈ 1/N, well above that), but never below the
+// mechanism's accepted floor (mechanism.EpsilonRange), which it refuses.
 func epsRange(env *Env, build func(*Env, float64) (sampler, error)) (float64, float64, error) {
-	hi := 1e4
+	hi, floor := 1e4, 0.0
 	s, err := build(env, 1)
 	if err != nil {
 		return 0, 0, err
@@ -289,8 +290,13 @@ func epsRange(env *Env, build func(*Env, float64) (sampler, error)) (float64, fl
 				hi = min(2*sat, hi)
 			}
 		}
+		if lo, _, ok := mechanism.EpsilonRange(ss.m); ok {
+			// A hair above: the floor is a quotient a rounding may leave
+			// just below what the constructor accepts.
+			floor = lo * (1 + 1e-9)
+		}
 	}
-	return hi * 1e-6, hi, nil
+	return max(hi*1e-6, floor), hi, nil
 }
 
 // builder returns c's sampler constructor over env and its family. The
