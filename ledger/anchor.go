@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 )
 
@@ -12,8 +13,11 @@ import (
 // directory cannot roll it back: on Android in Keystore-protected storage
 // beside the memo secret, on iOS in the Keychain (…ThisDeviceOnly, not
 // backed up); the CLI keeps a small file outside the ledger's directory.
-// Its method set is memo.Anchor's, so one host object serves both; the
-// ledger uses the name AnchorName. Load returns nil or empty (and no
+// Its method set is memo.Anchor's, so one host object serves both; a
+// ledger uses the name AnchorPrefix followed by the 32 hex digits of its
+// random id (made with the ledger, kept in its file): a copy, a restore or
+// a move of the directory finds the same anchor, wherever it is opened,
+// and the anchors of several ledgers can share one store. Load returns nil or empty (and no
 // error) for a name never stored; Store must be durable when it returns.
 // The state is 61 opaque bytes: a random id, a count and a hash, which say
 // nothing about the charges.
@@ -21,7 +25,10 @@ import (
 // With an anchor, Open and every call fail closed (ErrCorrupt) on a file
 // with fewer records than the anchor says (whole records cut off, an older
 // copy or a backup restored), a file whose records up to that count are
-// not the ones the anchor saw, another ledger's file, or a missing file.
+// not the ones the anchor saw, or a file missing from a directory that held
+// a ledger (its marker file, wordveil-ledger.json, is still there; the id,
+// hence the anchor, of a missing file is unknown: a directory deleted whole
+// starts a new ledger).
 // A file ahead of its anchor (a crash between an append and the anchor's
 // store, or a process that ran without the anchor) is accepted and the
 // anchor moved forward; if such a process also compacted the log, the
@@ -31,8 +38,11 @@ type Anchor interface {
 	Store(name string, state []byte) error
 }
 
-// AnchorName is the name under which a ledger's position is kept.
-const AnchorName = "ledger"
+// AnchorPrefix begins the name under which a ledger's position is kept.
+const AnchorPrefix = "ledger-"
+
+// anchorName is the anchor's name for the ledger of id id.
+func anchorName(id [ledgerIDLen]byte) string { return AnchorPrefix + hex.EncodeToString(id[:]) }
 
 var anchorMagic = [5]byte{'W', 'V', 'L', 'A', 1}
 
@@ -108,12 +118,12 @@ func (st *state) checkReached() error {
 	return nil
 }
 
-// loadAnchor reads the anchor's position, if any.
-func (l *Ledger) loadAnchor() (*position, error) {
+// loadAnchor reads the anchor's position for the ledger of id id, if any.
+func (l *Ledger) loadAnchor(id [ledgerIDLen]byte) (*position, error) {
 	if l.anchor == nil {
 		return nil, nil
 	}
-	b, err := l.anchor.Load(AnchorName)
+	b, err := l.anchor.Load(anchorName(id))
 	if err != nil {
 		return nil, fmt.Errorf("ledger: anchor: %w", err)
 	}
@@ -135,7 +145,7 @@ func (l *Ledger) storeAnchor() error {
 	if l.anchor == nil || l.st == nil {
 		return nil
 	}
-	if err := l.anchor.Store(AnchorName, l.st.pos().marshal()); err != nil {
+	if err := l.anchor.Store(anchorName(l.st.id), l.st.pos().marshal()); err != nil {
 		l.st = nil
 		return fmt.Errorf("ledger: anchor: %w", err)
 	}

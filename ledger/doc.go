@@ -31,12 +31,14 @@
 //     ledger's file put in its place. Records form a hash chain, carried
 //     across compactions; the ledger keeps its count and head.
 //   - With an Anchor (Options.Anchor, kept by the host outside the
-//     directory), across Opens too: a file with fewer records than the
-//     anchor says, whose records up to that count are not the ones the
-//     anchor saw, of another ledger, or missing, is ErrCorrupt. A file
-//     ahead of its anchor (a crash between the append and the anchor's
-//     store) is accepted and the anchor moved forward. The anchor holds a
-//     random id, a count and a hash: nothing about the charges.
+//     directory, named by the ledger's random id), across Opens too, at
+//     whatever path the directory is opened: a file with fewer records
+//     than the anchor says, or whose records up to that count are not the
+//     ones the anchor saw, is ErrCorrupt. A file ahead of its anchor (a
+//     crash between the append and the anchor's store) is accepted and the
+//     anchor moved forward. The anchor holds a random id, a count and a
+//     hash: nothing about the charges. Not detected: the anchor deleted
+//     too, or the directory deleted whole (a new ledger, a new id).
 //   - A clock set backwards hands no budget back: ledger time never runs
 //     earlier than the latest recorded charge, so nothing leaves the window
 //     until the clock catches up. The per-period cap binds at every clock

@@ -90,9 +90,6 @@ func (l *Ledger) open() error {
 		return fmt.Errorf("ledger: lock %s: %w", l.dir, err)
 	}
 	defer release()
-	if l.seen, err = l.loadAnchor(); err != nil {
-		return err
-	}
 	if err := l.create(); err != nil {
 		return err
 	}
@@ -154,7 +151,8 @@ func (l *Ledger) create() error {
 	case err != nil:
 		return err
 	case l.seen != nil:
-		return fmt.Errorf("%w: %s is missing, but the anchor says the ledger held %d records (delete the directory and the anchor to start afresh)", ErrCorrupt, FileName, l.seen.seq)
+		// This handle has read the ledger: it is gone from under it.
+		return fmt.Errorf("%w: %s is missing, but the ledger held %d records", ErrCorrupt, FileName, l.seen.seq)
 	case isTombstone:
 		return fmt.Errorf("%w: %s is missing from a directory that held a ledger (delete the whole directory to start afresh)", ErrCorrupt, FileName)
 	case st == nil:
@@ -254,6 +252,12 @@ func (l *Ledger) load(f *os.File, fi os.FileInfo) error {
 	st, err := parseSnapshot(ver, nonce, body[:bodyLen], binary.LittleEndian.Uint32(body[bodyLen:]), int64(l.caps.Period))
 	if err != nil {
 		return fmt.Errorf("%w (%s)", err, l.path())
+	}
+	if l.seen == nil && !st.v2 {
+		// The first read: the anchor is found by the file's id (anchor.go).
+		if l.seen, err = l.loadAnchor(st.id); err != nil {
+			return err
+		}
 	}
 	st.want = l.seen
 	if st.v2 && st.want != nil {

@@ -114,6 +114,11 @@ func TestTamperLedgerFailsClosed(t *testing.T) {
 		// on charging against the true totals (nothing is handed back);
 		// the next Open finds the damage.
 		inPlace bool
+		// liveOnly: only the open ledger can tell (a new Open finds the
+		// anchor by the file's id, and a file of another ledger is that
+		// ledger's: to a new Open it is the directory deleted whole and
+		// another ledger moved in, docs/STATE_FILES.md).
+		liveOnly bool
 	}
 	var cases []tc
 	flip := func(off int) func(fx *ledgerFixture) []byte {
@@ -128,33 +133,33 @@ func TestTamperLedgerFailsClosed(t *testing.T) {
 		off, len int
 	}{{"magic", 0, 8}, {"version", 8, 4}, {"nonce", 12, 8}, {"body length", 20, 8}, {"header checksum", 28, 4}} {
 		for _, i := range []int{f.off, f.off + f.len - 1} {
-			cases = append(cases, tc{fmt.Sprintf("flip header %s byte %d", f.name, i), flip(i), true, false})
+			cases = append(cases, tc{fmt.Sprintf("flip header %s byte %d", f.name, i), flip(i), true, false, false})
 		}
 	}
 	fx0 := newLedgerFixture(t)
 	for i := fx0.body[0]; i < fx0.body[1]; i++ { // every snapshot byte, so every field
-		cases = append(cases, tc{fmt.Sprintf("flip snapshot byte %d", i-headerSize), flip(i), true, true})
+		cases = append(cases, tc{fmt.Sprintf("flip snapshot byte %d", i-headerSize), flip(i), true, true, false})
 	}
 	for i := range tamperCharges { // a byte inside every record
 		cases = append(cases, tc{fmt.Sprintf("flip record %d", i), func(fx *ledgerFixture) []byte {
 			b := slices.Clone(fx.cur)
 			b[fx.starts[i]+9] ^= 1
 			return b
-		}, true, true})
+		}, true, true, false})
 	}
 	for k := range tamperCharges { // every record boundary short of the end
 		cases = append(cases, tc{fmt.Sprintf("truncated to %d records", k), func(fx *ledgerFixture) []byte {
 			return fx.cur[:fx.starts[k]]
-		}, false, false})
+		}, false, false, false})
 	}
 	cases = append(cases,
-		tc{"truncated inside the snapshot", func(fx *ledgerFixture) []byte { return fx.cur[:fx.starts[0]-1] }, true, false},
+		tc{"truncated inside the snapshot", func(fx *ledgerFixture) []byte { return fx.cur[:fx.starts[0]-1] }, true, false, false},
 		tc{"middle record removed", func(fx *ledgerFixture) []byte {
 			return slices.Concat(fx.cur[:fx.starts[2]], fx.cur[fx.starts[3]:])
-		}, true, false},
-		tc{"older copy restored", func(fx *ledgerFixture) []byte { return fx.old }, false, false},
-		tc{"deleted", func(fx *ledgerFixture) []byte { return nil }, true, false},
-		tc{"another ledger's file", func(fx *ledgerFixture) []byte { return newLedgerFixture(t).cur }, false, false},
+		}, true, false, false},
+		tc{"older copy restored", func(fx *ledgerFixture) []byte { return fx.old }, false, false, false},
+		tc{"deleted", func(fx *ledgerFixture) []byte { return nil }, true, false, false},
+		tc{"another ledger's file", func(fx *ledgerFixture) []byte { return newLedgerFixture(t).cur }, false, false, true},
 	)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -171,6 +176,12 @@ func TestTamperLedgerFailsClosed(t *testing.T) {
 			}
 			if c.inPlace {
 				live = nil
+			}
+			if c.liveOnly {
+				if _, err := live.Charge(1); !errors.Is(err, ErrCorrupt) {
+					t.Fatalf("open ledger charged after the damage: %v", err)
+				}
+				return
 			}
 			fx.failsClosed(t, fx.anchor, live)
 			if c.noAnchorOK {

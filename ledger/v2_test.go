@@ -76,14 +76,13 @@ func TestMigrateV2(t *testing.T) {
 	if _, _, ver, err := parseHeader(got); err != nil || ver != version {
 		t.Fatalf("after Open: version %d %v", ver, err)
 	}
-	if pos, _ := a.Load(AnchorName); len(pos) != anchorLen {
+	if pos, _ := a.Load(anchorName(l.st.id)); len(pos) != anchorLen {
 		t.Fatalf("anchor %x", pos)
 	}
-	os.WriteFile(p, b, 0o600) // the version 2 file put back
-	if _, err := OpenWith(dir, Caps{}, Options{Anchor: a}); !errors.Is(err, ErrCorrupt) {
-		t.Fatalf("version 2 file restored under an anchor: %v", err)
-	}
-	if _, err := Open(dir, Caps{}); err != nil { // without the anchor: migrated again
+	// The version 2 file put back has no id, so no anchor can name it: a
+	// new Open migrates it again (docs/STATE_FILES.md lists this).
+	os.WriteFile(p, b, 0o600)
+	if _, err := Open(dir, Caps{}); err != nil {
 		t.Fatalf("without the anchor: %v", err)
 	}
 }

@@ -100,7 +100,7 @@ type Config struct {
 // StateAnchor is implemented by the host app: a small key-value store for
 // the memo's and ledger's rollback anchors. Load returns the bytes last
 // stored under name, or null/empty if none; Store must be durable when it
-// returns. Names are short ASCII ("ledger", "memo-" and 32 hex digits);
+// returns. Names are short ASCII ("ledger-" or "memo-" and 32 hex digits);
 // values are under 64 bytes and reveal nothing about the text (a count and
 // a MAC or hash value). An error from either fails the call closed.
 type StateAnchor interface {

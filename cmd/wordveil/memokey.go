@@ -25,13 +25,22 @@ const legacyMemoKeyName = "memo.key"
 // directory home (state.go), outside the memo directory: a copy or backup
 // of the memo directory then does not carry the key that opens it. A key
 // left at the old default place, inside the memo directory, is moved out
-// (copied, fsync'd, then removed from the memo directory).
+// (copied, fsync'd, then removed from the memo directory). The place is
+// named by the memo directory's path with its symlinks resolved, so a
+// symlink to the directory finds its key; a key kept by earlier versions
+// under the unresolved path is still read there. (A copy or a move of the
+// directory gets a new key, which opens none of its files: ErrWrongSecret.)
 func defaultMemoKeyPath(home, memoDir string) (string, error) {
-	d, err := stateFor(home, "memo", memoDir)
+	d, legacy, err := stateFor(home, "memo", memoDir)
 	if err != nil {
 		return "", fmt.Errorf("memo key: %w", err)
 	}
 	path := filepath.Join(d, "memo.key")
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(legacy, "memo.key")); err == nil {
+			path = filepath.Join(legacy, "memo.key")
+		}
+	}
 	old := filepath.Join(memoDir, legacyMemoKeyName)
 	b, err := os.ReadFile(old)
 	if errors.Is(err, fs.ErrNotExist) {

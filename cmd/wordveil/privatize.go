@@ -54,7 +54,9 @@ With -json, each input line gives one JSON object (docs/CLI_JSON.md).
 -memo and -ledger keep their state in directories; the memo key and the
 rollback anchors live outside them, in -state. A memo or ledger directory
 restored from an older copy or cut short is then an error, never a fresh
-start (docs/STATE_FILES.md).
+start, also when opened at another path or through a symlink. Not
+detected: the anchors deleted as well, or a ledger directory deleted whole
+(docs/STATE_FILES.md).
 
 With -class-epsilon, word classes get their own ε (docs/TEXT_PRIVACY.md,
 "Per-class ε"): "rare" (vocabulary rank ≥ -rare-rank; a stand-in has its word's rank), "capitalized"
@@ -260,13 +262,14 @@ func (f *privatizeFlags) privatizer(m mechanism.Mechanism, eps float64, a *wva.A
 		if home, err = stateHome(f.stateDir); err != nil {
 			return nil, err
 		}
+		// The default state directory too (XDG_CONFIG_HOME), symlinks
+		// resolved: a restore of the directory must not restore its anchors.
+		if f.memoDir != "" && within(home, f.memoDir) || f.ledgerDir != "" && within(home, f.ledgerDir) {
+			return nil, fmt.Errorf("%w: the state directory %s must be outside the memo and ledger directories (a restore of those must not restore their anchors): set -state", errUsage, home)
+		}
 	}
 	if f.ledgerDir != "" {
-		ad, err := stateFor(home, "ledger", f.ledgerDir)
-		if err != nil {
-			return nil, err
-		}
-		l, err := ledger.OpenWith(f.ledgerDir, ledger.Caps{Lifetime: f.capLifetime, PerPeriod: f.capPeriod, Period: f.period}, ledger.Options{Anchor: fileAnchor{ad}})
+		l, err := ledger.OpenWith(f.ledgerDir, ledger.Caps{Lifetime: f.capLifetime, PerPeriod: f.capPeriod, Period: f.period}, ledger.Options{Anchor: fileAnchor{anchorDir(home)}})
 		if errors.Is(err, ledger.ErrInvalid) {
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}
@@ -276,7 +279,7 @@ func (f *privatizeFlags) privatizer(m mechanism.Mechanism, eps float64, a *wva.A
 		opt.Ledger = l
 	}
 	if f.memoDir != "" {
-		keyPath, ad, err := f.memoKey, "", error(nil)
+		keyPath, err := f.memoKey, error(nil)
 		if keyPath == "" {
 			if keyPath, err = defaultMemoKeyPath(home, f.memoDir); err != nil {
 				return nil, err
@@ -286,10 +289,7 @@ func (f *privatizeFlags) privatizer(m mechanism.Mechanism, eps float64, a *wva.A
 		if err != nil {
 			return nil, err
 		}
-		if ad, err = stateFor(home, "memo", f.memoDir); err != nil {
-			return nil, err
-		}
-		if opt.Memo, err = memo.OpenWith(f.memoDir, privatize.MemoIdentity(m, a), secret, memo.Options{Anchor: fileAnchor{ad}}); err != nil {
+		if opt.Memo, err = memo.OpenWith(f.memoDir, privatize.MemoIdentity(m, a), secret, memo.Options{Anchor: fileAnchor{anchorDir(home)}}); err != nil {
 			return nil, err
 		}
 	}

@@ -15,9 +15,13 @@ import (
 // The CLI keeps what must not sit in (or be restored with) a memo or
 // ledger directory in a state directory of its own (-state, by default
 // $XDG_CONFIG_HOME/wordveil, i.e. ~/.config/wordveil): the memo keys, and
-// the rollback anchors of every memo and ledger directory (package memo's
-// and ledger's Anchor). Each directory gets its own subdirectory, named by
-// a hash of its absolute path.
+// the rollback anchors of every memo and ledger (package memo's and
+// ledger's Anchor). The anchors all live in one subdirectory, anchors/,
+// each file named by its anchor's name, which identifies the memo (keyed
+// from its secret and identity) or the ledger (its random id): a copy, a
+// move or a symlink of a memo or ledger directory finds the same anchor.
+// Each memo directory's default key lives in a subdirectory named by a
+// hash of the directory's path, symlinks resolved.
 
 // stateHome is the state directory: dir if set, else the default.
 func stateHome(dir string) (string, error) {
@@ -31,23 +35,60 @@ func stateHome(dir string) (string, error) {
 	return filepath.Join(base, "wordveil"), nil
 }
 
-// stateFor is the subdirectory of home for the memo or ledger directory
-// dir (kind "memo" or "ledger").
-func stateFor(home, kind, dir string) (string, error) {
+// anchorDir is the directory of home's anchor files.
+func anchorDir(home string) string { return filepath.Join(home, "anchors") }
+
+// stateFor is the subdirectory of home for the memo directory dir (kind
+// "memo"), named by a hash of dir's canonical path; legacy is the one
+// earlier versions used, named by its absolute path (symlinks kept).
+func stateFor(home, kind, dir string) (canon, legacy string, err error) {
 	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", "", err
+	}
+	c, err := canonical(dir)
+	if err != nil {
+		return "", "", err
+	}
+	name := func(p string) string {
+		h := sha256.Sum256([]byte(p))
+		return filepath.Join(home, fmt.Sprintf("%s-%x", kind, h[:8]))
+	}
+	return name(c), name(abs), nil
+}
+
+// canonical is path made absolute with the symlinks of its longest
+// existing prefix resolved (the rest does not exist yet, so it has none).
+func canonical(path string) (string, error) {
+	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err
 	}
-	h := sha256.Sum256([]byte(abs))
-	return filepath.Join(home, fmt.Sprintf("%s-%x", kind, h[:8])), nil
+	rest := ""
+	for p := abs; ; {
+		r, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			return filepath.Join(r, rest), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return abs, nil
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = parent
+	}
 }
 
-// within reports whether path is dir or inside it.
+// within reports whether path is dir or inside it, symlinks resolved (a
+// path that cannot be resolved counts as inside: the caller refuses it).
 func within(path, dir string) bool {
-	p, err1 := filepath.Abs(path)
-	d, err2 := filepath.Abs(dir)
+	p, err1 := canonical(path)
+	d, err2 := canonical(dir)
 	if err1 != nil || err2 != nil {
-		return false
+		return true
 	}
 	rel, err := filepath.Rel(d, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))

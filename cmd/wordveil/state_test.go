@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -86,6 +87,9 @@ func TestStateFlagsRefused(t *testing.T) {
 		privatizeArgs(memoDir, "", filepath.Join(memoDir, "state")),
 		privatizeArgs("", ledgerDir, ledgerDir),
 		{"privatize", "-state", t.TempDir()},
+		privatizeArgs(memoDir, "", linkInto(t, memoDir)),
+		privatizeArgs("", ledgerDir, linkInto(t, ledgerDir)),
+		append(privatizeArgs(memoDir, "", ""), "-memo-key", filepath.Join(linkInto(t, memoDir), "k")),
 	} {
 		var out, errb bytes.Buffer
 		if err := run(args, strings.NewReader("x\n"), &out, &errb); !errors.Is(err, errUsage) {
@@ -97,6 +101,48 @@ func TestStateFlagsRefused(t *testing.T) {
 	args := append(privatizeArgs(memoDir, "", ""), "-memo-key", memoDir+"-key")
 	if err := run(args, strings.NewReader("x\n"), &out, &errb); err != nil {
 		t.Errorf("%v: %v", args, err)
+	}
+}
+
+// linkInto is a symlink (outside dir) to a subdirectory of dir.
+func linkInto(t *testing.T, dir string) string {
+	sub := filepath.Join(dir, "sub")
+	os.MkdirAll(sub, 0o700)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(sub, link); err != nil {
+		t.Fatal(err)
+	}
+	return link
+}
+
+// TestDefaultStateInsideRefused: the default state directory
+// ($XDG_CONFIG_HOME/wordveil) inside the memo or ledger directory, also
+// through a symlink, is a usage error; the negative control is a default
+// beside them.
+func TestDefaultStateInsideRefused(t *testing.T) {
+	memoDir, ledgerDir := t.TempDir(), t.TempDir()
+	for _, c := range []struct {
+		xdg  string
+		args []string
+	}{
+		{memoDir, privatizeArgs(memoDir, "", "")},
+		{ledgerDir, privatizeArgs("", ledgerDir, "")},
+		{linkInto(t, memoDir), privatizeArgs(memoDir, "", "")},
+		{linkInto(t, ledgerDir), privatizeArgs(memoDir, ledgerDir, "")},
+	} {
+		t.Setenv("XDG_CONFIG_HOME", c.xdg)
+		var out, errb bytes.Buffer
+		if err := run(c.args, strings.NewReader("x\n"), &out, &errb); !errors.Is(err, errUsage) {
+			t.Errorf("XDG_CONFIG_HOME=%s %v: %v, want a usage error", c.xdg, c.args, err)
+		}
+		if ents, _ := os.ReadDir(filepath.Join(c.xdg, "wordveil")); len(ents) != 0 {
+			t.Errorf("state written inside: %v", ents)
+		}
+	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var out, errb bytes.Buffer
+	if err := run(privatizeArgs(memoDir, ledgerDir, ""), strings.NewReader("x\n"), &out, &errb); err != nil {
+		t.Errorf("default state beside: %v", err)
 	}
 }
 
@@ -140,7 +186,7 @@ func TestCLIRollbackFailsClosed(t *testing.T) {
 				t.Fatalf("after restoring an older copy: %v, printed %q", err, out.String())
 			}
 			// The reset path: removing the anchors as well.
-			as, _ := filepath.Glob(filepath.Join(state, kind+"-*", "*.anchor"))
+			as, _ := filepath.Glob(filepath.Join(state, "anchors", kind+"-*.anchor"))
 			if len(as) == 0 {
 				t.Fatal("no anchor kept")
 			}
@@ -151,5 +197,75 @@ func TestCLIRollbackFailsClosed(t *testing.T) {
 				t.Fatalf("after a deliberate reset: %v", err)
 			}
 		})
+	}
+}
+
+// TestCLIRollbackOtherPathFailsClosed: an older copy of a memo or ledger
+// directory opened at another path (a copy beside it, the directory
+// renamed, a symlink to it; for the memo with -memo-key naming its key, or
+// the default key) fails closed, with nothing printed: the anchors are
+// found by the memo's and ledger's identity, not by the path (a copy or
+// rename with the default key gets a new key: ErrWrongSecret).
+func TestCLIRollbackOtherPathFailsClosed(t *testing.T) {
+	copyTree := func(t *testing.T, from, to string) {
+		if err := os.CopyFS(to, os.DirFS(from)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, kind := range []string{"memo", "ledger"} {
+		for _, how := range []string{"copy", "rename", "symlink"} {
+			for _, key := range []bool{true, false} {
+				if kind == "ledger" && !key {
+					continue
+				}
+				name := kind + "/" + how
+				if !key {
+					name += "/default-key"
+				}
+				t.Run(name, func(t *testing.T) {
+					root, state := t.TempDir(), t.TempDir()
+					dir, bak := filepath.Join(root, "d"), filepath.Join(root, "bak")
+					args := func(d string) []string {
+						if kind == "ledger" {
+							return privatizeArgs("", d, state)
+						}
+						a := privatizeArgs(d, "", state)
+						if keys, _ := filepath.Glob(filepath.Join(state, "memo-*", "memo.key")); key && len(keys) == 1 {
+							a = append(a, "-memo-key", keys[0])
+						}
+						return a
+					}
+					var out, errb bytes.Buffer
+					if err := run(args(dir), strings.NewReader("the of and\n"), &out, &errb); err != nil {
+						t.Fatal(err, errb.String())
+					}
+					copyTree(t, dir, bak)
+					if err := run(args(dir), strings.NewReader("cat dog bird\n"), &out, &errb); err != nil {
+						t.Fatal(err, errb.String())
+					}
+					open := filepath.Join(root, how)
+					switch how {
+					case "copy":
+						copyTree(t, bak, open)
+					case "rename":
+						os.RemoveAll(dir)
+						if err := os.Rename(bak, open); err != nil {
+							t.Fatal(err)
+						}
+					case "symlink":
+						os.RemoveAll(dir)
+						copyTree(t, bak, dir)
+						if err := os.Symlink(dir, open); err != nil {
+							t.Fatal(err)
+						}
+					}
+					out.Reset()
+					err := run(args(open), strings.NewReader("cat dog bird\n"), &out, &errb)
+					if !errors.Is(err, memo.ErrCorrupt) && !errors.Is(err, ledger.ErrCorrupt) && !errors.Is(err, memo.ErrWrongSecret) || out.Len() != 0 {
+						t.Fatalf("older copy at %s: %v, printed %q", open, err, out.String())
+					}
+				})
+			}
+		}
 	}
 }
