@@ -54,9 +54,10 @@ With -json, each input line gives one JSON object (docs/CLI_JSON.md).
 -memo and -ledger keep their state in directories; the memo key and the
 rollback anchors live outside them, in -state. A memo or ledger directory
 restored from an older copy or cut short is then an error, never a fresh
-start, also when opened at another path or through a symlink. Not
-detected: the anchors deleted as well, or a ledger directory deleted whole
-(docs/STATE_FILES.md).
+start, also when opened at another path or through a symlink, and a
+ledger directory deleted whole and started afresh at the same path is
+refused (its pin in -state names the old ledger). Not detected: the
+anchors deleted as well (docs/STATE_FILES.md).
 
 With -class-epsilon, word classes get their own ε (docs/TEXT_PRIVACY.md,
 "Per-class ε"): "rare" (vocabulary rank ≥ -rare-rank; a stand-in has its word's rank), "capitalized"
@@ -269,7 +270,11 @@ func (f *privatizeFlags) privatizer(m mechanism.Mechanism, eps float64, a *wva.A
 		}
 	}
 	if f.ledgerDir != "" {
-		l, err := ledger.OpenWith(f.ledgerDir, ledger.Caps{Lifetime: f.capLifetime, PerPeriod: f.capPeriod, Period: f.period}, ledger.Options{Anchor: fileAnchor{anchorDir(home)}})
+		anchor, err := ledgerAnchor(home, f.ledgerDir)
+		if err != nil {
+			return nil, err
+		}
+		l, err := ledger.OpenWith(f.ledgerDir, ledger.Caps{Lifetime: f.capLifetime, PerPeriod: f.capPeriod, Period: f.period}, ledger.Options{Anchor: anchor})
 		if errors.Is(err, ledger.ErrInvalid) {
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/wordveil/wordveil/internal/safefile"
+	"github.com/wordveil/wordveil/ledger"
 )
 
 // The CLI keeps what must not sit in (or be restored with) a memo or
@@ -126,4 +127,52 @@ func (a fileAnchor) Store(name string, state []byte) error {
 		return err
 	}
 	return safefile.WriteFile(p, state, 0o600)
+}
+
+// pinnedLedgerAnchor is the ledger's fileAnchor plus a pin: the name of the
+// ledger (its anchor name, from its random id) that the ledger directory
+// at one path last held, in anchors/path-<hash of the canonical path>.pin.
+// Anchors are found by the ledger's id, so a copy or a move of a ledger
+// finds its anchor; the pin keeps what per-path anchors gave too: a ledger
+// directory deleted whole (or another ledger's files put in its place) and
+// started afresh at the same path is refused instead of handing out a
+// fresh budget. Deleting the pin file is the deliberate reset.
+type pinnedLedgerAnchor struct {
+	fileAnchor
+	pin string
+}
+
+// ledgerAnchor returns the CLI's anchor for the ledger directory dir.
+func ledgerAnchor(home, dir string) (pinnedLedgerAnchor, error) {
+	c, err := canonical(dir)
+	if err != nil {
+		return pinnedLedgerAnchor{}, err
+	}
+	h := sha256.Sum256([]byte(c))
+	ad := anchorDir(home)
+	return pinnedLedgerAnchor{fileAnchor{ad}, filepath.Join(ad, fmt.Sprintf("path-%x.pin", h[:8]))}, nil
+}
+
+func (a pinnedLedgerAnchor) Load(name string) ([]byte, error) {
+	b, err := os.ReadFile(a.pin)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, err
+	case string(b) != name:
+		return nil, fmt.Errorf("%w: this ledger directory held another ledger (%s), now %s: it was deleted and started afresh or replaced (to reset on purpose, delete %s)",
+			ledger.ErrCorrupt, b, name, a.pin)
+	}
+	return a.fileAnchor.Load(name)
+}
+
+func (a pinnedLedgerAnchor) Store(name string, state []byte) error {
+	if err := a.fileAnchor.Store(name, state); err != nil {
+		return err
+	}
+	if b, err := os.ReadFile(a.pin); err == nil && string(b) == name {
+		return nil
+	}
+	// Load refused any other name, so the pin is missing: write it.
+	return safefile.WriteFile(a.pin, []byte(name), 0o600)
 }

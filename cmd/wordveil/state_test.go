@@ -269,3 +269,48 @@ func TestCLIRollbackOtherPathFailsClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestCLILedgerRestartedAtSamePathFailsClosed: a ledger directory deleted
+// whole and started afresh at the same path is refused (the path's pin
+// names the old ledger), and nothing is printed; the same ledger moved to
+// another path still opens; deleting the pin is the deliberate reset.
+func TestCLILedgerRestartedAtSamePathFailsClosed(t *testing.T) {
+	root, state := t.TempDir(), t.TempDir()
+	dir := filepath.Join(root, "l")
+	var out, errb bytes.Buffer
+	charge := func(d string) error {
+		out.Reset()
+		errb.Reset()
+		return run(privatizeArgs("", d, state), strings.NewReader("the cat\n"), &out, &errb)
+	}
+	for range 2 {
+		if err := charge(dir); err != nil {
+			t.Fatal(err, errb.String())
+		}
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := charge(dir); !errors.Is(err, ledger.ErrCorrupt) || out.Len() != 0 {
+		t.Fatalf("ledger deleted whole and restarted at the same path: %v, printed %q", err, out.String())
+	}
+	// The refused run started a new ledger there; move it away and check
+	// that a moved ledger keeps working under its own anchor.
+	moved := filepath.Join(root, "moved")
+	if err := os.Rename(dir, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := charge(moved); err != nil {
+		t.Fatalf("a ledger moved to a new path: %v %s", err, errb.String())
+	}
+	pins, _ := filepath.Glob(filepath.Join(state, "anchors", "path-*.pin"))
+	for _, p := range pins {
+		os.Remove(p)
+	}
+	if len(pins) == 0 {
+		t.Fatal("no pin file written")
+	}
+	if err := charge(dir); err != nil {
+		t.Fatalf("after deleting the pins (a deliberate reset): %v %s", err, errb.String())
+	}
+}
