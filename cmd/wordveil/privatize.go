@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -47,7 +46,7 @@ URLs are replaced by the OOV policy, never passed through. Lines that are alread
 available are privatized as one block: charged to the ledger once, and
 written only after the charge is durable. A line over 1 MiB is
 privatized, charged and written in parts of about 1 MiB cut between
-words (with -json it stays whole).
+words (with -json: one record, its text written part by part).
 
 With -json, each input line gives one JSON object (docs/CLI_JSON.md).
 
@@ -389,17 +388,16 @@ func splitLine(l string, cut bool) []string {
 }
 
 // stream privatizes blocks of input lines until the end of the input. A
-// block's output is encoded before its charge (so nothing can fail after
-// paying) and written after it; a signal stops at once, writing nothing of
-// the unfinished block. Plain text is written from the results as they
-// are (no copy); -json encodes each block's records into one buffer.
+// block's output is written after its charge, straight from the results
+// (plain text as it is, -json records with their text escaped on the way
+// out: no copy of either); a signal stops at once, writing nothing of the
+// unfinished block.
 func stream(ctx context.Context, p *privatize.Privatizer, src rand.Source, r *linereader.Reader, w io.Writer, enc recordEncoder) error {
 	blocks := make(chan block, 1)
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go readBlocks(rctx, r, blocks, !enc.json)
+	go readBlocks(rctx, r, blocks, true)
 	bw := bufio.NewWriterSize(w, 64<<10)
-	var buf bytes.Buffer
 	for {
 		var b block
 		select {
@@ -408,13 +406,7 @@ func stream(ctx context.Context, p *privatize.Privatizer, src rand.Source, r *li
 		case b = <-blocks:
 		}
 		if len(b.lines) > 0 {
-			buf.Reset()
-			res, err := p.PrivatizeBlock(ctx, b.lines, src, func(res []privatize.Result) error {
-				if !enc.json {
-					return nil // nothing to encode: the texts are written as they are
-				}
-				return enc.encode(&buf, res)
-			})
+			res, err := p.PrivatizeBlock(ctx, b.lines, src, nil)
 			switch {
 			case ctx.Err() != nil:
 				return errInterrupted
@@ -423,23 +415,9 @@ func stream(ctx context.Context, p *privatize.Privatizer, src rand.Source, r *li
 			case err != nil:
 				return fmt.Errorf("lines %d–%d: %w", b.first, b.last, err)
 			}
-			if enc.json {
-				if res[0].Accounting.Ledger != nil {
-					// Again with the receipt: the same encoder, which cannot
-					// fail on what it just encoded.
-					buf.Reset()
-					if err := enc.encode(&buf, res); err != nil {
-						return err
-					}
-				}
-				bw.Write(buf.Bytes())
-				if buf.Cap() > 4*blockBytes {
-					buf = bytes.Buffer{} // a long line's records: do not keep their memory
-				}
-			} else {
-				for _, r := range res {
-					bw.WriteString(r.Text)
-				}
+			ends := func(i int) bool { return endsLine(b.lines[i], b.err != nil && i == len(b.lines)-1) }
+			if err := enc.write(bw, res, ends); err != nil {
+				return err
 			}
 			if err := bw.Flush(); err != nil {
 				return err

@@ -12,7 +12,7 @@ import (
 // TestReadBlocksCutsLongLines: with cut, a line longer than blockBytes
 // reaches the privatizer in parts of about blockBytes (each its own
 // block), which put together give the line, and the line numbers of
-// every block and of the end are right; without cut (-json) the line
+// every block and of the end are right; without cut the line
 // stays whole.
 func TestReadBlocksCutsLongLines(t *testing.T) {
 	long := strings.Repeat("\x00🙂a b-c don't ", 3*blockBytes/16) + "\n"

@@ -1,22 +1,27 @@
 package main
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/hex"
 	"encoding/json"
 	"math"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/ledger"
 	"github.com/wordveil/wordveil/privatize"
 )
 
-// record is one line of `privatize -json` output; docs/CLI_JSON.md and
-// docs/cli-record.schema.json document it. Every number that can be
-// unknown or unbounded is a *float64: JSON null, never NaN or ±Inf, which
-// encoding/json refuses (so a record always encodes).
-type record struct {
-	Text         string         `json:"text"`
+// recordTail is one line of `privatize -json` output without its first
+// key, "text"; docs/CLI_JSON.md and docs/cli-record.schema.json document
+// the record. The text, which can be 7 times the size of a long line, is
+// written by writeJSONString straight to the output (never into a
+// buffer of its own), and the tail, a few hundred bytes, by
+// encoding/json. Every number that can be unknown or unbounded is a
+// *float64: JSON null, never NaN or ±Inf, which encoding/json refuses (so
+// a tail always encodes).
+type recordTail struct {
 	Mechanism    string         `json:"mechanism"`
 	Epsilon      float64        `json:"epsilon"`
 	Metric       string         `json:"metric"`
@@ -47,8 +52,8 @@ type recordAsset struct {
 	SHA256 string `json:"sha256"`
 }
 
-// recordReceipt is the ledger's state after the block this line was
-// charged with (a block of lines shares one charge).
+// recordReceipt is the ledger's state after the block this line (or, for
+// a line privatized in parts, its last part) was charged with.
 type recordReceipt struct {
 	BlockCharge       *float64 `json:"blockCharge"`
 	PeriodSpent       *float64 `json:"periodSpent"`
@@ -66,10 +71,9 @@ func finite(x float64) *float64 {
 	return &x
 }
 
-func newRecord(r privatize.Result, a *wva.Asset) record {
-	acc := r.Accounting
-	rec := record{
-		Text: r.Text, Mechanism: acc.Mechanism, Epsilon: acc.Epsilon, Metric: acc.Metric,
+func newRecordTail(acc privatize.Accounting, a *wva.Asset) recordTail {
+	rec := recordTail{
+		Mechanism: acc.Mechanism, Epsilon: acc.Epsilon, Metric: acc.Metric,
 		Asset: recordAsset{Name: a.Header.Name, Words: a.Len(), SHA256: hex.EncodeToString(a.SHA256[:])},
 		Words: acc.Words, OOV: acc.OOV, Memoized: acc.Memoized,
 		TotalEpsilon: finite(acc.TotalEpsilon), PAvg: finite(acc.PAvg), UnitFree: finite(acc.UnitFree),
@@ -96,26 +100,140 @@ func newReceipt(l *ledger.Receipt) *recordReceipt {
 	}
 }
 
-// recordEncoder writes a block's output: the texts as they are, or one
-// JSON record per text.
+// addAccounting adds a later part's accounting b of the same line to a:
+// counts summed, the totals recomputed from them as privatize does for a
+// whole text, the receipt the later part's (the ledger after its charge).
+func addAccounting(a *privatize.Accounting, b privatize.Accounting) {
+	a.Words += b.Words
+	a.OOV += b.OOV
+	a.Memoized += b.Memoized
+	a.TotalEpsilon = float64(a.Words-a.Memoized) * a.Epsilon
+	if a.Classes != nil {
+		// The same classes in the same order for every text of one
+		// privatizer; a copy, so the part's own result is left as it was.
+		cs := append([]privatize.ClassCount(nil), a.Classes...)
+		a.TotalEpsilon = 0
+		for i := range cs {
+			if i < len(b.Classes) && b.Classes[i].Class == cs[i].Class {
+				cs[i].Words += b.Classes[i].Words
+				cs[i].Memoized += b.Classes[i].Memoized
+			}
+			a.TotalEpsilon += float64(cs[i].Words-cs[i].Memoized) * cs[i].Epsilon
+		}
+		a.Classes = cs
+	}
+	a.UnitFree = a.TotalEpsilon * a.PAvg
+	a.Ledger = b.Ledger
+}
+
+// recordEncoder writes the output of blocks: the texts as they are, or
+// one JSON record per input line. A line privatized in parts (blocks of
+// their own) gives one record whose text is written part by part, each
+// part after its block's charge, and whose other keys, after the last
+// part, sum the parts' accounting.
 type recordEncoder struct {
 	asset *wva.Asset
 	json  bool
+	open  bool                 // a record's text has been begun and not ended
+	acc   privatize.Accounting // the open record's accounting so far
 }
 
-func (e recordEncoder) encode(buf *bytes.Buffer, res []privatize.Result) error {
+// write writes res, the results of a block's texts, to w. ends(i) says whether
+// texts[i] ends its input line.
+func (e *recordEncoder) write(w *bufio.Writer, res []privatize.Result, ends func(i int) bool) error {
 	if !e.json {
 		for _, r := range res {
-			buf.WriteString(r.Text)
+			w.WriteString(r.Text)
 		}
 		return nil
 	}
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	for _, r := range res {
-		if err := enc.Encode(newRecord(r, e.asset)); err != nil {
-			return err
+	for i, r := range res {
+		if !e.open {
+			w.WriteString(`{"text":"`)
+			e.open, e.acc = true, r.Accounting
+		} else {
+			addAccounting(&e.acc, r.Accounting)
 		}
+		writeJSONString(w, r.Text)
+		if !ends(i) {
+			continue
+		}
+		e.open = false
+		tail, err := json.Marshal(newRecordTail(e.acc, e.asset))
+		if err != nil {
+			return err // cannot happen: every number is finite or null
+		}
+		w.WriteString(`",`)
+		w.Write(tail[1:])
+		w.WriteByte('\n')
 	}
 	return nil
+}
+
+// endsLine reports whether an input text ends its line: it ends with the
+// line break, or it is the last text before the end of the input.
+func endsLine(text string, last bool) bool {
+	return last || strings.HasSuffix(text, "\n")
+}
+
+const hexDigits = "0123456789abcdef"
+
+// writeJSONString writes s's JSON string contents (without the quotes)
+// to w, escaped exactly as encoding/json does with SetEscapeHTML(false):
+// '"' and '\\' and the control bytes escaped (\b \f \n \r \t, others
+// \u00XX), invalid UTF-8 as \ufffd, U+2028 and U+2029 as \u2028 and
+// \u2029, everything else as it is. Runs of plain bytes go to w as they
+// are, so nothing the size of s is allocated.
+func writeJSONString(w *bufio.Writer, s string) {
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' {
+				i++
+				continue
+			}
+			w.WriteString(s[start:i])
+			switch b {
+			case '\\', '"':
+				w.WriteByte('\\')
+				w.WriteByte(b)
+			case '\b':
+				w.WriteString(`\b`)
+			case '\f':
+				w.WriteString(`\f`)
+			case '\n':
+				w.WriteString(`\n`)
+			case '\r':
+				w.WriteString(`\r`)
+			case '\t':
+				w.WriteString(`\t`)
+			default:
+				w.WriteString(`\u00`)
+				w.WriteByte(hexDigits[b>>4])
+				w.WriteByte(hexDigits[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 {
+			w.WriteString(s[start:i])
+			w.WriteString(`\ufffd`)
+			i += size
+			start = i
+			continue
+		}
+		if c == '\u2028' || c == '\u2029' {
+			w.WriteString(s[start:i])
+			w.WriteString(`\u202`)
+			w.WriteByte(hexDigits[c&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	w.WriteString(s[start:])
 }
