@@ -167,10 +167,14 @@ func prob(d LogBernoulli) float64 {
 }
 
 func TestSignedGeometricParams(t *testing.T) {
+	// One past the largest bound, computed at run time: where int has 32
+	// bits it wraps to a negative bound, refused as well.
+	over := MaxGeometricBound
+	over++
 	for _, c := range []struct {
 		eps   float64
 		bound int
-	}{{0, 1}, {-1, 1}, {math.NaN(), 1}, {math.Inf(1), 1}, {1, -1}, {1, MaxGeometricBound + 1}} {
+	}{{0, 1}, {-1, 1}, {math.NaN(), 1}, {math.Inf(1), 1}, {1, -1}, {1, over}} {
 		if _, err := NewSignedGeometric(c.eps, c.bound); !errors.Is(err, errGeometricParams) {
 			t.Errorf("NewSignedGeometric(%v, %d): %v", c.eps, c.bound, err)
 		}
