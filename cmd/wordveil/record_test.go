@@ -128,6 +128,8 @@ func TestRecordMatchesEncodingJSON(t *testing.T) {
 // TestJSONLongLineOneRecord: a line privatized in parts gives one record
 // whose counts are the sums of the parts' (every NUL byte is one OOV
 // token, every "a" one word).
+// 1-DG (constant work per word) keeps half a million words cheap on
+// every platform, 386 without the assembly kernels included.
 func TestJSONLongLineOneRecord(t *testing.T) {
 	for _, tc := range []struct {
 		line      string
@@ -137,7 +139,7 @@ func TestJSONLongLineOneRecord(t *testing.T) {
 		{strings.Repeat("a ", blockBytes/2+4096) + "\nb\n", blockBytes/2 + 4096, 0},
 	} {
 		var out, errb bytes.Buffer
-		if err := run([]string{"privatize", "-json", "-epsilon", "0.5"}, strings.NewReader(tc.line), &out, &errb); err != nil {
+		if err := run([]string{"privatize", "-json", "-mechanism", "1dg", "-epsilon", "0.5"}, strings.NewReader(tc.line), &out, &errb); err != nil {
 			t.Fatal(err, errb.String())
 		}
 		recs := strings.SplitAfter(out.String(), "\n")
