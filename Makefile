@@ -5,7 +5,7 @@ export PATH := $(PATH):/usr/local/go/bin
 CACHE ?= $(or $(WORDVEIL_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wordveil)
 DEFAULT_ASSET := assets/en-glove100-50k.wva
 
-.PHONY: run help test notrun-reset calibrate-hamming vet test-race test-full test-purego test-arm64 bench tools assets build build-research \
+.PHONY: run help test notrun-reset calibrate-hamming vet test-race test-times test-full test-purego test-arm64 bench tools assets build build-research \
 	test-32bit test-jvm check-golden golden aar xcframework bench-mobile measure-mobile eval-data eval eval-report typed-text \
 	check-android-sample test-jvm-arm64 package-metadata lint api-report
 
@@ -55,6 +55,9 @@ vet: ## go vet (both modules), gofmt, and the SDK module's dependency rule (no p
 test-race: ## unit, property and fuzz-seed tests under the race detector (short sizes), both modules
 	$(GO) test -race -short -count=1 -timeout $(TIMEOUT_RACE) ./...
 	cd $(RESEARCH) && $(GO) test -race -short -count=1 -timeout $(TIMEOUT_RACE) ./...
+
+test-times: ## the ten slowest tests under -race -short (both modules); fails if one took over 60 s (run it on an idle machine; not part of make test)
+	GO=$(GO) TIMEOUT=$(TIMEOUT_RACE) scripts/test-times.sh
 
 test-full: ## the same at full size (property tests up to N = 200k, statistical tests at full sample sizes), both modules
 	$(GO) test -count=1 -timeout $(TIMEOUT_FULL) ./...
