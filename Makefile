@@ -3,7 +3,7 @@ GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
 CACHE ?= $(or $(WORDVEIL_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wordveil)
-DEFAULT_ASSET := assets/en-glove100-50k.wva
+DEFAULT_ASSET := internal/assets/en-glove100-50k.wva
 
 .PHONY: run help test notrun-reset calibrate-hamming vet test-race test-times test-full test-purego test-arm64 bench tools assets build build-research \
 	test-32bit test-jvm check-golden golden aar xcframework bench-mobile measure-mobile eval-data eval eval-report typed-text \
@@ -64,7 +64,7 @@ test-full: ## the same at full size (property tests up to N = 200k, statistical 
 	cd $(RESEARCH) && $(GO) test -count=1 -timeout $(TIMEOUT_FULL) ./...
 
 test-purego: ## the portable kernels, without assembly
-	$(GO) test -tags purego -count=1 -timeout $(TIMEOUT_SHORT) ./hamming/ ./$(RESEARCH)/euclid/
+	$(GO) test -tags purego -count=1 -timeout $(TIMEOUT_SHORT) ./internal/hamming/ ./$(RESEARCH)/euclid/
 
 test-arm64: ## the arm64 (NEON) kernels: vet and build for arm64; run under qemu-aarch64 where it works (scripts/test-arm64.sh)
 	GO=$(GO) TIMEOUT=$(TIMEOUT_SHORT) scripts/test-arm64.sh
@@ -73,10 +73,10 @@ test-32bit: ## the SDK where int has 32 bits (android/arm, android/386): vet and
 	GO=$(GO) TIMEOUT=$(TIMEOUT_RACE) scripts/test-32bit.sh
 
 bench: ## the search-engine benchmarks of docs/BENCHMARKS.md
-	$(GO) test ./hamming/ -run '^$$' -bench . -count 6 -timeout $(TIMEOUT_BENCH) | tee bench-hamming.txt
+	$(GO) test ./internal/hamming/ -run '^$$' -bench . -count 6 -timeout $(TIMEOUT_BENCH) | tee bench-hamming.txt
 
-calibrate-hamming: ## not a test: time MIH and scan range queries to refit hamming/cost.go's constants (hamming/calib_test.go, build tag "calibrate"; idle machine)
-	$(GO) test -tags calibrate ./hamming/ -run '^TestCalibrate$$' -v -count=1 -timeout $(TIMEOUT_BENCH)
+calibrate-hamming: ## not a test: time MIH and scan range queries to refit internal/hamming/cost.go's constants (internal/hamming/calib_test.go, build tag "calibrate"; idle machine)
+	$(GO) test -tags calibrate ./internal/hamming/ -run '^TestCalibrate$$' -v -count=1 -timeout $(TIMEOUT_BENCH)
 
 build: ## build the CLI into bin/wordveil
 	$(GO) build -trimpath -o bin/wordveil ./cmd/wordveil

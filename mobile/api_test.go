@@ -90,7 +90,7 @@ var zeroCalls = map[string]func(t *testing.T){
 		// nil and zero-value configs mean the defaults: a working privatizer.
 		for _, cfg := range []*Config{nil, {}, {MemoSecret: []byte{}}} {
 			p, err := OpenPrivatizer(cfg)
-			if err != nil || !p.opened() {
+			if err != nil || p.p == nil {
 				t.Fatalf("OpenPrivatizer(%+v): %v", cfg, err)
 			}
 			if r, err := p.Privatize("hello"); err != nil || r.Text == "" {

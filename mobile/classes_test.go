@@ -92,6 +92,7 @@ func TestClassesEndToEnd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			defer p.Close() // the memo's file: left to a finalizer, later descriptor counts would see it
 			r, err := p.Privatize(text)
 			if err != nil {
 				t.Fatal(err)

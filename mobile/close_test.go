@@ -3,12 +3,8 @@ package mobile
 import (
 	"bytes"
 	"os"
-	"runtime"
 	"sync"
 	"testing"
-	"weak"
-
-	"github.com/wordveil/wordveil/assets"
 )
 
 // closeConfig is a 1-DG configuration with a ledger and a memo in temp dirs.
@@ -172,29 +168,4 @@ func TestCloseConcurrentWithCalls(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-}
-
-// TestCloseLetsTheAssetGo: after Close, the asset an asset-bytes privatizer
-// decoded can be collected although the handle itself stays reachable (as
-// gobind keeps it until the Java finalizer runs); without Close (the
-// negative control) it cannot.
-func TestCloseLetsTheAssetGo(t *testing.T) {
-	for _, closeIt := range []bool{true, false} {
-		p, err := OpenPrivatizerFromAsset(assets.DefaultBytes(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		asset := weak.Make(p.asset)
-		if closeIt {
-			if err := p.Close(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		runtime.GC()
-		runtime.GC()
-		if gone := asset.Value() == nil; gone != closeIt {
-			t.Errorf("closed %v: asset collected %v", closeIt, gone)
-		}
-		runtime.KeepAlive(p)
-	}
 }

@@ -1,9 +1,6 @@
 package mobile
 
-import (
-	"github.com/wordveil/wordveil/mechanism"
-	"github.com/wordveil/wordveil/privatize"
-)
+import "github.com/wordveil/wordveil"
 
 // Config says how to privatize. Create it with NewConfig (which sets the
 // defaults), change fields, pass it to OpenPrivatizer; it is copied there.
@@ -112,5 +109,5 @@ type StateAnchor interface {
 // OpenPrivatizer takes nil as the defaults).
 func NewConfig() (c *Config) {
 	defer guardValue(&c, nil)
-	return &Config{Mechanism: mechanism.NameBRR, Preset: mechanism.LevelBalanced, OOV: privatize.OOVRandomWord, Numbers: privatize.NumbersPrivatize}
+	return &Config{Mechanism: string(wordveil.BRR), Preset: string(wordveil.Balanced), OOV: string(wordveil.RandomWord), Numbers: string(wordveil.PrivatizeNumbers)}
 }

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/assets"
-	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // TestOpenFromFileExpansionBomb: the default asset with its VOCAB

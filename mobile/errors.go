@@ -8,11 +8,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/ledger"
-	"github.com/wordveil/wordveil/mechanism"
-	"github.com/wordveil/wordveil/memo"
-	"github.com/wordveil/wordveil/privatize"
+	"github.com/wordveil/wordveil"
 )
 
 // Error codes: every error this package returns starts with one of these
@@ -45,75 +41,28 @@ func ErrCode(message string) (code string) {
 	return ""
 }
 
-// codeTable is the one place where the sentinel errors of the layers below
-// get their code. codeOf tries the rows in order (errors.Is), so an error
-// that wraps two sentinels gets the first row's code. Every exported Err*
-// variable of mechanism, privatize, memo, ledger and binaryembed/wva must have a row
-// (TestCodeTableCoversSentinels parses their sources to check).
+// codeTable gives each error category of the root package its code; the
+// categories themselves are assigned in one place, the root package's
+// errors.go. codeOf tries the rows in order (errors.Is).
 var codeTable = []struct {
-	sentinel error
+	category error
 	code     string
 }{
-	{ledger.ErrBudgetExceeded, CodeBudgetExceeded},
-	{ledger.ErrCorrupt, CodeCorruptState},
-	{ledger.ErrBindingMismatch, CodeCorruptState}, // the memo was deleted or replaced under its ledger
-	{memo.ErrCorrupt, CodeCorruptState},
-	{memo.ErrWrongSecret, CodeCorruptState},
-	{privatize.ErrMemoMismatch, CodeInvalidArgument},
-	{memo.ErrFull, CodeCorruptState},
-	{memo.ErrSecret, CodeInvalidArgument},
-	{memo.ErrInvalid, CodeInvalidArgument},
-	{mechanism.ErrEpsilonSaturated, CodeInvalidArgument},
-	{privatize.ErrInvalidSize, CodeInvalidArgument},
-	{wva.ErrNotRegular, CodeInvalidArgument},
-	{wva.ErrFileTooLarge, CodeInvalidArgument},
-	{privatize.ErrClosed, CodeClosed},
-	{privatize.ErrEmptyText, CodeEmptyText},
-	{privatize.ErrTextTooLarge, CodeTextTooLarge},
-
-	{mechanism.ErrInvalidEpsilon, CodeInvalidArgument},
-	{mechanism.ErrInvalidGamma, CodeInvalidArgument},
-	{mechanism.ErrInvalidBeta, CodeInvalidArgument},
-	{mechanism.ErrUnknownMechanism, CodeInvalidArgument},
-	{mechanism.ErrUnknownLevel, CodeInvalidArgument},
-	{mechanism.ErrNoPreset, CodeInvalidArgument},
-	{privatize.ErrOOVPolicy, CodeInvalidArgument},
-	{privatize.ErrNoUnitLoss, CodeInvalidArgument},
-	{mechanism.ErrWordOutOfRange, CodeInvalidArgument},
-	{mechanism.ErrNoLists, CodeInvalidArgument},    // the mechanism needs lists this asset lacks
-	{mechanism.ErrNoTEMLists, CodeInvalidArgument}, // likewise, for Euclidean TEM
-	{mechanism.ErrNoOutputs, CodeInvalidArgument},  // an exclusion list that leaves no word to output
-	{mechanism.ErrOutputsMismatch, CodeInvalidArgument},
-	{mechanism.ErrNoCusTextSets, CodeInvalidArgument},      // CusText needs an asset that carries its sets
-	{mechanism.ErrCusTextSetExcluded, CodeInvalidArgument}, // an exclusion list that empties a set
-	{privatize.ErrNumbers, CodeInvalidArgument},
-	{ledger.ErrInvalid, CodeInvalidArgument},
-	{wva.ErrGammaMax, CodeInvalidArgument}, // ε too small for the asset's TEM lists
-
-	{wva.ErrBadMagic, CodeCorruptAsset},
-	{wva.ErrVersion, CodeCorruptAsset},
-	{wva.ErrChecksum, CodeCorruptAsset},
-	{wva.ErrTruncated, CodeCorruptAsset},
-	{wva.ErrCorrupt, CodeCorruptAsset},
-	{wva.ErrInvalid, CodeCorruptAsset},
-	{mechanism.ErrEmptyVocabulary, CodeCorruptAsset},
-	{mechanism.ErrListMismatch, CodeCorruptAsset},
-
-	// The facade always passes a source: reaching this is a bug.
-	{mechanism.ErrNilSource, CodeInternal},
-
-	// Filesystem failures (also matched by type in codeOf).
-	{fs.ErrNotExist, CodeIO},
-	{fs.ErrPermission, CodeIO},
-	{fs.ErrExist, CodeIO},
+	{wordveil.ErrInvalidConfig, CodeInvalidArgument},
+	{wordveil.ErrEmptyText, CodeEmptyText},
+	{wordveil.ErrTextTooLarge, CodeTextTooLarge},
+	{wordveil.ErrCorruptAsset, CodeCorruptAsset},
+	{wordveil.ErrBudgetExceeded, CodeBudgetExceeded},
+	{wordveil.ErrCorruptState, CodeCorruptState},
+	{wordveil.ErrClosed, CodeClosed},
 }
 
-// codeOf classifies an error from the layers below: a row of codeTable, a
+// codeOf classifies an error of the root package: its category's code, a
 // filesystem or system-call error (WV_IO), or else WV_INTERNAL, so that an
 // error nobody classified is reported as the bug it is rather than as I/O.
 func codeOf(err error) string {
 	for _, row := range codeTable {
-		if errors.Is(err, row.sentinel) {
+		if errors.Is(err, row.category) {
 			return row.code
 		}
 	}
@@ -121,7 +70,8 @@ func codeOf(err error) string {
 	var linkErr *os.LinkError
 	var sysErr *os.SyscallError
 	var errno syscall.Errno
-	if errors.As(err, &pathErr) || errors.As(err, &linkErr) || errors.As(err, &sysErr) || errors.As(err, &errno) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrExist) ||
+		errors.As(err, &pathErr) || errors.As(err, &linkErr) || errors.As(err, &sysErr) || errors.As(err, &errno) {
 		return CodeIO
 	}
 	return CodeInternal
@@ -159,7 +109,7 @@ func invalid(format string, a ...any) error {
 // Privatizer (gobind lets Java and Swift make one with a no-argument
 // constructor).
 var errNotOpened = &codedError{code: CodeInvalidArgument,
-	err: errors.New("privatizer not opened: use OpenPrivatizer, OpenPrivatizerFromAsset or OpenPrivatizerFromFile")}
+	err: errors.New("mobile: privatizer not opened: use OpenPrivatizer, OpenPrivatizerFromAsset or OpenPrivatizerFromFile")}
 
 // The guards below are deferred first thing by every exported function and
 // method (TestEveryExportedBodyStartsWithGuard checks it): a Go panic that
@@ -186,3 +136,6 @@ func guardValue[T any](v *T, zero T) {
 func guardNone() {
 	_ = recover()
 }
+
+// errClosed is returned by the methods of a Privatizer after Close.
+var errClosed = wrap(fmt.Errorf("mobile: %w", wordveil.ErrClosed))

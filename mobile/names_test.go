@@ -3,7 +3,7 @@ package mobile
 import (
 	"testing"
 
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/mechanism"
 )
 
 // TestMechanismNamesAndEpsilonFloor: every name the binding accepts (those

@@ -1,20 +1,13 @@
 package mobile
 
 import (
+	"io/fs"
 	"math"
-	"math/rand/v2"
 	"runtime/debug"
-	"sync"
+	"sync/atomic"
 
-	"github.com/wordveil/wordveil/assets"
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/deniability"
+	"github.com/wordveil/wordveil"
 	"github.com/wordveil/wordveil/internal/buildinfo"
-	"github.com/wordveil/wordveil/internal/sample"
-	"github.com/wordveil/wordveil/ledger"
-	"github.com/wordveil/wordveil/mechanism"
-	"github.com/wordveil/wordveil/memo"
-	"github.com/wordveil/wordveil/privatize"
 )
 
 // Privatizer privatizes texts. Safe for concurrent use. Only the Open…
@@ -22,160 +15,66 @@ import (
 // Privatizer (gobind's no-argument constructor) return WV_INVALID_ARGUMENT
 // or their documented zero value. Close it when done (Close).
 type Privatizer struct {
-	// life guards the fields below against Close (close.go): methods
-	// read them under its read lock, Close clears them under its lock.
-	life   sync.RWMutex
-	closed bool
-	asset  *wva.Asset
-	mech   mechanism.Mechanism
-	text   *privatize.Privatizer
-	srcs   sync.Pool // *rand.ChaCha8, each keyed from crypto/rand
+	p      *wordveil.Privatizer // nil: not opened
+	closed atomic.Bool          // Close was called (on a zero value too: later calls are WV_CLOSED)
+}
+
+// root returns p's privatizer: WV_CLOSED after Close, WV_INVALID_ARGUMENT
+// on a nil or zero-value Privatizer. (An open privatizer closed meanwhile
+// returns WV_CLOSED from the root package itself.)
+func (p *Privatizer) root() (*wordveil.Privatizer, error) {
+	switch {
+	case p == nil:
+		return nil, errNotOpened
+	case p.closed.Load():
+		return nil, errClosed
+	case p.p == nil:
+		return nil, errNotOpened
+	}
+	return p.p, nil
 }
 
 // OpenPrivatizer returns a privatizer over the embedded English asset
 // (cfg nil: NewConfig's defaults).
 func OpenPrivatizer(cfg *Config) (p *Privatizer, err error) {
 	defer guard(&err)
-	var a *wva.Asset
-	if needsTEM(cfg) {
-		a, err = assets.Default()
-	} else {
-		a, err = slimDefault()
-	}
-	if err != nil {
-		return nil, wrap(err)
-	}
-	return openPrivatizer(a, cfg)
+	return open(cfg, func(c *wordveil.Config) {})
 }
 
 // OpenPrivatizerFromAsset returns a privatizer over an asset file's bytes
 // (copied; the caller may reuse the array).
 func OpenPrivatizerFromAsset(asset []byte, cfg *Config) (p *Privatizer, err error) {
 	defer guard(&err)
-	a, err := wva.DecodeWith(append([]byte(nil), asset...), decodeOptions(cfg))
-	if err != nil {
-		return nil, wrap(err)
+	if asset == nil {
+		asset = []byte{} // an empty array is a corrupt asset, not the embedded one
 	}
-	return openPrivatizer(a, cfg)
+	return open(cfg, func(c *wordveil.Config) { c.Asset = asset })
 }
 
 // OpenPrivatizerFromFile returns a privatizer over an asset file.
 func OpenPrivatizerFromFile(path string, cfg *Config) (p *Privatizer, err error) {
 	defer guard(&err)
-	b, err := wva.ReadFile(path) // size-checked before reading; devices and pipes refused
-	if err != nil {
-		return nil, wrap(err)
+	if path == "" {
+		// The root package reads "" as "the embedded asset"; here it is a
+		// file that does not exist.
+		return nil, wrap(&fs.PathError{Op: "open", Path: path, Err: fs.ErrNotExist})
 	}
-	a, err := wva.DecodeWith(b, decodeOptions(cfg))
-	if err != nil {
-		return nil, wrap(err)
-	}
-	return openPrivatizer(a, cfg)
+	return open(cfg, func(c *wordveil.Config) { c.AssetFile = path })
 }
 
-// Only Euclidean TEM reads the asset's TEM lists (~3 MB decoded); every
-// other mechanism gets an asset decoded without them.
-func needsTEM(cfg *Config) bool { return cfg != nil && cfg.Mechanism == mechanism.NameTEM }
-
-func decodeOptions(cfg *Config) wva.DecodeOptions {
-	return wva.DecodeOptions{SkipTEM: !needsTEM(cfg), SkipFloats: true}
-}
-
-// slimDefault is the embedded asset without its TEM lists, decoded once and
-// shared by every privatizer of the process.
-var slimDefault = sync.OnceValues(func() (*wva.Asset, error) {
-	a, err := wva.DecodeWith(assets.DefaultBytes(), wva.DecodeOptions{SkipTEM: true, SkipFloats: true})
-	// The decoded asset shares no memory with the embedded bytes, which
-	// decoding paged in (3.4 MB): give those pages back to the kernel.
-	releasePages(assets.DefaultBytes())
-	return a, err
-})
-
-func openPrivatizer(a *wva.Asset, cfg *Config) (_ *Privatizer, err error) {
-	if cfg == nil {
-		cfg = NewConfig()
-	}
-	c := *cfg
-	if c.Mechanism == "" {
-		c.Mechanism = mechanism.NameBRR
-	}
-	if c.Preset == "" {
-		c.Preset = mechanism.LevelBalanced
-	}
-	period, err := validate(&c)
+// open converts cfg (nil: the defaults) to the root package's Config, lets
+// asset name the asset, and opens it.
+func open(cfg *Config, asset func(*wordveil.Config)) (*Privatizer, error) {
+	c, err := cfg.root()
 	if err != nil {
 		return nil, err
 	}
-	eps := c.Epsilon
-	if eps == 0 {
-		if eps, err = mechanism.Preset(a, c.Mechanism, c.Preset); err != nil {
-			return nil, wrap(err)
-		}
-	}
-	opts := mechanism.Options{AllowSaturated: c.AllowSaturatedEpsilon}
-	if !c.AllowExcludedOutputs {
-		if opts.Outputs, err = mechanism.DefaultOutputs(a); err != nil {
-			return nil, wrap(err)
-		}
-	}
-	m, err := mechanism.New(c.Mechanism, a, eps, opts)
+	asset(&c)
+	p, err := wordveil.Open(c)
 	if err != nil {
 		return nil, wrap(err)
 	}
-	classes := privatize.Classes{RareRank: int(c.RareRank), Rare: c.RareEpsilon, Capitalized: c.CapitalizedEpsilon, Number: c.NumberEpsilon}
-	if c.MemoDir != "" && !classes.AtEpsilon(eps) {
-		// Refused before the memo directory is opened (or created).
-		return nil, invalid("a class ε other than the main ε (%v) cannot share MemoDir's one response per word", eps)
-	}
-	opt := privatize.Options{OOV: c.OOV, Placeholder: c.Placeholder, PrivatizePunctuation: c.PrivatizePunctuation,
-		MaxTextBytes: int(c.MaxTextBytes), Numbers: c.Numbers}
-	// Until the text privatizer owns them, a failure closes what was opened.
-	defer func() {
-		if err != nil {
-			_ = opt.Memo.Close()
-			_ = opt.Ledger.Close()
-		}
-	}()
-	if c.LedgerDir != "" {
-		var lo ledger.Options
-		if c.Anchor != nil {
-			lo.Anchor = c.Anchor
-		}
-		l, err := ledger.OpenWith(c.LedgerDir, ledger.Caps{Lifetime: c.CapLifetime, PerPeriod: c.CapPerPeriod, Period: period}, lo)
-		if err != nil {
-			return nil, wrap(err)
-		}
-		opt.Ledger = l
-	}
-	if c.MemoDir != "" {
-		var mo memo.Options
-		if c.Anchor != nil {
-			mo.Anchor = c.Anchor
-		}
-		mm, err := memo.OpenWith(c.MemoDir, privatize.MemoIdentity(m, a), c.MemoSecret, mo)
-		if err != nil {
-			return nil, wrap(err)
-		}
-		opt.Memo = mm
-	}
-	var t *privatize.Privatizer
-	if classes == (privatize.Classes{}) {
-		t, err = privatize.New(m, a, opt)
-	} else {
-		// The class mechanisms get m's options (output vocabulary,
-		// saturation); the default class is m itself.
-		t, err = privatize.NewWithClasses(m, a, classes, opts, opt)
-	}
-	if err != nil {
-		return nil, wrap(err)
-	}
-	p := &Privatizer{asset: a, mech: m, text: t}
-	p.srcs.New = func() any { return mechanism.NewSecureSource() }
-	// Decoding the asset allocates ~19 MB of temporary buffers for ~7 MB of
-	// kept data; hand the difference back to the OS now rather than at the
-	// runtime's leisure (keyboard extensions are killed above ~50 MB).
-	debug.FreeOSMemory()
-	return p, nil
+	return &Privatizer{p: p}, nil
 }
 
 // Result is a privatized text and its privacy accounting.
@@ -226,16 +125,11 @@ type Result struct {
 // WV_CLOSED.
 func (p *Privatizer) Privatize(text string) (r *Result, err error) {
 	defer guard(&err)
-	h, err := p.use()
+	root, err := p.root()
 	if err != nil {
 		return nil, err
 	}
-	src, err := p.source()
-	if err != nil {
-		return nil, err
-	}
-	defer p.srcs.Put(src)
-	res, err := h.text.Privatize(text, src)
+	res, err := root.Privatize(text)
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -276,15 +170,11 @@ func (p *Privatizer) Close() (err error) {
 	if p == nil {
 		return nil
 	}
-	p.life.Lock()
-	text := p.text
-	p.closed = true
-	p.asset, p.mech, p.text = nil, nil, nil
-	p.life.Unlock()
-	if text == nil {
+	p.closed.Store(true)
+	if p.p == nil {
 		return nil
 	}
-	return wrap(text.Close())
+	return wrap(p.p.Close())
 }
 
 // Deniability estimates plausible deniability on words random words of the
@@ -308,53 +198,20 @@ type Deniability struct {
 // WV_INVALID_ARGUMENT; after Close: WV_CLOSED.
 func (p *Privatizer) Deniability(words, draws int64) (d *Deniability, err error) {
 	defer guard(&err)
-	h, err := p.use()
+	root, err := p.root()
 	if err != nil {
 		return nil, err
 	}
-	if words < 1 || words > maxDeniabilityWords || draws < 1 || draws > maxDeniabilityDraws ||
-		words*draws > maxDeniabilityWork { // both ≤ 10^4 here: the product cannot overflow
-		return nil, invalid("words %d and draws %d must be in [1, %d] with words·draws ≤ %d",
-			words, draws, maxDeniabilityWords, maxDeniabilityWork)
+	if words < 1 || words > math.MaxInt32 || draws < 1 || draws > math.MaxInt32 {
+		// Bounded here so that the conversion to int cannot wrap on a
+		// 32-bit platform; the root package checks the tighter bounds.
+		return nil, invalid("words %d and draws %d out of range", words, draws)
 	}
-	src, err := p.source()
-	if err != nil {
-		return nil, err
-	}
-	defer p.srcs.Put(src)
-	n := h.asset.Len()
-	ids := make([]int, min(int(words), n))
-	for i := range ids {
-		ids[i] = sample.UniformInt(src, n)
-	}
-	est, err := deniability.Estimate(h.mech, ids, int(draws), src)
+	est, err := root.Deniability(int(words), int(draws))
 	if err != nil {
 		return nil, wrap(err)
 	}
-	return &Deniability{MeanN: est.MeanN, MeanS: est.MeanS, Words: int64(len(ids)), Draws: draws}, nil
-}
-
-// Bounds of Deniability's arguments.
-const (
-	maxDeniabilityWords = 10000
-	maxDeniabilityDraws = 10000
-	maxDeniabilityWork  = 1000000
-)
-
-// opened reports whether p was made by an Open… function (and is not
-// closed); read under p.life.
-func (p *Privatizer) opened() bool {
-	return p != nil && p.asset != nil && p.mech != nil && p.text != nil && p.srcs.New != nil
-}
-
-// source takes a random source from p's pool (put it back when done);
-// call it after use.
-func (p *Privatizer) source() (*rand.ChaCha8, error) {
-	src, ok := p.srcs.Get().(*rand.ChaCha8)
-	if !ok || src == nil {
-		return nil, errNotOpened
-	}
-	return src, nil
+	return &Deniability{MeanN: est.MeanN, MeanS: est.MeanS, Words: int64(est.Words), Draws: int64(est.Draws)}, nil
 }
 
 // Epsilon returns the privatizer's per-word ε (with word classes, the main
@@ -362,33 +219,30 @@ func (p *Privatizer) source() (*rand.ChaCha8, error) {
 // 0 on a nil, zero-value or closed Privatizer.
 func (p *Privatizer) Epsilon() (eps float64) {
 	defer guardValue(&eps, 0)
-	h, err := p.use()
-	if err != nil {
-		return 0
-	}
-	return h.mech.Epsilon()
+	return p.info().Epsilon
 }
 
 // Metric names the metric ε applies to. "" on a nil, zero-value or closed
 // Privatizer.
 func (p *Privatizer) Metric() (metric string) {
 	defer guardValue(&metric, "")
-	h, err := p.use()
-	if err != nil {
-		return ""
-	}
-	return h.mech.Metric()
+	return p.info().Metric
 }
 
 // VocabularySize returns the number of words of the asset. 0 on a nil,
 // zero-value or closed Privatizer.
 func (p *Privatizer) VocabularySize() (n int64) {
 	defer guardValue(&n, 0)
-	h, err := p.use()
+	return int64(p.info().VocabularySize)
+}
+
+// info is p's description, the zero Info when p is not open.
+func (p *Privatizer) info() wordveil.Info {
+	root, err := p.root()
 	if err != nil {
-		return 0
+		return wordveil.Info{}
 	}
-	return int64(h.asset.Len())
+	return root.Info()
 }
 
 // SetMemoryLimit sets the Go runtime's soft memory limit in bytes (see

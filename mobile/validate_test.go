@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/ledger"
+	"github.com/wordveil/wordveil/internal/ledger"
 )
 
 // TestInvalidSettings: each bad setting is refused through the facade with

@@ -9,8 +9,8 @@ import (
 	"sort"
 	"text/tabwriter"
 
-	"github.com/wordveil/wordveil/assets"
-	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 func runAssets(args []string, stdout, stderr io.Writer) error {

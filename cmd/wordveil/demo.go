@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/mechanism"
 )
 
 const demoText = "My doctor in Boston says the new treatment works, so I will call her tomorrow."

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/mechanism"
-	"github.com/wordveil/wordveil/privatize"
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/privatize"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // mechanismSpec is how the CLI names a mechanism and its privacy.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/mechanism"
 )
 
 // TestPrivatizeMechanismNames: every name privatize offers (those New

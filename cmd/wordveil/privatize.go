@@ -18,13 +18,13 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/linereader"
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/memo"
+	"github.com/wordveil/wordveil/internal/privatize"
 	"github.com/wordveil/wordveil/internal/tokenize"
-	"github.com/wordveil/wordveil/ledger"
-	"github.com/wordveil/wordveil/mechanism"
-	"github.com/wordveil/wordveil/memo"
-	"github.com/wordveil/wordveil/privatize"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // Block limits: lines already at hand are privatized, charged and written

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/privatize"
+	"github.com/wordveil/wordveil/internal/privatize"
 )
 
 // TestPrivatizeClassEpsilon: -class-epsilon bills each word at its class's

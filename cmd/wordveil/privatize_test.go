@@ -14,11 +14,11 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/wordveil/wordveil/assets"
-	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/linereader"
-	"github.com/wordveil/wordveil/mechanism"
-	"github.com/wordveil/wordveil/privatize"
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/privatize"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // Every mechanism with a preset privatizes a text and keeps its layout:

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/ledger"
-	"github.com/wordveil/wordveil/privatize"
+	"github.com/wordveil/wordveil/internal/ledger"
+	"github.com/wordveil/wordveil/internal/privatize"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // recordTail is one line of `privatize -json` output without its first

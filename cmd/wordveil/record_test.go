@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/assets"
+	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/linereader"
-	"github.com/wordveil/wordveil/mechanism"
-	"github.com/wordveil/wordveil/privatize"
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/privatize"
 )
 
 // record is a whole `privatize -json` record, as a reader decodes it; with

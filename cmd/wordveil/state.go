@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/safefile"
-	"github.com/wordveil/wordveil/ledger"
 )
 
 // The CLI keeps what must not sit in (or be restored with) a memo or

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/ledger"
-	"github.com/wordveil/wordveil/memo"
+	"github.com/wordveil/wordveil/internal/ledger"
+	"github.com/wordveil/wordveil/internal/memo"
 )
 
 // TestMain keeps every test's default state directory (memo keys and

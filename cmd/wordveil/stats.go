@@ -7,8 +7,8 @@ import (
 	"math/rand/v2"
 	"text/tabwriter"
 
-	"github.com/wordveil/wordveil/deniability"
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/deniability"
+	"github.com/wordveil/wordveil/internal/mechanism"
 )
 
 // statsCmd prints plausible deniability (N_w, S_w; docs/MECHANISMS.md)

@@ -3,8 +3,8 @@ package audit
 import (
 	"strings"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // Case is one entry of the audit's case table: a mechanism's exact law

@@ -6,11 +6,11 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/hamming"
 	"github.com/wordveil/wordveil/internal/dpexact"
+	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/keepwords"
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // CusText is audited in two parts, because its guarantee has two:

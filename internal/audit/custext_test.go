@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/assets"
-	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // custextAsset is the default asset's first n words with sets built by

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/wordveil/wordveil/internal/dpexact"
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/mechanism"
 )
 
 // excludedNote is appended to the vocabulary of every restricted case.

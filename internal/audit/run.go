@@ -8,10 +8,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/hamming"
 	"github.com/wordveil/wordveil/internal/dpexact"
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/hamming"
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // DefaultWords is Run's default number of asset words.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/assets"
+	"github.com/wordveil/wordveil/internal/assets"
 )
 
 func TestRunDefaultAsset(t *testing.T) {

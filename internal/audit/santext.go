@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/wordveil/wordveil/hamming"
 	"github.com/wordveil/wordveil/internal/dpexact"
+	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/keepwords"
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/mechanism"
 )
 
 // sanTextPlusCase is the SanText+ setting audited: ε, the sensitive

@@ -19,8 +19,8 @@ import (
 	"errors"
 	"math/rand/v2"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/hamming"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // Names of the two mechanisms, as the audit reports them.

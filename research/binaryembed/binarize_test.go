@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/hamming"
 )
 
 // testNLBConfig is a short training run for small synthetic data.

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/hamming"
 )
 
 // BitBalance describes how evenly each bit splits a set of codes. A bit that

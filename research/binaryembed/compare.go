@@ -3,7 +3,7 @@ package binaryembed
 import (
 	"time"
 
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/hamming"
 )
 
 // CompareConfig configures Compare.

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/hamming"
 )
 
 // Near-lossless binarization (NLB), re-implemented from the description in

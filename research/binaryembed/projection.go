@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/hamming"
 )
 
 // Bits is the length of every code produced here.

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/hamming"
 )
 
 func TestSpearman(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"container/heap"
 	"slices"
 
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/hamming"
 )
 
 // Exact brute-force neighbour searches used by Evaluate. Both rank by

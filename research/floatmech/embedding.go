@@ -7,7 +7,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/euclid"
 )
 

@@ -5,11 +5,11 @@ import (
 	"math"
 	"strings"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/hamming"
+	"github.com/wordveil/wordveil/internal/wva"
 
-	"github.com/wordveil/wordveil/mechanism"
-	"github.com/wordveil/wordveil/privatize"
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/privatize"
 	"github.com/wordveil/wordveil/research/floatmech"
 )
 

@@ -7,8 +7,8 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/sample"
-	"github.com/wordveil/wordveil/mechanism"
 )
 
 // expMech is what SynTF and SanText share: both are the exponential

@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/stattest"
-	"github.com/wordveil/wordveil/mechanism"
 )
 
 // expMechUnderTest is what SynTF and SanText expose of expMech.

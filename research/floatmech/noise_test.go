@@ -6,7 +6,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/mechanism"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/internal/dpexact"
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/mechanism"
 )
 
 // sanTextVocab is a line on which the triangle inequality is tight and

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/internal/dpexact"
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/mechanism"
 )
 
 // synTFVocab is built so that the exponential mechanism's factor 2 is

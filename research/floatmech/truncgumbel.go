@@ -5,8 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/sample"
-	"github.com/wordveil/wordveil/mechanism"
 	"github.com/wordveil/wordveil/research/euclid"
 )
 

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
 	"github.com/wordveil/wordveil/internal/dpexact"
+	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/stattest"
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // float32s rounds pts as the embedding stores them, so that the exact

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/research/binaryembed"
 )
 

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/research/binaryembed"
 )
 

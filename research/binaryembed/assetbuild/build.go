@@ -10,9 +10,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/progress"
+	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/binaryembed"
 	"github.com/wordveil/wordveil/research/euclid"
 )

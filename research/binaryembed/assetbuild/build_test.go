@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/binaryembed"
 	"github.com/wordveil/wordveil/research/euclid"
 )

@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/deniability"
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/deniability"
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // Levels are the named privacy levels the builder calibrates, each with

@@ -3,8 +3,8 @@ package assetbuild
 import (
 	"fmt"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/hamming"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // BuildCusTextSets partitions the vocabulary into CusText's customized

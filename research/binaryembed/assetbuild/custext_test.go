@@ -6,9 +6,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/wordveil/wordveil/assets"
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/internal/hamming"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // referenceGreedy is the greedy grouping written the slow, obvious way:

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/binaryembed"
 	"github.com/wordveil/wordveil/research/binaryembed/alacarte"
 )

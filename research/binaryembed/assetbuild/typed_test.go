@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/binaryembed"
 )
 

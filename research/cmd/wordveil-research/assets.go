@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/safefile"
+	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/binaryembed/assetbuild"
 )
 

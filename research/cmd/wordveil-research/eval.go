@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/eval/afinn"
 	"github.com/wordveil/wordveil/research/eval/fasttext"
 	"github.com/wordveil/wordveil/research/eval/imdb"

@@ -6,10 +6,10 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/wordveil/wordveil/assets"
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/mechanism"
-	"github.com/wordveil/wordveil/privatize"
+	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/privatize"
+	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/eval/typedtext"
 )
 

@@ -17,10 +17,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wordveil/wordveil/assets"
-	"github.com/wordveil/wordveil/deniability"
-	"github.com/wordveil/wordveil/hamming"
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/internal/deniability"
+	"github.com/wordveil/wordveil/internal/hamming"
+	"github.com/wordveil/wordveil/internal/mechanism"
 )
 
 type mech struct {

@@ -35,7 +35,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wordveil/wordveil/assets"
+	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/research/binaryembed"
 	"github.com/wordveil/wordveil/research/binaryembed/alacarte"
 	"github.com/wordveil/wordveil/research/binaryembed/assetbuild"

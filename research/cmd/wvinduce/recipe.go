@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/binaryembed"
 	"github.com/wordveil/wordveil/research/binaryembed/alacarte"
 	"github.com/wordveil/wordveil/research/binaryembed/assetbuild"

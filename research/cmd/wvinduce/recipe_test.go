@@ -8,8 +8,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/wordveil/wordveil/assets"
-	"github.com/wordveil/wordveil/binaryembed/wva"
+	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/binaryembed"
 	"github.com/wordveil/wordveil/research/binaryembed/assetbuild"
 )

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wordveil/wordveil/assets"
+	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/research/eval/fasttext"
 	"github.com/wordveil/wordveil/research/eval/imdb"
 )

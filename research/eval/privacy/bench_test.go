@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/hamming"
 )
 
 // BenchmarkHammingRatio50k: exact P_avg and P_max of 50k uniform random

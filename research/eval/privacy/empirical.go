@@ -10,7 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/mechanism"
 )
 
 // Empirical is one mechanism's empirical privacy–utility point (Vickrey

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // withCusText gives the fixture's asset CusText sets of 20 consecutive ids.

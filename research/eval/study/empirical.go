@@ -8,7 +8,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/research/eval/privacy"
 	"github.com/wordveil/wordveil/research/floatmech"
 )

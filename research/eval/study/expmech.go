@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/sample"
-	"github.com/wordveil/wordveil/mechanism"
 	"github.com/wordveil/wordveil/research/euclid"
 	"github.com/wordveil/wordveil/research/floatmech"
 )

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/internal/dpexact"
+	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/stattest"
-	"github.com/wordveil/wordveil/mechanism"
 )
 
 // TestNewSpecs: the mechanisms added after the first twelve have the

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // TestPresetSpecs: "preset:NAME" runs NAME at the asset's three presets,

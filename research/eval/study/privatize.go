@@ -6,8 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/sample"
-	"github.com/wordveil/wordveil/mechanism"
 )
 
 var nan = math.NaN()

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/binaryembed/wva"
-	"github.com/wordveil/wordveil/hamming"
+	"github.com/wordveil/wordveil/internal/hamming"
+	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/eval/fasttext"
 	"github.com/wordveil/wordveil/research/eval/imdb"
 	"gonum.org/v1/gonum/stat/distuv"

@@ -3,7 +3,7 @@ package study
 import (
 	"fmt"
 
-	"github.com/wordveil/wordveil/mechanism"
+	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/research/floatmech"
 )
 

@@ -1,0 +1,174 @@
+package wordveil
+
+import (
+	"time"
+
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/privatize"
+)
+
+// Mechanism names a metric-DP word mechanism. Every mechanism offered here
+// releases a word only as a draw from its output distribution: none keeps
+// a word by construction (SanText+ and CusText+, which do, are not
+// offered).
+type Mechanism string
+
+// The mechanisms Open accepts. docs/MECHANISMS.md states each one's
+// guarantee and metric.
+const (
+	BRR        Mechanism = mechanism.NameBRR        // binary randomized response on the 256-bit codes (Hamming metric); the default
+	TEMHamming Mechanism = mechanism.NameTEMHamming // truncated exponential mechanism on the codes (Hamming metric)
+	OneDG      Mechanism = mechanism.Name1DG        // 1-Diffractor, geometric noise along each list (list-position metric)
+	OneDT      Mechanism = mechanism.Name1DT        // 1-Diffractor, truncated exponential along each list (list-position metric)
+	TEM        Mechanism = mechanism.NameTEM        // truncated exponential mechanism on the asset's Euclidean lists (needs ε ≥ about 9.3)
+	SanText    Mechanism = mechanism.NameSanText    // SanText's exponential mechanism on the codes (Hamming metric)
+	CusText    Mechanism = mechanism.NameCusText    // CusText's exponential mechanism within the asset's customized sets
+)
+
+// Level names a calibrated privacy level: the asset stores, per mechanism,
+// the ε at which a vocabulary word is released unchanged with a stated
+// chance (docs/PRIVACY_LEVELS.md).
+type Level string
+
+// The privacy levels.
+const (
+	Strong   Level = mechanism.LevelStrong
+	Balanced Level = mechanism.LevelBalanced // the default
+	Light    Level = mechanism.LevelLight
+)
+
+// OOVPolicy says what replaces a token the mechanism cannot privatize (a
+// word outside the vocabulary, an e-mail address, a URL, emoji). Both
+// policies release nothing about the token; there is no pass-through.
+type OOVPolicy string
+
+// The out-of-vocabulary policies.
+const (
+	RandomWord  OOVPolicy = privatize.OOVRandomWord  // a uniformly random allowed word (the default)
+	Placeholder OOVPolicy = privatize.OOVPlaceholder // Config.Placeholder ("•" when empty)
+)
+
+// NumberPolicy says what happens to numbers ("5", "1990", "3.5").
+type NumberPolicy string
+
+// The number policies. A number outside the vocabulary always goes to the
+// OOV policy.
+const (
+	PrivatizeNumbers NumberPolicy = privatize.NumbersPrivatize // a number the vocabulary has is privatized like a word (the default)
+	ReplaceNumbers   NumberPolicy = privatize.NumbersReplace   // every number goes to the OOV policy
+)
+
+// Config says how to privatize. The zero value is the product default:
+// BRR at the Balanced level on the embedded English asset, the asset's
+// offensive words never output, out-of-vocabulary tokens replaced by random
+// words, no ledger, no memo. Open validates every field once; a value that
+// would be ignored, wrap around or disable a cap is an error
+// (ErrInvalidConfig), never silently changed.
+type Config struct {
+	// Mechanism: "" means BRR.
+	Mechanism Mechanism
+	// Level: "" means Balanced. Ignored when Epsilon is set.
+	Level Level
+	// Epsilon, if not 0, is ε in the mechanism's metric instead of
+	// Level's. It must lie in the mechanism's accepted range: not below
+	// its floor, where the largest loss between two words is 0.001 nats,
+	// nor above 10^6 (docs/MECHANISMS.md, "The accepted ε range"), nor
+	// above the ε where the output is almost surely the input unless
+	// AllowSaturatedEpsilon.
+	Epsilon float64
+	// AllowSaturatedEpsilon accepts an ε so large that the output is almost
+	// surely the input (experiments only).
+	AllowSaturatedEpsilon bool
+	// AllowExcludedOutputs lets the mechanism release the words on the
+	// asset's exclusion list (offensive words). Off, such words are never
+	// output, though one the user types is privatized like any other.
+	AllowExcludedOutputs bool
+
+	// AssetFile, if set, is an asset file (wordveil asset format) to use
+	// instead of the embedded English asset. Its size and checksums are
+	// checked before use.
+	AssetFile string
+	// Asset, if not nil, is an asset file's bytes (copied), instead of the
+	// embedded asset. At most one of AssetFile and Asset.
+	Asset []byte
+
+	// Classes gives word classes their own ε (docs/TEXT_PRIVACY.md,
+	// "Per-class ε"); the zero value: every word at the main ε.
+	Classes Classes
+
+	// OOV: "" means RandomWord.
+	OOV OOVPolicy
+	// Placeholder replaces out-of-vocabulary tokens with OOV Placeholder
+	// ("" means "•").
+	Placeholder string
+	// Numbers: "" means PrivatizeNumbers.
+	Numbers NumberPolicy
+	// PrivatizePunctuation replaces each punctuation mark by a uniformly
+	// random one.
+	PrivatizePunctuation bool
+	// MaxTextBytes bounds one text, in [0, 2^30] (0: 16 MiB).
+	MaxTextBytes int
+
+	// LedgerDir, if set, is a private directory keeping the privacy budget:
+	// each call is charged its unit-free loss (ε·P_avg per fresh word)
+	// before any text is returned.
+	LedgerDir string
+	// Caps bound what the ledger charges; a cap without LedgerDir is an
+	// error, not ignored.
+	Caps Caps
+	// MemoDir, if set, is a private directory of permanent responses: each
+	// word keeps its first response, so repeating it costs nothing more
+	// (docs/TEXT_PRIVACY.md). Needs MemoSecret.
+	MemoDir string
+	// MemoSecret (at least 32 bytes) seals the memo. Keep it in the
+	// platform's key store, never beside the memo.
+	MemoSecret []byte
+	// Anchor, if set, keeps the latest state of the memo and ledger files
+	// outside their directories, so that a rolled-back, truncated or
+	// replaced file fails closed (ErrCorruptState) instead of answering
+	// words afresh or handing budget back (docs/STATE_FILES.md). Needs
+	// MemoDir or LedgerDir.
+	Anchor Anchor
+}
+
+// Classes gives word classes their own ε, in the mechanism's metric, each
+// in (0, 10^6]; 0 leaves a class unconfigured. A word in several classes
+// gets the smallest of their ε. Which class a word falls in is disclosed:
+// the guarantee holds between words of the same class. A class at another
+// ε than the main one cannot share a memo (ErrInvalidConfig).
+type Classes struct {
+	// RareRank: a word whose vocabulary rank (most frequent first, from 0)
+	// is at least RareRank is rare; in [1, vocabulary size − 1] with Rare,
+	// 0 without it.
+	RareRank int
+	// Rare is the ε of rare words.
+	Rare float64
+	// Capitalized is the ε of Title and UPPER case words ("Smith", "NASA").
+	Capitalized float64
+	// Number is the ε of numbers the vocabulary has.
+	Number float64
+}
+
+// Caps bound the unit-free loss a ledger charges. Each is finite and ≥ 0;
+// 0 means no cap.
+type Caps struct {
+	// Lifetime caps what the ledger ever charges.
+	Lifetime float64
+	// PerPeriod caps what it charges within any Period-long window.
+	PerPeriod float64
+	// Period is PerPeriod's rolling window, at most 100 years of 365 days
+	// (0: 24 hours).
+	Period time.Duration
+}
+
+// Anchor is a small durable key-value store, kept apart from the memo and
+// ledger directories (not backed up or restored with them), for their
+// rollback anchors. Load returns the bytes last stored under name, or
+// nil if none; Store must be durable when it returns. Names are short
+// ASCII ("ledger-" or "memo-" and hex digits); values are under 64 bytes
+// and reveal nothing about the text. An error from either fails the call
+// closed.
+type Anchor interface {
+	Load(name string) ([]byte, error)
+	Store(name string, state []byte) error
+}

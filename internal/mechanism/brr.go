@@ -1,0 +1,88 @@
+package mechanism
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/wordveil/wordveil/internal/hamming"
+	"github.com/wordveil/wordveil/internal/sample"
+)
+
+// brrMech is the mechanism NewBRR documents.
+type brrMech struct {
+	index *hamming.Index
+	// out is searched for the output: index itself, or an index over the
+	// allowed codes only when outputs are restricted, outIDs[i] being the
+	// word id of its i-th code (nil for index itself).
+	out     *hamming.Index
+	outIDs  []int32
+	outputs *Outputs
+	eps     float64
+	thresh  uint64 // BernoulliThreshold(q)
+	radius  int    // planner hint: the expected distance of the noisy code
+	ties    hamming.Ties
+}
+
+// newBRR validates the parameters and builds the mechanism; see NewBRR.
+func newBRR(index *hamming.Index, eps float64) (*brrMech, error) {
+	if err := checkEpsilonRange(eps, hammingFloor()); err != nil {
+		return nil, fmt.Errorf("BRR: %w", err)
+	}
+	if index == nil || index.Len() == 0 {
+		return nil, fmt.Errorf("BRR: %w", ErrEmptyVocabulary)
+	}
+	q := 1 / (1 + math.Exp(eps))
+	return &brrMech{
+		index:  index,
+		out:    index,
+		eps:    eps,
+		thresh: sample.BernoulliThreshold(q),
+		// The nearest word is at most as far as the input word, which is
+		// 256q away on average: a hint that lets the planner pick the scan
+		// for these far queries. Results never depend on it.
+		radius: max(1, int(math.Round(hamming.Bits*q))),
+		ties:   hamming.TiesRandom,
+	}, nil
+}
+
+// Privatize returns BRR's output for word w.
+func (b *brrMech) Privatize(w int, src rand.Source) (int, error) {
+	if err := checkCall("BRR", w, b.index.Len(), src); err != nil {
+		return -1, err
+	}
+	q := b.index.Codes()[w]
+	for i := range q {
+		q[i] ^= sample.Mask64(src, b.thresh)
+	}
+	// The nearest allowed word: exact search over the allowed codes only,
+	// ties uniform among the allowed minimizers.
+	nb, err := b.out.Nearest(q, hamming.Options{Ties: b.ties, Rand: src, ExpectedRadius: b.radius})
+	if err != nil {
+		return -1, fmt.Errorf("BRR: nearest word: %w", err)
+	}
+	return wordOf(b.outIDs, int(nb.ID)), nil
+}
+
+// restrict returns BRR with the same index, ε and tie rule over outputs o.
+func (b *brrMech) restrict(o *Outputs) (Mechanism, error) {
+	r := *b
+	out, ids, err := outputIndex(b.index, o)
+	if err != nil {
+		return nil, fmt.Errorf("BRR: %w", err)
+	}
+	r.out, r.outIDs, r.outputs = out, ids, o
+	return &r, nil
+}
+
+// Epsilon returns the per-bit ε.
+func (b *brrMech) Epsilon() float64 { return b.eps }
+
+// Metric returns "hamming".
+func (b *brrMech) Metric() string { return "hamming" }
+
+// Len returns the vocabulary size.
+func (b *brrMech) Len() int { return b.index.Len() }
+
+// FlipProbability returns q = 1/(1+e^ε), the per-bit flip probability.
+func (b *brrMech) FlipProbability() float64 { return 1 / (1 + math.Exp(b.eps)) }

@@ -1,0 +1,85 @@
+package mechanism
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/wordveil/wordveil/internal/wva"
+)
+
+// Privacy levels, named by what a user can observe: the chance N_w that a
+// word is released unchanged, averaged over words. The asset's presets
+// record the exact target of each (on the default asset: 0.10, 0.30 and
+// 0.60).
+const (
+	LevelStrong   = "strong"
+	LevelBalanced = "balanced"
+	LevelLight    = "light"
+)
+
+// Mechanism names, as used by presets, the CLI and the mobile API.
+const (
+	NameBRR        = "brr"
+	NameTEMHamming = "tem-hamming"
+	NameTEM        = "tem"
+	Name1DG        = "1dg"
+	Name1DT        = "1dt"
+	// NameSanText: the asset carries no presets for it. SanText+, which
+	// releases non-sensitive words unchanged, is not offered (see
+	// internal/keepwords).
+	NameSanText = "santext"
+)
+
+// ErrUnknownMechanism and ErrUnknownLevel reject names outside the tables;
+// ErrNoPreset says the asset carries no calibrated ε for this mechanism
+// and level (an asset built without presets, or a level the mechanism
+// cannot reach on it).
+var (
+	ErrUnknownMechanism = errors.New("unknown mechanism")
+	ErrUnknownLevel     = errors.New("unknown privacy level")
+	ErrNoPreset         = errors.New("no preset for this mechanism")
+)
+
+// Preset returns the ε of level for the named mechanism, as calibrated on
+// asset a by its builder and stored in it. N_w depends on the codes and
+// lists, so an ε calibrated on one asset can be far off on another: an
+// asset without presets refuses level names (ErrNoPreset), and the caller
+// must give ε explicitly.
+func Preset(a *wva.Asset, name, level string) (float64, error) {
+	if !known(name) {
+		return 0, fmt.Errorf("%w %q (want one of %v)", ErrUnknownMechanism, name, Names())
+	}
+	switch level {
+	case LevelStrong, LevelBalanced, LevelLight:
+	default:
+		return 0, fmt.Errorf("%w %q (want %s, %s or %s)", ErrUnknownLevel, level, LevelStrong, LevelBalanced, LevelLight)
+	}
+	if a == nil || a.Header.Presets == nil {
+		return 0, fmt.Errorf("%w: the asset carries no calibrated presets (give ε explicitly)", ErrNoPreset)
+	}
+	eps, ok := a.Header.Presets.Epsilon[name][level]
+	if !ok {
+		return 0, fmt.Errorf("%w: asset %q has no %s level for %q (the calibration could not reach it; give ε explicitly)", ErrNoPreset, a.Header.Name, level, name)
+	}
+	// wva validated the value when the asset was decoded or built: finite
+	// and in (0, 10⁶]. New still checks it against the mechanism's bounds.
+	return eps, nil
+}
+
+// Names lists every mechanism New builds: each never releases a word by
+// construction. The "+" variants, which release some words unchanged, are
+// not among them (internal/keepwords).
+func Names() []string {
+	names := []string{NameBRR, NameTEMHamming, NameTEM, Name1DG, Name1DT, NameSanText, NameCusText}
+	sort.Strings(names)
+	return names
+}
+
+func known(name string) bool {
+	switch name {
+	case NameBRR, NameTEMHamming, NameTEM, Name1DG, Name1DT, NameSanText, NameCusText:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,75 @@
+package mechanism
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/wordveil/wordveil/internal/hamming"
+)
+
+// ErrOutputsMismatch: an output vocabulary was built for a vocabulary of
+// another size than the mechanism's.
+var ErrOutputsMismatch = errors.New("output vocabulary size differs from the mechanism's vocabulary")
+
+// restrictable is implemented by every mechanism of this package: restrict
+// returns a mechanism with the same parameters whose outputs are o (nil:
+// every word). o has already been checked against the vocabulary size.
+type restrictable interface {
+	restrict(o *Outputs) (Mechanism, error)
+}
+
+// Restrict returns a mechanism with m's parameters (ε, γ, lists, codes)
+// that releases only words of o, with the same ε·d guarantee (see Outputs
+// for each mechanism's restricted law). A nil o lifts any restriction. m
+// is not modified. m must have been built by this package (else the error
+// wraps ErrUnknownMechanism) and o must cover its vocabulary: o.Vocabulary()
+// = m.Len() (else ErrOutputsMismatch).
+//
+// New applies Options.Outputs through Restrict; callers that build
+// mechanisms with the other constructors call it directly.
+func Restrict(m Mechanism, o *Outputs) (Mechanism, error) {
+	r, ok := m.(restrictable)
+	if !ok || m == nil {
+		return nil, fmt.Errorf("restrict: %w: %T is not a mechanism of this package", ErrUnknownMechanism, m)
+	}
+	if o != nil && o.Vocabulary() != m.Len() {
+		return nil, fmt.Errorf("restrict: %w: outputs cover %d words, the mechanism %d", ErrOutputsMismatch, o.Vocabulary(), m.Len())
+	}
+	return r.restrict(o)
+}
+
+// withOutputs appends the fingerprint of o to a mechanism's Params
+// (nothing for nil, so unrestricted Params are unchanged).
+func withOutputs(params string, o *Outputs) string {
+	if o == nil {
+		return params
+	}
+	return params + " outputs=" + o.fp
+}
+
+// outputIndex returns the index searched for outputs: x itself for nil o,
+// else an index over the allowed codes only, with ids[i] the word id of
+// its i-th code (nil for x itself). Searching it is exact over A.
+func outputIndex(x *hamming.Index, o *Outputs) (*hamming.Index, []int32, error) {
+	if o == nil {
+		return x, nil, nil
+	}
+	all := x.Codes()
+	codes := make([]hamming.Code, o.Len())
+	for i, id := range o.ids {
+		codes[i] = all[id]
+	}
+	out, err := hamming.NewIndex(codes)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, o.ids, nil
+}
+
+// wordOf maps an id of the output index to a word id.
+func wordOf(ids []int32, i int) int {
+	if ids == nil {
+		return i
+	}
+	return int(ids[i])
+}

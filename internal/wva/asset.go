@@ -1,0 +1,235 @@
+package wva
+
+import (
+	"math"
+	"slices"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/wordveil/wordveil/internal/hamming"
+)
+
+// Asset is the decoded content of a .wva file: everything the on-device
+// mechanisms read. Decode returns a fully validated Asset that shares no
+// memory with its input; treat it as read-only (it is then safe for
+// concurrent use).
+//
+// To write a file, fill Header's provenance fields and the data, then call
+// Marshal, which checks the Asset with Validate and fills the derived header
+// fields.
+type Asset struct {
+	// Header is the file's JSON header. A writer fills its provenance
+	// fields; the derived ones (marked in Header) may be left zero for
+	// Marshal to fill. Decode checks them against the sections.
+	Header Header
+	// Words holds the vocabulary in id order (id 0 = most frequent):
+	// unique, non-empty, valid UTF-8, at most MaxWordLen bytes each.
+	Words []string
+	// Codes holds the 256-bit code of each word, len(Codes) == len(Words).
+	Codes []hamming.Code
+	// Lists holds the 1-Diffractor permutations (possibly none).
+	Lists []Permutation
+	// TEM holds the precomputed TEM balls, or nil.
+	TEM *TEMLists
+	// Floats holds the float vectors row-major, len == len(Words)·Header.Dim,
+	// for research builds; nil when absent.
+	Floats []float32
+	// CusText holds CusText's output sets, or nil.
+	CusText *CusTextSets
+	// StandIns maps words outside the vocabulary to vocabulary ids (see
+	// StandIns and StandIn), or nil. Validate refuses one that is a
+	// vocabulary word; Decode need not (StandIn is consulted only after
+	// Lookup, so such an entry is never reached).
+	// An empty set is stored as no section, so it decodes as nil.
+	StandIns *StandIns
+	// SHA256 is the hash of the file Decode read (zero for an Asset built
+	// in memory): what a memo of responses is bound to, so responses drawn
+	// over one asset are never reused over another, even one with the same
+	// name and size.
+	SHA256 [32]byte
+
+	index atomic.Pointer[wordIndex]
+}
+
+// Len returns the vocabulary size N.
+func (a *Asset) Len() int { return len(a.Words) }
+
+// Lookup returns the id of word, matching bytes exactly (callers normalize
+// case and form first). On an Asset not produced by Decode the index is
+// built on first use, and must be: Words must not change after the first
+// Lookup. If Words holds a word twice (which Validate rejects), the first
+// id is returned.
+func (a *Asset) Lookup(word string) (id int, ok bool) {
+	idx := a.index.Load()
+	if idx == nil {
+		// Concurrent first calls may each build an index; they are equal,
+		// and the last store wins.
+		idx, _, _, _ = buildIndex(a.Words)
+		a.index.Store(idx)
+	}
+	return idx.lookup(a.Words, word)
+}
+
+// Vector returns word id's float vector (a subslice of Floats), or nil if
+// the asset has none. It panics if id is out of range.
+func (a *Asset) Vector(id int) []float32 {
+	d := a.Header.Dim
+	if a.Floats == nil || d <= 0 {
+		return nil
+	}
+	return a.Floats[id*d : (id+1)*d : (id+1)*d]
+}
+
+// Validate checks the Asset against every rule Decode enforces, so that
+// Marshal never writes a file Decode would refuse. Errors wrap ErrInvalid.
+func (a *Asset) Validate() error {
+	_, err := a.derivedHeader()
+	return err
+}
+
+// derivedHeader validates a and returns a copy of its header with the
+// derived fields filled in.
+func (a *Asset) derivedHeader() (Header, error) {
+	h := a.Header
+	n := len(a.Words)
+	if n > maxWords {
+		return h, invalidf("vocabulary", "%d words, at most %d", n, maxWords)
+	}
+	for id, w := range a.Words {
+		if err := checkWord(w); err != "" {
+			return h, invalidf("vocabulary", "word %d: %s", id, err)
+		}
+	}
+	idx, first, second, ok := buildIndex(a.Words)
+	if !ok {
+		return h, invalidf("vocabulary", "word %q at ids %d and %d", a.Words[first], first, second)
+	}
+	if h.Words != 0 && h.Words != n {
+		return h, invalidf("header", "words %d, vocabulary has %d", h.Words, n)
+	}
+	h.Words = n
+	if len(a.Codes) != n {
+		return h, invalidf("codes", "%d codes for %d words", len(a.Codes), n)
+	}
+	if h.CodeBits != 0 && h.CodeBits != hamming.Bits {
+		return h, invalidf("header", "codeBits %d, codes have %d", h.CodeBits, hamming.Bits)
+	}
+	h.CodeBits = hamming.Bits
+	if h.Dim < 0 || h.Dim > maxDim {
+		return h, invalidf("header", "dim %d out of [0, %d]", h.Dim, maxDim)
+	}
+	if err := a.deriveLists(&h); err != nil {
+		return h, err
+	}
+	if err := a.deriveTEM(&h); err != nil {
+		return h, err
+	}
+	if err := a.deriveCusText(&h); err != nil {
+		return h, err
+	}
+	if err := a.deriveStandIns(&h, idx); err != nil {
+		return h, err
+	}
+	if msg := checkPresets(&h); msg != "" {
+		return h, invalidf("header", "%s", msg)
+	}
+	if msg := checkExcluded(h.Excluded, n); msg != "" {
+		return h, invalidf("header", "%s", msg)
+	}
+	if a.Floats != nil {
+		if h.Dim == 0 {
+			return h, invalidf("floats", "vectors present but header dim is 0")
+		}
+		if uint64(len(a.Floats)) != uint64(n)*uint64(h.Dim) {
+			return h, invalidf("floats", "%d values for %d words of dim %d", len(a.Floats), n, h.Dim)
+		}
+		for i, f := range a.Floats {
+			if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+				return h, invalidf("floats", "word %d component %d is %v", i/h.Dim, i%h.Dim, f)
+			}
+		}
+	}
+	return h, nil
+}
+
+func (a *Asset) deriveLists(h *Header) error {
+	n := len(a.Words)
+	if len(a.Lists) == 0 {
+		if h.Lists != nil && h.Lists.Count != 0 {
+			return invalidf("header", "lists count %d, asset has no lists", h.Lists.Count)
+		}
+		h.Lists = nil
+		return nil
+	}
+	if len(a.Lists) > maxLists {
+		return invalidf("lists", "%d lists, at most %d", len(a.Lists), maxLists)
+	}
+	info := ListsInfo{}
+	if h.Lists != nil {
+		info = *h.Lists
+	}
+	if info.Count != 0 && info.Count != len(a.Lists) {
+		return invalidf("header", "lists count %d, asset has %d", info.Count, len(a.Lists))
+	}
+	info.Count = len(a.Lists)
+	starts := make([]uint32, 0, len(a.Lists))
+	for l, p := range a.Lists {
+		if len(p.Order) != n {
+			return invalidf("lists", "list %d has %d ids for %d words", l, len(p.Order), n)
+		}
+		pos, err := invert(p.Order)
+		if err != nil {
+			return invalidf("lists", "list %d is not a permutation: %v", l, err)
+		}
+		if p.Pos != nil && !slices.Equal(p.Pos, pos) {
+			return invalidf("lists", "list %d: Pos is not the inverse of Order", l)
+		}
+		if n > 0 {
+			starts = append(starts, p.Order[0])
+		}
+	}
+	if info.StartWords != nil && !slices.Equal(info.StartWords, starts) {
+		return invalidf("header", "lists startWords %v, lists start at %v", info.StartWords, starts)
+	}
+	info.StartWords = starts
+	h.Lists = &info
+	return nil
+}
+
+func (a *Asset) deriveTEM(h *Header) error {
+	t := a.TEM
+	if t == nil {
+		if h.TEM != nil && (h.TEM.MaxSteps != 0 || h.TEM.Pairs != 0) {
+			return invalidf("header", "tem described but asset has no TEM lists")
+		}
+		h.TEM = nil
+		return nil
+	}
+	if t.Len() != len(a.Words) {
+		return invalidf("tem", "lists for %d words, vocabulary has %d", t.Len(), len(a.Words))
+	}
+	info := TEMInfo{}
+	if h.TEM != nil {
+		info = *h.TEM
+	}
+	want := TEMInfo{Metric: info.Metric, Step: t.Step(), MaxSteps: t.MaxSteps(), GammaMax: t.GammaMax(), Pairs: t.Pairs()}
+	if (info.Step != 0 && info.Step != want.Step) || (info.MaxSteps != 0 && info.MaxSteps != want.MaxSteps) ||
+		(info.GammaMax != 0 && info.GammaMax != want.GammaMax) || (info.Pairs != 0 && info.Pairs != want.Pairs) {
+		return invalidf("header", "tem %+v disagrees with the lists %+v", info, want)
+	}
+	h.TEM = &want
+	return nil
+}
+
+// checkWord returns why w is not a valid vocabulary entry, or "".
+func checkWord(w string) string {
+	switch {
+	case w == "":
+		return "empty"
+	case len(w) > maxWordLen:
+		return "longer than MaxWordLen bytes"
+	case !utf8.ValidString(w):
+		return "not valid UTF-8"
+	}
+	return ""
+}

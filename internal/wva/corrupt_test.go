@@ -1,0 +1,620 @@
+package wva
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/wordveil/wordveil/internal/hamming"
+	"github.com/wordveil/wordveil/internal/wva/internal/bitpack"
+)
+
+// smallFile returns a valid file holding every section kind, small enough
+// to mutate byte by byte.
+func smallFile(t testing.TB) []byte {
+	a := genAsset(t, rand.New(rand.NewPCG(5, 5)), genOpts{n: 12, lists: 2, tem: true, neighbors: 4, dim: 3, utf8: true})
+	// A vocabulary that compresses, so the DEFLATE path is covered too.
+	for i := range a.Words {
+		a.Words[i] = "representation" + string(rune('a'+i))
+	}
+	// Stand-ins that compress as well, front-coded or not: no shared
+	// prefixes, repetitive text.
+	var words []string
+	var ids []int32
+	for i := range 10 {
+		words = append(words, string(rune('A'+i))+"representation-representation")
+		ids = append(ids, int32(i))
+	}
+	s, err := NewStandIns(len(a.Words), words, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.StandIns = s
+	b := mustMarshal(t, a)
+	v, _ := Inspect(b)
+	if v.Sections[0].Flags != flagDeflate {
+		t.Fatal("small file's vocabulary is not compressed")
+	}
+	if last := v.Sections[len(v.Sections)-1]; last.Kind != kindStandIns || last.Flags != flagDeflate {
+		t.Fatal("small file's stand-ins are missing or not compressed")
+	}
+	return b
+}
+
+// TestEveryByteChange flips bits in every byte of a small file: decoding
+// must fail every time, and with the error the changed region implies.
+func TestEveryByteChange(t *testing.T) {
+	orig := smallFile(t)
+	in, err := Inspect(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Padding between sections is not under a CRC but must be zero.
+	padding := map[int]bool{}
+	end := int(preambleSize) + len(mustJSON(t, in.Header)) + len(in.Sections)*entrySize + 4
+	for _, s := range in.Sections {
+		for i := end; i < int(s.Offset); i++ {
+			padding[i] = true
+		}
+		end = int(s.Offset + s.Stored)
+	}
+	b := make([]byte, len(orig))
+	for i := range orig {
+		for _, m := range []byte{0x01, 0x10, 0x80, 0xff} {
+			copy(b, orig)
+			b[i] ^= m
+			_, err := Decode(b)
+			var want []error
+			switch {
+			case i < 8:
+				want = []error{ErrBadMagic}
+			case i < 10:
+				want = []error{ErrVersion}
+			case i >= 12 && i < 20: // header length, section count
+				want = []error{ErrChecksum, ErrTruncated, ErrCorrupt}
+			case padding[i]:
+				want = []error{ErrCorrupt}
+			default:
+				want = []error{ErrChecksum}
+			}
+			if !isAny(err, want) {
+				t.Fatalf("byte %d ^ %#02x: Decode error %v, want one of %v", i, m, err, want)
+			}
+		}
+	}
+}
+
+func mustJSON(tb testing.TB, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+func isAny(err error, targets []error) bool {
+	for _, t := range targets {
+		if errors.Is(err, t) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestTruncation(t *testing.T) {
+	b := smallFile(t)
+	for n := 0; n < len(b); n++ {
+		if _, err := Decode(b[:n]); !errors.Is(err, ErrTruncated) {
+			t.Fatalf("prefix of %d/%d bytes: %v, want ErrTruncated", n, len(b), err)
+		}
+	}
+	empty := mustMarshal(t, &Asset{})
+	for n := 0; n < len(empty); n++ {
+		if _, err := Decode(empty[:n]); !errors.Is(err, ErrTruncated) {
+			t.Fatalf("prefix of %d/%d bytes of the empty asset: %v, want ErrTruncated", n, len(empty), err)
+		}
+	}
+}
+
+func TestTrailingBytes(t *testing.T) {
+	b := smallFile(t)
+	for _, extra := range [][]byte{{0}, {1, 2, 3}, make([]byte, 8), []byte(magic)} {
+		if _, err := Decode(append(bytes.Clone(b), extra...)); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%d trailing bytes: %v, want ErrCorrupt", len(extra), err)
+		}
+	}
+}
+
+func TestBadMagic(t *testing.T) {
+	for _, in := range [][]byte{[]byte("WVASSEX\x00\x01\x00"), []byte("PK\x03\x04"), []byte("\x00")} {
+		if _, err := Decode(in); !errors.Is(err, ErrBadMagic) {
+			t.Errorf("%q: %v, want ErrBadMagic", in, err)
+		}
+	}
+}
+
+// fileParts returns the header and raw sections Marshal would write for a,
+// all uncompressed (which the format allows), for tests to alter.
+func fileParts(t testing.TB, a *Asset) (Header, []testSection) {
+	h, err := a.derivedHeader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	secs := []testSection{
+		{kind: kindVocab, stored: encodeVocab(a.Words)},
+		{kind: kindCodes, stored: hamming.AppendBytes(nil, a.Codes)},
+	}
+	if len(a.Lists) > 0 {
+		secs = append(secs, testSection{kind: kindLists, stored: encodeLists(a.Lists, len(a.Words))})
+	}
+	if a.TEM != nil {
+		secs = append(secs, testSection{kind: kindTEMLists, stored: encodeTEM(a.TEM)})
+	}
+	if a.Floats != nil {
+		secs = append(secs, testSection{kind: kindFloats, stored: encodeFloats(a.Floats)})
+	}
+	return h, secs
+}
+
+// tinyAsset: 4 words, one list, TEM balls {0,1} at 2 steps, {1,3} at 3
+// steps, G = 3; two floats per word.
+func tinyAsset(t testing.TB) *Asset {
+	tem, err := NewTEMLists(4, 0.5, 3, [][]Neighbor{
+		{{ID: 1, Dist: 2}}, {{ID: 0, Dist: 2}, {ID: 3, Dist: 3}}, {}, {{ID: 1, Dist: 3}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPermutation([]uint32{2, 0, 3, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Asset{
+		Header: Header{Name: "tiny", Dim: 2, Lists: &ListsInfo{Metric: "hamming"}, TEM: &TEMInfo{Metric: "euclidean"}},
+		Words:  []string{"the", "cat", "sat", "mat"},
+		Codes:  []hamming.Code{{1}, {2}, {3}, {4}},
+		Lists:  []Permutation{p},
+		TEM:    tem,
+		Floats: []float32{1, 2, 3, 4, 5, 6, 7, 8},
+	}
+}
+
+// temStream writes a TEMLISTS section by hand for the tiny asset's sizes.
+func temStream(n, g uint32, pairs uint64, countBits, distBits uint, body func(w *bitpack.Writer)) []byte {
+	head := make([]byte, temFixedLen)
+	binary.LittleEndian.PutUint32(head[0:], n)
+	binary.LittleEndian.PutUint32(head[4:], g)
+	binary.LittleEndian.PutUint64(head[8:], pairs)
+	head[16], head[17] = byte(countBits), byte(distBits)
+	w := bitpack.NewWriter(head)
+	body(w)
+	return w.Bytes()
+}
+
+// deflateBytes compresses raw at any size ratio (compress refuses ratios
+// the format forbids, which some tests need to build).
+func deflateBytes(t testing.TB, raw []byte) []byte {
+	var b bytes.Buffer
+	w, err := flate.NewWriter(&b, flate.BestCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestSemanticCorruption builds checksum-valid files that each break one
+// rule, and checks Decode names the problem with ErrCorrupt (or accepts the
+// file, for the forward-compatibility rules).
+func TestSemanticCorruption(t *testing.T) {
+	sec := func(secs []testSection, k Kind) *testSection {
+		for i := range secs {
+			if secs[i].kind == k {
+				return &secs[i]
+			}
+		}
+		t.Fatalf("no section %s", k)
+		return nil
+	}
+	longVocab := encodeVocab([]string{"representation", "representations", "representative", "represented"})
+	for _, tc := range []struct {
+		name   string
+		mutate func(h *Header, secs []testSection) []testSection
+		raw    func(b []byte) // applied to the built file, then resealed
+		want   error          // nil: the file must decode
+	}{
+		{name: "valid baseline"},
+		{name: "later minor version", raw: func(b []byte) { b[10] = 9 }},
+		{name: "unknown section kind is skipped", mutate: func(h *Header, s []testSection) []testSection {
+			return append(s, testSection{kind: 40, flags: 0xff, stored: []byte("future")})
+		}},
+		{name: "unknown header field is ignored", raw: nil, mutate: func(h *Header, s []testSection) []testSection {
+			h.Description = "x"
+			return s
+		}},
+		{name: "later major version", raw: func(b []byte) { b[8] = majorVersion + 1 }, want: ErrVersion},
+		{name: "earlier major version (zstd sections)", raw: func(b []byte) { b[8] = majorVersion - 1 }, want: ErrVersion},
+		{name: "reserved preamble", raw: func(b []byte) { b[21] = 1 }, want: ErrCorrupt},
+		{name: "missing VOCAB", mutate: func(h *Header, s []testSection) []testSection { return s[1:] }, want: ErrCorrupt},
+		{name: "kinds out of order", mutate: func(h *Header, s []testSection) []testSection {
+			s[0], s[1] = s[1], s[0]
+			return s
+		}, want: ErrCorrupt},
+		{name: "duplicate kind", mutate: func(h *Header, s []testSection) []testSection {
+			return append(s[:2:2], s[1:]...)
+		}, want: ErrCorrupt},
+		{name: "compressed CODES", mutate: func(h *Header, s []testSection) []testSection {
+			s[1].flags, s[1].raw = flagDeflate, uint64(len(s[1].stored))+1
+			return s
+		}, want: ErrCorrupt},
+		{name: "unknown flag", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].flags = 2
+			return s
+		}, want: ErrCorrupt},
+		{name: "raw length differs uncompressed", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].raw = uint64(len(s[0].stored)) + 1
+			return s
+		}, want: ErrCorrupt},
+		{name: "deflate not smaller", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].flags = flagDeflate
+			return s
+		}, want: ErrCorrupt},
+		{name: "deflate expansion above limit", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].flags, s[0].raw = flagDeflate, maxExpansion*uint64(len(s[0].stored))+1
+			return s
+		}, want: ErrCorrupt},
+		{name: "deflate garbage", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].flags, s[0].raw = flagDeflate, 2*uint64(len(s[0].stored))
+			return s
+		}, want: ErrCorrupt},
+		{name: "deflate shorter than declared", mutate: func(h *Header, s []testSection) []testSection {
+			h.Words, s[1].stored = 4, make([]byte, 4*32)
+			s[0].stored, s[0].flags, s[0].raw = deflateBytes(t, longVocab), flagDeflate, uint64(len(longVocab))+1
+			return s
+		}, want: ErrCorrupt},
+		{name: "deflate longer than declared", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].stored, s[0].flags, s[0].raw = deflateBytes(t, longVocab), flagDeflate, uint64(len(longVocab))-1
+			return s
+		}, want: ErrCorrupt},
+		{name: "deflate with trailing bytes", mutate: func(h *Header, s []testSection) []testSection {
+			h.Words, s[1].stored = 4, make([]byte, 4*32)
+			s[0].stored, s[0].flags, s[0].raw = append(deflateBytes(t, longVocab), 0), flagDeflate, uint64(len(longVocab))
+			return s
+		}, want: ErrCorrupt},
+		{name: "deflate valid", mutate: func(h *Header, s []testSection) []testSection {
+			h.Words, s[1].stored = 4, make([]byte, 4*32)
+			h.Lists, h.TEM, h.Dim = nil, nil, 0
+			s[0].stored, s[0].flags, s[0].raw = deflateBytes(t, longVocab), flagDeflate, uint64(len(longVocab))
+			return s[:2]
+		}},
+		{name: "non-zero padding", raw: func(b []byte) {
+			in, _ := parseContainer(b)
+			end := uint64(preambleSize) + uint64(binary.LittleEndian.Uint32(b[12:])) + uint64(len(in.Sections))*entrySize + 4
+			for _, s := range in.Sections {
+				if s.Offset > end {
+					b[s.Offset-1] = 7
+					return
+				}
+				end = s.Offset + s.Stored
+			}
+			t.Fatal("no padding in the file")
+		}, want: ErrCorrupt},
+		{name: "offset not at next boundary", raw: func(b []byte) {
+			e := b[preambleSize+binary.LittleEndian.Uint32(b[12:]):]
+			binary.LittleEndian.PutUint64(e[8:], binary.LittleEndian.Uint64(e[8:])+8)
+		}, want: ErrCorrupt},
+		{name: "reserved table field", raw: func(b []byte) {
+			b[preambleSize+binary.LittleEndian.Uint32(b[12:])+36] = 1
+		}, want: ErrCorrupt},
+		{name: "header not JSON", raw: func(b []byte) { b[preambleSize] = '[' }, want: ErrCorrupt},
+		{name: "header words", mutate: func(h *Header, s []testSection) []testSection { h.Words = 5; return s }, want: ErrCorrupt},
+		{name: "header negative words", mutate: func(h *Header, s []testSection) []testSection { h.Words = -1; return s }, want: ErrCorrupt},
+		{name: "header codeBits", mutate: func(h *Header, s []testSection) []testSection { h.CodeBits = 128; return s }, want: ErrCorrupt},
+		{name: "header dim", mutate: func(h *Header, s []testSection) []testSection { h.Dim = -2; return s }, want: ErrCorrupt},
+		{name: "codes not whole", mutate: func(h *Header, s []testSection) []testSection {
+			s[1].stored = s[1].stored[:len(s[1].stored)-1]
+			return s
+		}, want: ErrCorrupt},
+		{name: "lists described, absent", mutate: func(h *Header, s []testSection) []testSection {
+			return append(s[:2], s[3:]...)
+		}, want: ErrCorrupt},
+		{name: "lists present, not described", mutate: func(h *Header, s []testSection) []testSection { h.Lists = nil; return s }, want: ErrCorrupt},
+		{name: "lists count", mutate: func(h *Header, s []testSection) []testSection { h.Lists.Count = 2; return s }, want: ErrCorrupt},
+		{name: "lists start word", mutate: func(h *Header, s []testSection) []testSection { h.Lists.StartWords[0] = 1; return s }, want: ErrCorrupt},
+		{name: "tem described, absent", mutate: func(h *Header, s []testSection) []testSection {
+			return append(s[:3], s[4:]...)
+		}, want: ErrCorrupt},
+		{name: "tem gammaMax", mutate: func(h *Header, s []testSection) []testSection { h.TEM.GammaMax = 1.4; return s }, want: ErrCorrupt},
+		{name: "tem step", mutate: func(h *Header, s []testSection) []testSection { h.TEM.Step = 0; return s }, want: ErrCorrupt},
+		{name: "tem maxSteps", mutate: func(h *Header, s []testSection) []testSection {
+			h.TEM.MaxSteps, h.TEM.GammaMax = 4, 2
+			return s
+		}, want: ErrCorrupt},
+		{name: "tem pairs", mutate: func(h *Header, s []testSection) []testSection { h.TEM.Pairs = 3; return s }, want: ErrCorrupt},
+		{name: "floats with dim 0", mutate: func(h *Header, s []testSection) []testSection { h.Dim = 0; return s }, want: ErrCorrupt},
+		{name: "floats length", mutate: func(h *Header, s []testSection) []testSection { h.Dim = 3; return s }, want: ErrCorrupt},
+		{name: "floats NaN", mutate: func(h *Header, s []testSection) []testSection {
+			binary.LittleEndian.PutUint32(sec(s, kindFloats).stored[4:], math.Float32bits(float32(math.NaN())))
+			return s
+		}, want: ErrCorrupt},
+		{name: "floats Inf", mutate: func(h *Header, s []testSection) []testSection {
+			binary.LittleEndian.PutUint32(sec(s, kindFloats).stored[28:], math.Float32bits(float32(math.Inf(-1))))
+			return s
+		}, want: ErrCorrupt},
+		{name: "vocab duplicate word", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].stored = encodeVocab([]string{"the", "cat", "the", "mat"})
+			return s
+		}, want: ErrCorrupt},
+		{name: "vocab empty word", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].stored = []byte{3, 3, 0, 3, 't', 'h', 'e', 'c', 'a', 't', 'm', 'a', 't'}
+			return s
+		}, want: ErrCorrupt},
+		{name: "vocab non-minimal length", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].stored = []byte{3, 3, 3, 0x83, 0x00, 't', 'h', 'e', 'c', 'a', 't', 's', 'a', 't', 'm', 'a', 't'}
+			return s
+		}, want: ErrCorrupt},
+		{name: "vocab word too long", mutate: func(h *Header, s []testSection) []testSection {
+			long := string(bytes.Repeat([]byte{'a'}, maxWordLen+1))
+			s[0].stored = encodeVocab([]string{"the", "cat", long, "mat"})
+			return s
+		}, want: ErrCorrupt},
+		{name: "vocab invalid UTF-8", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].stored = encodeVocab([]string{"the", "c\xffa", "sat", "mat"})
+			return s
+		}, want: ErrCorrupt},
+		{name: "vocab UTF-8 split across words", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].stored = encodeVocab([]string{"the", "ca\xc3", "\xa9t", "mat"})
+			return s
+		}, want: ErrCorrupt},
+		{name: "vocab text too long", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].stored = append(s[0].stored, 'x')
+			return s
+		}, want: ErrCorrupt},
+		{name: "vocab text too short", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].stored = s[0].stored[:len(s[0].stored)-1]
+			return s
+		}, want: ErrCorrupt},
+		{name: "vocab bad varint", mutate: func(h *Header, s []testSection) []testSection {
+			s[0].stored = append([]byte{3, 3, 3}, bytes.Repeat([]byte{0xff}, 11)...)
+			return s
+		}, want: ErrCorrupt},
+		{name: "list duplicate id", mutate: func(h *Header, s []testSection) []testSection {
+			s[2].stored = encodeLists([]Permutation{{Order: []uint32{2, 0, 3, 0}}}, 4)
+			return s
+		}, want: ErrCorrupt},
+		{name: "list id out of range", mutate: func(h *Header, s []testSection) []testSection {
+			// 5 words take 3-bit ids, which can spell 5..7.
+			h.Words, h.Lists.StartWords = 5, []uint32{0}
+			s[0].stored = encodeVocab([]string{"a", "b", "c", "d", "e"})
+			s[1].stored = make([]byte, 5*32)
+			l := encodeLists([]Permutation{{Order: []uint32{0, 1, 2, 3, 4}}}, 5)
+			s[2].stored = bitpack.Pack(l[:listsFixedLen], []uint32{0, 1, 2, 3, 7}, 3)
+			h.TEM, h.Dim = nil, 0
+			return s[:3]
+		}, want: ErrCorrupt},
+		{name: "list count zero", mutate: func(h *Header, s []testSection) []testSection {
+			s[2].stored[0] = 0
+			s[2].stored = s[2].stored[:listsFixedLen]
+			return s
+		}, want: ErrCorrupt},
+		{name: "list count above max", mutate: func(h *Header, s []testSection) []testSection {
+			binary.LittleEndian.PutUint32(s[2].stored, maxLists+1)
+			return s
+		}, want: ErrCorrupt},
+		{name: "list words", mutate: func(h *Header, s []testSection) []testSection { s[2].stored[4] = 5; return s }, want: ErrCorrupt},
+		{name: "list reserved", mutate: func(h *Header, s []testSection) []testSection { s[2].stored[10] = 5; return s }, want: ErrCorrupt},
+		{name: "list extra byte", mutate: func(h *Header, s []testSection) []testSection {
+			s[2].stored = append(s[2].stored, 0)
+			return s
+		}, want: ErrCorrupt},
+		{name: "list padding bits", mutate: func(h *Header, s []testSection) []testSection {
+			// 5 words of 3 bits = 15 bits: one padding bit.
+			h.Words, h.Lists.StartWords = 5, []uint32{0}
+			s[0].stored = encodeVocab([]string{"a", "b", "c", "d", "e"})
+			s[1].stored = make([]byte, 5*32)
+			l := encodeLists([]Permutation{{Order: []uint32{0, 1, 2, 3, 4}}}, 5)
+			l[len(l)-1] |= 0x80
+			s[2].stored = l
+			h.TEM, h.Dim = nil, 0
+			return s[:3]
+		}, want: ErrCorrupt},
+		{name: "tem stream truncated", mutate: func(h *Header, s []testSection) []testSection {
+			st := sec(s, kindTEMLists)
+			st.stored = st.stored[:len(st.stored)-1]
+			return s
+		}, want: ErrCorrupt},
+		{name: "tem short header", mutate: func(h *Header, s []testSection) []testSection {
+			sec(s, kindTEMLists).stored = make([]byte, temFixedLen-1)
+			return s
+		}, want: ErrCorrupt},
+		{name: "tem words", mutate: func(h *Header, s []testSection) []testSection {
+			sec(s, kindTEMLists).stored[0] = 3
+			return s
+		}, want: ErrCorrupt},
+		{name: "tem section maxSteps", mutate: func(h *Header, s []testSection) []testSection {
+			sec(s, kindTEMLists).stored[4] = 2
+			return s
+		}, want: ErrCorrupt},
+		{name: "tem section pairs", mutate: func(h *Header, s []testSection) []testSection {
+			sec(s, kindTEMLists).stored[8] = 3
+			return s
+		}, want: ErrCorrupt},
+		{name: "tem dist width", mutate: func(h *Header, s []testSection) []testSection {
+			sec(s, kindTEMLists).stored[17] = 3
+			return s
+		}, want: ErrCorrupt},
+		{name: "tem reserved", mutate: func(h *Header, s []testSection) []testSection {
+			sec(s, kindTEMLists).stored[19] = 1
+			return s
+		}, want: ErrCorrupt},
+		{name: "tem hand-written valid", mutate: func(h *Header, s []testSection) []testSection {
+			sec(s, kindTEMLists).stored = temStream(4, 3, 2, 1, 2, func(w *bitpack.Writer) {
+				w.Write(1, 1) // word 0: one neighbour
+				w.Write(0, 6) // gap width 0
+				w.Write(0, 0) // gap 0 → id 1
+				w.Write(2, 2) // distance 2
+				w.Write(1, 1) // word 1: one neighbour
+				w.Write(1, 6) // gap width 1
+				w.Write(1, 1) // gap 1 → id 3
+				w.Write(3, 2) // distance 3
+				w.Write(0, 1) // word 2
+				w.Write(0, 1) // word 3
+			})
+			return s
+		}},
+		{name: "tem neighbour id out of range", mutate: func(h *Header, s []testSection) []testSection {
+			sec(s, kindTEMLists).stored = temStream(4, 3, 2, 1, 2, func(w *bitpack.Writer) {
+				w.Write(1, 1)
+				w.Write(0, 6)
+				w.Write(0, 0)
+				w.Write(2, 2)
+				w.Write(1, 1)
+				w.Write(2, 6)
+				w.Write(2, 2) // id 4
+				w.Write(3, 2)
+				w.Write(0, 1)
+				w.Write(0, 1)
+			})
+			return s
+		}, want: ErrCorrupt},
+		{name: "tem distance above maxSteps", mutate: func(h *Header, s []testSection) []testSection {
+			h.TEM.MaxSteps, h.TEM.GammaMax = 2, 1
+			sec(s, kindTEMLists).stored = temStream(4, 2, 2, 1, 2, func(w *bitpack.Writer) {
+				w.Write(1, 1)
+				w.Write(0, 6)
+				w.Write(2, 2)
+				w.Write(1, 1)
+				w.Write(1, 6)
+				w.Write(1, 1)
+				w.Write(3, 2) // 3 > 2
+				w.Write(0, 1)
+				w.Write(0, 1)
+			})
+			return s
+		}, want: ErrCorrupt},
+		{name: "tem gap width not minimal", mutate: func(h *Header, s []testSection) []testSection {
+			sec(s, kindTEMLists).stored = temStream(4, 3, 2, 1, 2, func(w *bitpack.Writer) {
+				w.Write(1, 1)
+				w.Write(1, 6) // gap 0 needs width 0
+				w.Write(0, 1)
+				w.Write(2, 2)
+				w.Write(1, 1)
+				w.Write(1, 6)
+				w.Write(1, 1)
+				w.Write(3, 2)
+				w.Write(0, 1)
+				w.Write(0, 1)
+			})
+			return s
+		}, want: ErrCorrupt},
+		{name: "tem gap width above 32", mutate: func(h *Header, s []testSection) []testSection {
+			sec(s, kindTEMLists).stored = temStream(4, 3, 2, 1, 2, func(w *bitpack.Writer) {
+				w.Write(1, 1)
+				w.Write(33, 6)
+				w.Write(0, 32)
+				w.Write(0, 1)
+			})
+			return s
+		}, want: ErrCorrupt},
+		{name: "tem count width not minimal", mutate: func(h *Header, s []testSection) []testSection {
+			sec(s, kindTEMLists).stored = temStream(4, 3, 2, 2, 2, func(w *bitpack.Writer) {
+				w.Write(1, 2)
+				w.Write(0, 6)
+				w.Write(2, 2)
+				w.Write(1, 2)
+				w.Write(1, 6)
+				w.Write(1, 1)
+				w.Write(3, 2)
+				w.Write(0, 2)
+				w.Write(0, 2)
+			})
+			return s
+		}, want: ErrCorrupt},
+		{name: "tem count above words left", mutate: func(h *Header, s []testSection) []testSection {
+			sec(s, kindTEMLists).stored = temStream(4, 3, 2, 2, 2, func(w *bitpack.Writer) {
+				w.Write(1, 2)
+				w.Write(0, 6)
+				w.Write(2, 2)
+				w.Write(1, 2)
+				w.Write(1, 6)
+				w.Write(1, 1)
+				w.Write(3, 2)
+				w.Write(2, 2) // word 2 has only word 3 above it
+			})
+			return s
+		}, want: ErrCorrupt},
+		{name: "tem count width above 32", mutate: func(h *Header, s []testSection) []testSection {
+			sec(s, kindTEMLists).stored[16] = 33
+			return s
+		}, want: ErrCorrupt},
+		{name: "tem pair count mismatch", mutate: func(h *Header, s []testSection) []testSection {
+			h.TEM.Pairs = 1
+			sec(s, kindTEMLists).stored[8] = 1
+			return s
+		}, want: ErrCorrupt},
+		{name: "tem trailing byte", mutate: func(h *Header, s []testSection) []testSection {
+			st := sec(s, kindTEMLists)
+			st.stored = append(st.stored, 0)
+			return s
+		}, want: ErrCorrupt},
+		{name: "tem padding bits", mutate: func(h *Header, s []testSection) []testSection {
+			st := sec(s, kindTEMLists)
+			st.stored[len(st.stored)-1] |= 0x80
+			return s
+		}, want: ErrCorrupt},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, secs := fileParts(t, tinyAsset(t))
+			if tc.mutate != nil {
+				secs = tc.mutate(&h, secs)
+			}
+			b := buildFile(mustJSON(t, h), secs)
+			if tc.raw != nil {
+				tc.raw(b)
+				reseal(b)
+			}
+			a, err := Decode(b)
+			if tc.want == nil {
+				if err != nil {
+					t.Fatalf("Decode: %v", err)
+				}
+				if a.Len() == 0 {
+					t.Fatal("empty asset")
+				}
+				return
+			}
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("Decode error %v, want %v", err, tc.want)
+			}
+			t.Log(err)
+		})
+	}
+}
+
+// TestDeflateBomb checks that a compressed section cannot claim more than
+// MaxExpansion times its size, even when its frame really holds more.
+func TestDeflateBomb(t *testing.T) {
+	raw := bytes.Repeat([]byte{'a'}, 1<<20)
+	z := deflateBytes(t, raw)
+	if len(z)*maxExpansion >= len(raw) { // 1 MiB of one byte always compresses this much
+		t.Fatalf("deflate made %d bytes of 1 MiB of one byte: the bomb cannot be built", len(z))
+	}
+	h := Header{CodeBits: 256}
+	b := buildFile(mustJSON(t, h), []testSection{
+		{kind: kindVocab, flags: flagDeflate, stored: z, raw: uint64(len(raw))},
+		{kind: kindCodes},
+	})
+	if _, err := Decode(b); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Decode: %v", err)
+	}
+}

@@ -1,0 +1,144 @@
+package wordveil
+
+import (
+	"runtime/debug"
+	"sync"
+
+	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/internal/ledger"
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/memo"
+	"github.com/wordveil/wordveil/internal/privatize"
+	"github.com/wordveil/wordveil/internal/wva"
+)
+
+// Open validates cfg, then composes the product in this order: the asset
+// (embedded, AssetFile or Asset; checked before use), ε (Config.Epsilon,
+// else the level's preset stored in the asset), the output vocabulary (the
+// asset's exclusion list applied unless AllowExcludedOutputs), the
+// mechanism (ε checked against its accepted range), the ledger, the memo,
+// and the word classes. Every error is one of the categories of this
+// package (ErrInvalidConfig, ErrCorruptAsset, ErrCorruptState) or a
+// file-system error. Nothing is created on disk before cfg is valid; on
+// an error, what was opened is closed again.
+func Open(cfg Config) (p *Privatizer, err error) {
+	defer func() { err = classify(err) }()
+	period, err := validate(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	a, err := loadAsset(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	eps := cfg.Epsilon
+	if eps == 0 {
+		if eps, err = mechanism.Preset(a, string(cfg.Mechanism), string(cfg.Level)); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.MemoDir != "" && !cfg.Classes.atMainEpsilon(eps) {
+		// Refused before the memo directory is opened (or created).
+		return nil, invalid("a class ε other than the main ε (%v) cannot share MemoDir's one response per word", eps)
+	}
+	mopts := mechanism.Options{AllowSaturated: cfg.AllowSaturatedEpsilon}
+	if !cfg.AllowExcludedOutputs {
+		if mopts.Outputs, err = mechanism.DefaultOutputs(a); err != nil {
+			return nil, err
+		}
+	}
+	m, err := mechanism.New(string(cfg.Mechanism), a, eps, mopts)
+	if err != nil {
+		return nil, err
+	}
+	opt := privatize.Options{OOV: string(cfg.OOV), Placeholder: cfg.Placeholder, Numbers: string(cfg.Numbers),
+		PrivatizePunctuation: cfg.PrivatizePunctuation, MaxTextBytes: cfg.MaxTextBytes}
+	// Until the text privatizer owns them, a failure closes what was opened.
+	defer func() {
+		if err != nil {
+			_ = opt.Memo.Close()
+			_ = opt.Ledger.Close()
+		}
+	}()
+	if cfg.LedgerDir != "" {
+		caps := ledger.Caps{Lifetime: cfg.Caps.Lifetime, PerPeriod: cfg.Caps.PerPeriod, Period: period}
+		if opt.Ledger, err = ledger.OpenWith(cfg.LedgerDir, caps, ledger.Options{Anchor: ledgerAnchor(cfg.Anchor)}); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.MemoDir != "" {
+		id := privatize.MemoIdentity(m, a)
+		if opt.Memo, err = memo.OpenWith(cfg.MemoDir, id, cfg.MemoSecret, memo.Options{Anchor: memoAnchor(cfg.Anchor)}); err != nil {
+			return nil, err
+		}
+	}
+	var t *privatize.Privatizer
+	if cfg.Classes == (Classes{}) {
+		t, err = privatize.New(m, a, opt)
+	} else {
+		// The class mechanisms get m's options (output vocabulary,
+		// saturation); the default class is m itself.
+		t, err = privatize.NewWithClasses(m, a, cfg.Classes.internal(), mopts, opt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return newPrivatizer(cfg.Mechanism, a, m, t), nil
+}
+
+// loadAsset returns the asset cfg names. Only Euclidean TEM reads the TEM
+// lists (~3 MB decoded) and nothing on the device reads the float vectors,
+// so they are left undecoded (still checked against their checksums).
+func loadAsset(cfg *Config) (*wva.Asset, error) {
+	opt := wva.DecodeOptions{SkipTEM: cfg.Mechanism != TEM, SkipFloats: true}
+	switch {
+	case cfg.AssetFile != "":
+		b, err := wva.ReadFile(cfg.AssetFile) // size-checked before reading; devices and pipes refused
+		if err != nil {
+			return nil, err
+		}
+		return decode(b, opt)
+	case cfg.Asset != nil:
+		return decode(append([]byte(nil), cfg.Asset...), opt)
+	case opt.SkipTEM:
+		return slimDefault()
+	default:
+		return assets.Default()
+	}
+}
+
+// decode decodes an asset and hands the decoding's garbage (about three
+// times the asset) back to the OS at once rather than at the runtime's
+// leisure: a keyboard extension is killed above ~50 MB.
+func decode(b []byte, opt wva.DecodeOptions) (*wva.Asset, error) {
+	a, err := wva.DecodeWith(b, opt)
+	debug.FreeOSMemory()
+	return a, err
+}
+
+// slimDefault is the embedded asset without its TEM lists and float
+// vectors, decoded once and shared by every privatizer of the process (it
+// is never modified after decoding).
+var slimDefault = sync.OnceValues(func() (*wva.Asset, error) {
+	a, err := decode(assets.DefaultBytes(), wva.DecodeOptions{SkipTEM: true, SkipFloats: true})
+	// The decoded asset shares no memory with the embedded bytes, which
+	// decoding paged in (3.4 MB): give those pages back to the kernel.
+	releasePages(assets.DefaultBytes())
+	return a, err
+})
+
+// ledgerAnchor and memoAnchor adapt a Config.Anchor (nil: none) to the
+// ledger's and the memo's anchor interfaces, which are the same method set.
+func ledgerAnchor(a Anchor) ledger.Anchor {
+	if a == nil {
+		return nil
+	}
+	return a
+}
+
+func memoAnchor(a Anchor) memo.Anchor {
+	if a == nil {
+		return nil
+	}
+	return a
+}

@@ -1,0 +1,193 @@
+package wordveil
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/privatize"
+	"github.com/wordveil/wordveil/internal/wva"
+)
+
+// Privatizer privatizes texts word by word, keeping their layout. Open
+// makes one; it is safe for concurrent use, and draws its randomness from
+// crypto/rand (a ChaCha8 generator per goroutine, keyed from it). Close it
+// when done: it holds the memo's and ledger's files.
+//
+// What the output discloses about the input: its layout (whitespace, and
+// punctuation unless Config.PrivatizePunctuation), the number and kinds of
+// its tokens, each word's capitalization class, which apostrophe its
+// clitics used and where its hyphenated words are cut. Every content token
+// is replaced: vocabulary words, the asset's stand-ins and numbers by the
+// mechanism, everything else by the OOV policy.
+//
+// The methods of a nil or zero-value Privatizer return ErrInvalidConfig
+// (or their documented zero value); they never panic.
+type Privatizer struct {
+	// life guards the fields below against Close: methods read them under
+	// its read lock, Close clears them under its lock.
+	life  sync.RWMutex
+	info  Info
+	asset *wva.Asset
+	mech  mechanism.Mechanism
+	text  *privatize.Privatizer
+	srcs  sync.Pool // *rand.ChaCha8, each keyed from crypto/rand
+
+	// fixed, when set (internal/seeded, evaluation only), is the one
+	// source every call draws from, one call at a time, so that a run is
+	// reproducible.
+	fixedMu sync.Mutex
+	fixed   rand.Source
+}
+
+func newPrivatizer(name Mechanism, a *wva.Asset, m mechanism.Mechanism, t *privatize.Privatizer) *Privatizer {
+	p := &Privatizer{asset: a, mech: m, text: t}
+	p.info = Info{Mechanism: name, Epsilon: m.Epsilon(), Metric: m.Metric(), VocabularySize: a.Len(),
+		AssetName: a.Header.Name, AssetSHA256: a.SHA256}
+	p.srcs.New = func() any { return mechanism.NewSecureSource() }
+	return p
+}
+
+// Info describes a privatizer: what its outputs are drawn from.
+type Info struct {
+	Mechanism      Mechanism
+	Epsilon        float64 // the main per-word ε, in Metric
+	Metric         string  // the metric d that ε applies to
+	VocabularySize int     // words of the asset
+	AssetName      string  // the asset's name (its header)
+	AssetSHA256    [32]byte
+}
+
+// Info returns what p was opened with (the zero Info on a nil, zero-value
+// or closed Privatizer).
+func (p *Privatizer) Info() Info {
+	h, err := p.enter()
+	if err != nil {
+		return Info{}
+	}
+	defer p.life.RUnlock()
+	return h.info
+}
+
+// handle is what a call needs, read under p.life.
+type handle struct {
+	info Info
+	mech mechanism.Mechanism
+	text *privatize.Privatizer
+}
+
+// enter read-locks p.life and returns p's parts; the caller unlocks
+// p.life.RUnlock when it returns nil.
+func (p *Privatizer) enter() (handle, error) {
+	if p == nil {
+		return handle{}, errNotOpened
+	}
+	p.life.RLock()
+	if p.text == nil {
+		closed := p.info.Mechanism != ""
+		p.life.RUnlock()
+		if closed {
+			return handle{}, ErrClosed
+		}
+		return handle{}, errNotOpened
+	}
+	return handle{p.info, p.mech, p.text}, nil
+}
+
+// withSource runs f with a random source: the evaluation source if one is
+// set (one call at a time), else a pooled secure one.
+func (p *Privatizer) withSource(f func(rand.Source) error) error {
+	p.fixedMu.Lock()
+	if p.fixed != nil {
+		defer p.fixedMu.Unlock()
+		return f(p.fixed)
+	}
+	p.fixedMu.Unlock()
+	src, ok := p.srcs.Get().(*rand.ChaCha8)
+	if !ok || src == nil {
+		return errNotOpened
+	}
+	defer p.srcs.Put(src)
+	return f(src)
+}
+
+// Privatize privatizes one text. With a ledger, the text is charged first
+// and the call fails with ErrBudgetExceeded (and no text) if a cap would be
+// exceeded. An empty text is ErrEmptyText, one over Config.MaxTextBytes
+// ErrTextTooLarge; after Close, ErrClosed.
+func (p *Privatizer) Privatize(text string) (res Result, err error) {
+	defer func() { err = classify(err) }()
+	h, err := p.enter()
+	if err != nil {
+		return Result{}, err
+	}
+	defer p.life.RUnlock()
+	err = p.withSource(func(src rand.Source) error {
+		r, err := h.text.Privatize(text, src)
+		if err == nil {
+			res = newResult(r)
+		}
+		return err
+	})
+	return res, err
+}
+
+// PrivatizeBlock privatizes several texts as one block: one ledger charge
+// (and one fsync) for all of them, after which every text is returned, or
+// none if the charge is refused. It checks ctx between words, so a
+// cancelled call returns ctx's error promptly and charges nothing. It is
+// how the CLI privatizes a stream: a block per batch of lines at hand.
+func (p *Privatizer) PrivatizeBlock(ctx context.Context, texts []string) (res []Result, err error) {
+	defer func() { err = classify(err) }()
+	h, err := p.enter()
+	if err != nil {
+		return nil, err
+	}
+	defer p.life.RUnlock()
+	err = p.withSource(func(src rand.Source) error {
+		rs, err := h.text.PrivatizeBlock(ctx, texts, src, nil)
+		if err == nil {
+			res = make([]Result, len(rs))
+			for i := range rs {
+				res[i] = newResult(&rs[i])
+			}
+		}
+		return err
+	})
+	return res, err
+}
+
+// Close releases the privatizer: the memo's and ledger's files, and its
+// references to the mechanism and the asset, so that the garbage collector
+// can reclaim them even while a binding's handle to p stays reachable (the
+// decoded embedded asset stays, shared by the process). A call already
+// running finishes first.
+// Every later call returns ErrClosed; Close again, or on a nil or
+// zero-value Privatizer, returns nil. An error means the memo or ledger
+// could not be closed cleanly; the privatizer is closed all the same.
+func (p *Privatizer) Close() error {
+	if p == nil {
+		return nil
+	}
+	p.life.Lock()
+	text := p.text
+	p.asset, p.mech, p.text = nil, nil, nil
+	p.life.Unlock()
+	if text == nil {
+		return nil
+	}
+	return classify(text.Close())
+}
+
+// useSource makes every later call draw from src, one call at a time
+// (internal/seeded: reproducible evaluation only).
+func (p *Privatizer) useSource(src rand.Source) error {
+	if p == nil || src == nil {
+		return errNotOpened
+	}
+	p.fixedMu.Lock()
+	defer p.fixedMu.Unlock()
+	p.fixed = src
+	return nil
+}

@@ -1,0 +1,163 @@
+package wordveil
+
+import (
+	"math"
+	"time"
+
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/privatize"
+)
+
+// Bounds of the numeric Config fields.
+const (
+	maxPeriod     = 100 * 365 * 24 * time.Hour // Caps.Period: 100 years of 365 days, the ledger's limit
+	defaultPeriod = 24 * time.Hour             // Caps.Period 0
+	maxRareRank   = math.MaxInt32              // Classes.RareRank: fits an int on every platform (the asset's vocabulary bounds it further)
+)
+
+// validate checks every field of c that needs no asset, one validator per
+// field, then the fields that only make sense together. It fills in the
+// defaults of the empty names and returns the ledger's period. The ε
+// range, which depends on the mechanism and the asset, is checked when the
+// mechanism is built.
+func validate(c *Config) (period time.Duration, err error) {
+	for _, check := range []func(*Config) error{
+		validMechanism, validLevel, validEpsilon, validClasses, validOOV, validNumbers,
+		validMaxTextBytes, validCaps, validAsset, validState,
+	} {
+		if err := check(c); err != nil {
+			return 0, err
+		}
+	}
+	period = c.Caps.Period
+	if period == 0 {
+		period = defaultPeriod
+	}
+	return period, nil
+}
+
+func validMechanism(c *Config) error {
+	if c.Mechanism == "" {
+		c.Mechanism = BRR
+	}
+	for _, n := range mechanism.Names() {
+		if string(c.Mechanism) == n {
+			return nil
+		}
+	}
+	return invalid("unknown mechanism %q (want one of %v)", c.Mechanism, mechanism.Names())
+}
+
+func validLevel(c *Config) error {
+	switch c.Level {
+	case "":
+		c.Level = Balanced
+	case Strong, Balanced, Light:
+	default:
+		return invalid("unknown privacy level %q (want %s, %s or %s)", c.Level, Strong, Balanced, Light)
+	}
+	return nil
+}
+
+func validEpsilon(c *Config) error {
+	if eps := c.Epsilon; eps < 0 || eps > mechanism.MaxEpsilon || math.IsNaN(eps) {
+		return invalid("Epsilon %v: must be a finite number in (0, %g], or 0 to use the level", eps, float64(mechanism.MaxEpsilon))
+	}
+	return nil
+}
+
+func validClasses(c *Config) error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"Rare", c.Classes.Rare}, {"Capitalized", c.Classes.Capitalized}, {"Number", c.Classes.Number}} {
+		if f.v < 0 || f.v > mechanism.MaxEpsilon || math.IsNaN(f.v) {
+			return invalid("Classes.%s %v: must be a finite number in (0, %g], or 0 for the main ε", f.name, f.v, float64(mechanism.MaxEpsilon))
+		}
+	}
+	switch r := c.Classes.RareRank; {
+	case r < 0 || r > maxRareRank:
+		return invalid("Classes.RareRank %d out of range [0, %d]", r, maxRareRank)
+	case (r == 0) != (c.Classes.Rare == 0):
+		return invalid("Classes.Rare %v and Classes.RareRank %d: set both or neither", c.Classes.Rare, r)
+	}
+	return nil
+}
+
+func validOOV(c *Config) error {
+	switch c.OOV {
+	case "":
+		c.OOV = RandomWord
+	case RandomWord, Placeholder:
+	default:
+		return invalid("unknown OOV policy %q (want %s or %s)", c.OOV, RandomWord, Placeholder)
+	}
+	return nil
+}
+
+func validNumbers(c *Config) error {
+	switch c.Numbers {
+	case "":
+		c.Numbers = PrivatizeNumbers
+	case PrivatizeNumbers, ReplaceNumbers:
+	default:
+		return invalid("unknown numbers policy %q (want %s or %s)", c.Numbers, PrivatizeNumbers, ReplaceNumbers)
+	}
+	return nil
+}
+
+func validMaxTextBytes(c *Config) error {
+	if c.MaxTextBytes < 0 || c.MaxTextBytes > privatize.MaxTextBytesLimit {
+		return invalid("MaxTextBytes %d out of range [0, 2^30] (0: 16 MiB)", c.MaxTextBytes)
+	}
+	return nil
+}
+
+func validCaps(c *Config) error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"Caps.Lifetime", c.Caps.Lifetime}, {"Caps.PerPeriod", c.Caps.PerPeriod}} {
+		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return invalid("%s %v: must be a finite number ≥ 0 (0: no cap)", f.name, f.v)
+		}
+	}
+	if c.Caps.Period < 0 || c.Caps.Period > maxPeriod {
+		return invalid("Caps.Period %v out of range [0, %v] (0: 24h)", c.Caps.Period, maxPeriod)
+	}
+	if c.LedgerDir == "" && c.Caps != (Caps{}) {
+		return invalid("Caps %+v need a LedgerDir to be enforced", c.Caps)
+	}
+	return nil
+}
+
+func validAsset(c *Config) error {
+	if c.AssetFile != "" && c.Asset != nil {
+		return invalid("AssetFile and Asset are both set: give one")
+	}
+	return nil
+}
+
+func validState(c *Config) error {
+	switch {
+	case c.Anchor != nil && c.LedgerDir == "" && c.MemoDir == "":
+		return invalid("an Anchor needs MemoDir or LedgerDir: it anchors nothing without them")
+	case c.MemoDir == "" && len(c.MemoSecret) > 0:
+		return invalid("MemoSecret needs MemoDir")
+	case c.MemoDir != "" && !c.Classes.atMainEpsilon(c.Epsilon):
+		// Checked again against the level's ε once it is known (open.go);
+		// here it catches an explicit ε before any directory is touched.
+		return invalid("a class ε other than the main ε cannot share MemoDir's one response per word")
+	}
+	return nil
+}
+
+// atMainEpsilon reports whether every configured class uses ε eps (0: not
+// yet known, which any class matches).
+func (cl Classes) atMainEpsilon(eps float64) bool {
+	return eps == 0 || cl.internal().AtEpsilon(eps)
+}
+
+func (cl Classes) internal() privatize.Classes {
+	return privatize.Classes{RareRank: cl.RareRank, Rare: cl.Rare, Capitalized: cl.Capitalized, Number: cl.Number}
+}
