@@ -46,7 +46,7 @@ func goList(t *testing.T, dir, goos, goarch, tags string) []listed {
 	cmd := exec.Command("go", "list", "-e", "-tags="+tags,
 		"-json=ImportPath,Name,Imports,TestImports,XTestImports,Error", "./...")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0", "GOFLAGS=")
+	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
