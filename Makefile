@@ -7,7 +7,7 @@ DEFAULT_ASSET := internal/assets/en-glove100-50k.wva
 
 .PHONY: run help test notrun-reset calibrate-hamming vet test-race test-times test-full test-purego test-arm64 bench tools assets build build-research \
 	test-32bit test-jvm check-golden golden aar xcframework bench-mobile measure-mobile eval-data eval eval-report typed-text \
-	check-android-sample test-jvm-arm64 package-metadata lint api-report
+	check-android-sample test-jvm-arm64 package-metadata lint api-report layout
 
 run: build ## the main job: privatize a sample text with each on-device mechanism on the embedded asset
 	bin/wordveil demo
@@ -135,6 +135,9 @@ lint: ## staticcheck at the pinned version (scripts/staticcheck.sh)
 
 api-report: ## exported names per package; scripts/exported-names.sh -undocumented lists those without a doc comment
 	scripts/exported-names.sh
+
+layout: ## redraw README.md's Layout block from the layers in internal/tools/layers/layers.go (its test enforces both)
+	$(GO) run ./internal/tools/layers -w README.md
 
 check-golden: ## the mobile API: ObjC header vs mobile/golden/, no "skipped" members in Java or ObjC
 	scripts/check-golden.sh

@@ -23,6 +23,7 @@ import (
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/memo"
 	"github.com/wordveil/wordveil/internal/privatize"
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/tokenize"
 	"github.com/wordveil/wordveil/internal/wva"
 )
@@ -159,7 +160,7 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (err
 		fmt.Fprintln(stderr, "wordveil: WARNING: -seed makes the output reproducible by anyone who knows the seed; use it for evaluation only, never on real data")
 		var k [32]byte
 		binary.LittleEndian.PutUint64(k[:], f.seed)
-		src = mechanism.NewSeededSourceForEvaluation(k)
+		src = seeded.Key(k)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

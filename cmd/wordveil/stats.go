@@ -9,6 +9,7 @@ import (
 
 	"github.com/wordveil/wordveil/internal/deniability"
 	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/seeded"
 )
 
 // statsCmd prints plausible deniability (N_w, S_w; docs/MECHANISMS.md)
@@ -40,7 +41,7 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 		names = presetMechanisms
 	}
 	sample := rand.New(rand.NewPCG(2026, 5)).Perm(a.Len())[:min(*nWords, a.Len())]
-	src := mechanism.NewSeededSourceForEvaluation([32]byte{'s', 't', 'a', 't', 's'})
+	src := seeded.Key([32]byte{'s', 't', 'a', 't', 's'})
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "mechanism\tε\tmetric\tmean N_w\tmean S_w\tP_avg\tε·P_avg per word\n")
 	for _, name := range names {

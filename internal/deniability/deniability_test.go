@@ -11,6 +11,7 @@ import (
 	"github.com/wordveil/wordveil/internal/deniability"
 	"github.com/wordveil/wordveil/internal/dpexact"
 	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/stattest"
 	"github.com/wordveil/wordveil/internal/wva"
 )
@@ -46,7 +47,7 @@ func fixtureLists(t *testing.T) ([]wva.Permutation, [][]int) {
 
 func TestEstimate(t *testing.T) {
 	lists, pos := fixtureLists(t)
-	src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("pd"))
+	src := seeded.Key(stattest.Seed("pd"))
 	const eps, draws = 0.3, 20000
 	m, err := mechanism.NewDiffractorGeometric(lists, eps)
 	if err != nil {
@@ -109,7 +110,7 @@ func ExampleEstimate() {
 	if err != nil {
 		panic(err)
 	}
-	src := mechanism.NewSeededSourceForEvaluation([32]byte{2}) // evaluation only
+	src := seeded.Key([32]byte{2}) // evaluation only
 	d, err := deniability.Estimate(m, []int{10, 200, 3000}, 0, src)
 	if err != nil {
 		panic(err)

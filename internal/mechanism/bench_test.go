@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/internal/hamming"
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/stattest"
 )
 
@@ -71,7 +72,7 @@ func fullAssetMechanisms(tb testing.TB) []namedMech {
 func BenchmarkPrivatize(b *testing.B) {
 	for _, nm := range fullAssetMechanisms(b) {
 		b.Run(nm.name, func(b *testing.B) {
-			benchPrivatize(b, nm.m, NewSeededSourceForEvaluation(stattest.Seed("bench")))
+			benchPrivatize(b, nm.m, seeded.Key(stattest.Seed("bench")))
 		})
 	}
 }
@@ -97,7 +98,7 @@ func TestZeroAllocs(t *testing.T) {
 		t.Skip("builds mechanisms over the full asset")
 	}
 	for _, nm := range fullAssetMechanisms(t) {
-		src := NewSeededSourceForEvaluation(stattest.Seed("allocs"))
+		src := seeded.Key(stattest.Seed("allocs"))
 		n := nm.m.Len()
 		w := 0
 		run := func() {
@@ -123,7 +124,7 @@ func TestZeroAllocs(t *testing.T) {
 func BenchmarkBaselines(b *testing.B) {
 	a := defaultAsset(b)
 	x, _ := hamming.NewIndex(a.Codes)
-	src := NewSeededSourceForEvaluation(stattest.Seed("baselines"))
+	src := seeded.Key(stattest.Seed("baselines"))
 	b.Run("scan-1NN-far-query", func(b *testing.B) {
 		b.ReportAllocs()
 		q := a.Codes[0]

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/stattest"
 	"github.com/wordveil/wordveil/internal/wva"
 )
@@ -40,7 +41,7 @@ func TestNew(t *testing.T) {
 // presets nothing is refused.
 func TestSaturation(t *testing.T) {
 	a := defaultAsset(t)
-	src := NewSeededSourceForEvaluation(stattest.Seed("saturation"))
+	src := seeded.Key(stattest.Seed("saturation"))
 	for _, name := range []string{NameBRR, NameTEMHamming, NameTEM, Name1DG, Name1DT} {
 		m, err := New(name, a, 10, Options{AllowSaturated: true})
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wordveil/wordveil/internal/dpexact"
 	"github.com/wordveil/wordveil/internal/hamming"
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/stattest"
 	"github.com/wordveil/wordveil/internal/wva"
 )
@@ -79,7 +80,7 @@ func TestCusTextErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := NewSeededSourceForEvaluation(stattest.Seed("custext-errors"))
+	src := seeded.Key(stattest.Seed("custext-errors"))
 	for _, w := range []int{-1, 20} {
 		if y, err := m.Privatize(w, src); y != -1 || !errors.Is(err, ErrWordOutOfRange) {
 			t.Errorf("Privatize(%d) = %d, %v", w, y, err)
@@ -95,7 +96,7 @@ func TestCusTextErrors(t *testing.T) {
 func TestCusTextOutputsStayInSet(t *testing.T) {
 	ct, stop := custextTestAsset(t, 20, 5)
 	o, _ := testOutputs(t, 20, 3, 7)
-	src := NewSeededSourceForEvaluation(stattest.Seed("custext-in-set"))
+	src := seeded.Key(stattest.Seed("custext-in-set"))
 	for _, name := range []string{NameCusText, keepwords.NameCusTextPlus} {
 		for _, out := range []*Outputs{nil, o} {
 			m, err := newWith(name, ct.a, 300, Options{Outputs: out, AllowSaturated: true}, nil)
@@ -215,7 +216,7 @@ func TestCusTextPrivatizeAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := NewSeededSourceForEvaluation(stattest.Seed("custext-allocs"))
+	src := seeded.Key(stattest.Seed("custext-allocs"))
 	if n := testing.AllocsPerRun(200, func() { _, _ = m.Privatize(9, src) }); n != 0 {
 		t.Errorf("%v allocations per call", n)
 	}
@@ -254,7 +255,7 @@ func BenchmarkCusTextPrivatize(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchPrivatize(b, m, NewSeededSourceForEvaluation(stattest.Seed("bench")))
+	benchPrivatize(b, m, seeded.Key(stattest.Seed("bench")))
 }
 
 // Negative control for the chi-square cases of audit_test.go: the
@@ -275,7 +276,7 @@ func TestCusTextChiSquareCatchesWrongLaw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := NewSeededSourceForEvaluation(stattest.Seed("custext-wrong-law"))
+	src := seeded.Key(stattest.Seed("custext-wrong-law"))
 	caught := 0
 	for _, w := range []int{0, 1, 10, 19} {
 		counts, err := stattest.SampleCounts(m, w, 40000, src)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/stattest"
 	"github.com/wordveil/wordveil/internal/wva"
 )
@@ -91,7 +92,7 @@ func TestGammaAboveGammaMax(t *testing.T) {
 
 // Out-of-range words and a nil source fail with -1, never the input.
 func TestPrivatizeErrors(t *testing.T) {
-	src := NewSeededSourceForEvaluation(stattest.Seed("err"))
+	src := seeded.Key(stattest.Seed("err"))
 	for name, mk := range constructors(t) {
 		m, err := mk(1, TEMOptions{Gamma: 2})
 		if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/wordveil/wordveil/internal/audit"
 	"github.com/wordveil/wordveil/internal/dpexact"
 	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/seeded"
 )
 
 // tolerance absorbs floating-point rounding in the metric-DP check.
@@ -107,7 +108,7 @@ func TestSamplerMatchesExact(t *testing.T) {
 		// The seed spells the case's index: a seed label keeps 32 bytes,
 		// too few for the case's name.
 		t.Run(c.Name+" ε="+audit.FormatFloat(c.Eps)+"/"+c.Vocabulary, func(t *testing.T) {
-			src := mechanism.NewSeededSourceForEvaluation(mechanism.SeedForTest("chi2/case " + strconv.Itoa(i)))
+			src := seeded.Key(mechanism.SeedForTest("chi2/case " + strconv.Itoa(i)))
 			n := len(c.P)
 			for _, w := range words(n) {
 				counts, err := mechanism.SampleCountsForTest(c.Mech, w, draws, src)
@@ -135,7 +136,7 @@ func TestConcurrentUse(t *testing.T) {
 		errs := make(chan error, 4)
 		for g := range 4 {
 			wg.Go(func() {
-				src := mechanism.NewSeededSourceForEvaluation(mechanism.SeedForTest("concurrent/" + strconv.Itoa(i) + "/" + strconv.Itoa(g)))
+				src := seeded.Key(mechanism.SeedForTest("concurrent/" + strconv.Itoa(i) + "/" + strconv.Itoa(g)))
 				for k := range 200 {
 					w := k % c.Mech.Len()
 					y, err := c.Mech.Privatize(w, src)
@@ -250,7 +251,7 @@ func TestChiSquareCatchesLowestIndexTies(t *testing.T) {
 	mechanism.SetLowestIndexTiesForTest(b)
 	law := lawFor(t)
 	exact := law(dpexact.BRR(low, 10, eps))
-	src := mechanism.NewSeededSourceForEvaluation(mechanism.SeedForTest("ties"))
+	src := seeded.Key(mechanism.SeedForTest("ties"))
 	counts, err := mechanism.SampleCountsForTest(b, 3, 40000, src)
 	if err != nil {
 		t.Fatal(err)

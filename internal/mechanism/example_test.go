@@ -7,6 +7,7 @@ import (
 	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/wva"
 )
 
@@ -64,7 +65,7 @@ func ExampleNewDiffractorGeometric() {
 	if err != nil {
 		panic(err)
 	}
-	src := mechanism.NewSeededSourceForEvaluation([32]byte{1}) // evaluation only
+	src := seeded.Key([32]byte{1}) // evaluation only
 	w, _ := a.Lookup("good")
 	y, err := m.Privatize(w, src)
 	fmt.Println(m.Metric(), err == nil && y >= 0)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/stattest"
 )
 
@@ -23,7 +24,7 @@ func TestFullAssetTEMMatchesExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := NewSeededSourceForEvaluation(stattest.Seed("full-tem"))
+	src := seeded.Key(stattest.Seed("full-tem"))
 	for _, word := range []string{"good", "the", "paris"} {
 		w, ok := a.Lookup(word)
 		if !ok {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/internal/sample"
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/stattest"
 )
 
@@ -12,7 +13,7 @@ import (
 // default asset: the 50 most frequent (ids 0..49) and 450 others.
 func assetExclusions(t testing.TB, n int) []int {
 	t.Helper()
-	src := NewSeededSourceForEvaluation(stattest.Seed("exclusions"))
+	src := seeded.Key(stattest.Seed("exclusions"))
 	ex := make([]int, 0, 500)
 	for id := range 50 {
 		ex = append(ex, id)
@@ -72,7 +73,7 @@ func TestOutputsNeverReleaseExcluded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src := NewSeededSourceForEvaluation(stattest.Seed("never/" + c.name + ftoa(c.eps)))
+		src := seeded.Key(stattest.Seed("never/" + c.name + ftoa(c.eps)))
 		count := func(m Mechanism) (bad int) {
 			for _, w := range inputs {
 				for range perInput {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/stattest"
 	"github.com/wordveil/wordveil/internal/wva"
 )
@@ -34,7 +35,7 @@ func TestNewOutputs(t *testing.T) {
 	// nil and the zero Outputs allow nothing and never panic.
 	var nilO *Outputs
 	var zero Outputs
-	src := NewSeededSourceForEvaluation(stattest.Seed("outputs"))
+	src := seeded.Key(stattest.Seed("outputs"))
 	if nilO.Len() != 0 || nilO.Vocabulary() != 0 || nilO.Allowed(0) || nilO.Uniform(src) != -1 || nilO.IDs() != nil ||
 		zero.Len() != 0 || zero.Allowed(0) || zero.Uniform(src) != -1 {
 		t.Error("nil or zero Outputs misbehave")
@@ -197,7 +198,7 @@ func TestExcludedInputBoundedWork(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src := &countingSource{src: NewSeededSourceForEvaluation(stattest.Seed("work/" + c.name)), max: budget}
+		src := &countingSource{src: seeded.Key(stattest.Seed("work/" + c.name)), max: budget}
 		most := 0
 		for range 200 {
 			most = max(most, draws(t, r, c.w, src))

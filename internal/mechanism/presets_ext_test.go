@@ -12,6 +12,7 @@ import (
 	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/deniability"
 	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/wva"
 )
 
@@ -37,7 +38,7 @@ func TestPresetsHitTargets(t *testing.T) {
 	}
 	a := defaultAsset(t)
 	sample := rand.New(rand.NewPCG(77, 88)).Perm(a.Len())[:100]
-	src := mechanism.NewSeededSourceForEvaluation([32]byte{'p', 'r', 'e', 's', 'e', 't'})
+	src := seeded.Key([32]byte{'p', 'r', 'e', 's', 'e', 't'})
 	n := 0
 	for _, name := range []string{mechanism.NameBRR, mechanism.NameTEMHamming, mechanism.Name1DG, mechanism.Name1DT, mechanism.NameSanText, mechanism.NameCusText} {
 		for _, level := range []string{mechanism.LevelStrong, mechanism.LevelBalanced, mechanism.LevelLight} {

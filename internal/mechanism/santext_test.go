@@ -9,6 +9,7 @@ import (
 
 	"github.com/wordveil/wordveil/internal/dpexact"
 	"github.com/wordveil/wordveil/internal/hamming"
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/stattest"
 )
 
@@ -23,8 +24,8 @@ func TestSanTextIsTEMHammingAtFullRadius(t *testing.T) {
 		t.Fatal(err)
 	}
 	tem, _ := newTEMHamming(x, eps, TEMOptions{Gamma: hamming.Bits})
-	a := NewSeededSourceForEvaluation(stattest.Seed("same"))
-	b := NewSeededSourceForEvaluation(stattest.Seed("same"))
+	a := seeded.Key(stattest.Seed("same"))
+	b := seeded.Key(stattest.Seed("same"))
 	for i := range 2000 {
 		ys, err1 := s.Privatize(i%40, a)
 		yt, err2 := tem.Privatize(i%40, b)
@@ -89,7 +90,7 @@ func TestSanTextSaturationBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := NewSeededSourceForEvaluation(stattest.Seed("santext-sat"))
+	src := seeded.Key(stattest.Seed("santext-sat"))
 	changed := 0
 	for i := range 1000 {
 		w := i * 97 % a.Len()
@@ -166,7 +167,7 @@ func TestSanTextPlusFactsAndSensitiveSet(t *testing.T) {
 	if got := m.(*santextPlusMech).first; got != first {
 		t.Fatalf("first sensitive id %d, want %d", got, first)
 	}
-	src := NewSeededSourceForEvaluation(stattest.Seed("santext+"))
+	src := seeded.Key(stattest.Seed("santext+"))
 	for _, w := range []int{0, 1, first - 1} {
 		if y, err := m.Privatize(w, src); err != nil || y != w {
 			t.Errorf("p=0, non-sensitive %d released as %d (%v)", w, y, err)
@@ -224,7 +225,7 @@ func TestSanTextRestrict(t *testing.T) {
 		if m.(Facts).Outputs() != o || !strings.Contains(m.(Facts).Params(), "outputs=") {
 			t.Errorf("%s: outputs not reported", c.name)
 		}
-		src := NewSeededSourceForEvaluation(stattest.Seed("restrict/" + c.name))
+		src := seeded.Key(stattest.Seed("restrict/" + c.name))
 		for i := range 400 {
 			w := []int{0, 1, 4, 7, n / 2, n - 1}[i%6]
 			y, err := m.Privatize(w, src)
@@ -262,7 +263,7 @@ func TestSanTextPrivatizeErrors(t *testing.T) {
 	s, _ := NewSanText(x, 1)
 	p, _ := asMechanism(newSanTextPlus(x, 1, plusOpts{Sensitive: 0.5, P: 0.5}, nil))
 	for _, m := range []Mechanism{s, p} {
-		src := NewSeededSourceForEvaluation(stattest.Seed("e"))
+		src := seeded.Key(stattest.Seed("e"))
 		for _, c := range []struct {
 			w    int
 			want error

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/sample"
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/stattest"
 )
 
@@ -103,7 +104,7 @@ func TestTEMHammingHistogramLaw(t *testing.T) {
 		}{{"histogram", m}, {"range", forced}} {
 			name := p.name + "/eps=" + ftoa(c.eps) + "/gamma=" + ftoa(m.Gamma())
 			t.Run(name, func(t *testing.T) {
-				src := NewSeededSourceForEvaluation(stattest.Seed("temh-hist/" + name))
+				src := seeded.Key(stattest.Seed("temh-hist/" + name))
 				for _, w := range []int{0, 1, 10, 47} {
 					counts, err := stattest.SampleCounts(p.m, w, draws, src)
 					if err != nil {
@@ -120,7 +121,7 @@ func TestTEMHammingHistogramLaw(t *testing.T) {
 			})
 		}
 		// Negative control: same buckets, wrong choice inside them.
-		src := NewSeededSourceForEvaluation(stattest.Seed("temh-hist/first"))
+		src := seeded.Key(stattest.Seed("temh-hist/first"))
 		counts, err := stattest.SampleCounts(firstInBucket{m}, 0, draws, src)
 		if err != nil {
 			t.Fatal(err)
@@ -210,7 +211,7 @@ func TestTEMHammingPathsOnAsset(t *testing.T) {
 		name string
 		m    *temHammingMech
 	}{{"range", m}, {"histogram", forced}} {
-		src := NewSeededSourceForEvaluation(stattest.Seed("temh-asset/" + p.name))
+		src := seeded.Key(stattest.Seed("temh-asset/" + p.name))
 		counts := make([]int, len(law))
 		for range 20000 {
 			y, err := p.m.Privatize(w, src)
@@ -268,7 +269,7 @@ func TestTEMHammingBucketRatios(t *testing.T) {
 			if total != x.Len() {
 				t.Fatalf("%s: %d words, index has %d", name, total, x.Len())
 			}
-			src := NewSeededSourceForEvaluation(stattest.Seed("temh-ratios"))
+			src := seeded.Key(stattest.Seed("temh-ratios"))
 			if _, bottom, err := m.drawBucket(&sc, total, true, src); err != nil || bottom {
 				t.Fatalf("ε=%v %s: bottom=%v err=%v with the ball the whole vocabulary", eps, name, bottom, err)
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/memo"
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/stattest"
 	"github.com/wordveil/wordveil/internal/tokenize"
 	"github.com/wordveil/wordveil/internal/wva"
@@ -281,7 +282,7 @@ func TestRareClassEpsilonMeasured(t *testing.T) {
 		same := 0
 		// Seeded, so that a failure reproduces (a 5σ band still fails a
 		// correct sampler about once in 1.7 million runs).
-		src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("classes-rare/" + a.Words[id]))
+		src := seeded.Key(stattest.Seed("classes-rare/" + a.Words[id]))
 		_, err := p.block(context.Background(), texts, src, nil,
 			func(_ tokenize.Token, out string, how tokenSource) {
 				if how == fromMechanism && out == a.Words[id] {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/stattest"
 	"github.com/wordveil/wordveil/internal/tokenize"
 )
@@ -131,7 +132,7 @@ func TestCliticRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("clitic-roundtrip"))
+	src := seeded.Key(stattest.Seed("clitic-roundtrip"))
 	for _, tc := range []struct {
 		p       *Privatizer
 		in, out string
@@ -172,7 +173,7 @@ func TestCliticRoundTrip(t *testing.T) {
 // becomes a word after a space; one whose output is a clitic is glued.
 func TestRejoinThroughOutputs(t *testing.T) {
 	dg, p := nearIdentity(t)
-	src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("rejoin"))
+	src := seeded.Key(stattest.Seed("rejoin"))
 	for _, tc := range []struct {
 		allowed string
 		in, out string
@@ -211,7 +212,7 @@ func TestRejoinThroughOutputs(t *testing.T) {
 func TestCliticAccounting(t *testing.T) {
 	dg, p := nearIdentity(t)
 	replace, _ := New(dg, p.asset, Options{Numbers: NumbersReplace})
-	src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("clitic-acc"))
+	src := seeded.Key(stattest.Seed("clitic-acc"))
 	const text = "I don't know John's 5 cats, 7 dogs, Mary's 1990s."
 	// Pieces in the vocabulary: I do n't know John 's 5 cats 's (9);
 	// outside it: 7 dogs Mary 1990s (4).
@@ -244,7 +245,7 @@ func TestOOVDrawsFromOutputs(t *testing.T) {
 	}
 	allowed := []string{"the", "cat", "never", "'s"}
 	text := strings.Repeat("xqzzv ", 4000) // 4000 OOV tokens
-	src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("oov-outputs"))
+	src := seeded.Key(stattest.Seed("oov-outputs"))
 	count := func(m mechanism.Mechanism) map[string]int {
 		p, err := New(m, a, Options{})
 		if err != nil {
@@ -358,7 +359,7 @@ func TestCheckTokenCatches(t *testing.T) {
 // and "known" are not), with its hyphens kept.
 func TestStandInsAndSegments(t *testing.T) {
 	_, p := nearIdentity(t)
-	src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("standins"))
+	src := seeded.Key(stattest.Seed("standins"))
 	for _, tc := range []struct {
 		in, out   string
 		words, oo int
@@ -399,7 +400,7 @@ func TestStandInsTakeTheirWordsClass(t *testing.T) {
 	if !ok {
 		t.Fatal("no john")
 	}
-	src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("standin-rare"))
+	src := seeded.Key(stattest.Seed("standin-rare"))
 	for _, tc := range []struct {
 		rank int
 		in   string
@@ -486,7 +487,7 @@ func TestCliticOutputsRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("clitics-read"))
+	src := seeded.Key(stattest.Seed("clitics-read"))
 	const text = "I'm sure you don't know. It's fine, we'll see; I can't, they'd've won't."
 	glued := 0
 	for range 2000 {
@@ -533,7 +534,7 @@ func TestStandInIsItsWord(t *testing.T) {
 			other := a.Words[(id+1)%a.Len()]
 			seed := stattest.Seed("standin/" + nm.name + "/" + st)
 			run := func(text string) *Result {
-				res, err := p.Privatize(text, mechanism.NewSeededSourceForEvaluation(seed))
+				res, err := p.Privatize(text, seeded.Key(seed))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -6,6 +6,7 @@ import (
 	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/privatize"
+	"github.com/wordveil/wordveil/internal/seeded"
 )
 
 // A whole text through BRR over the embedded asset, with its privacy bill:
@@ -32,7 +33,7 @@ func ExamplePrivatizer_Privatize() {
 	if err != nil {
 		panic(err)
 	}
-	src := mechanism.NewSeededSourceForEvaluation([32]byte{7}) // tests and evaluation only
+	src := seeded.Key([32]byte{7}) // tests and evaluation only
 	r, err := p.Privatize("The quick brown fox emailed bob@example.com at 9 pm.", src)
 	if err != nil {
 		panic(err) // no text is returned on error: never upload the input instead

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/stattest"
 )
 
@@ -38,7 +39,7 @@ func TestDefaultExclusionNeverReleased(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("exclusion/" + m.(mechanism.Facts).Params()))
+		src := seeded.Key(stattest.Seed("exclusion/" + m.(mechanism.Facts).Params()))
 		n := 0
 		for range draws {
 			r, err := p.Privatize(text, src)

@@ -8,6 +8,7 @@ import (
 	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/privatize"
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/shapes"
 )
 
@@ -59,7 +60,7 @@ func TestTextMemory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src := mechanism.NewSeededSourceForEvaluation([32]byte{7})
+		src := seeded.Key([32]byte{7})
 		for _, sh := range memoryShapes() {
 			text := shapes.Text(sh.Unit, size)
 			var r *privatize.Result

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/stattest"
 	"github.com/wordveil/wordveil/internal/tokenize"
 )
@@ -57,7 +58,7 @@ func TestStandInClassIsItsWords(t *testing.T) {
 					stc, wc, oc := tokenize.Apply(cs, st), tokenize.Apply(cs, word), tokenize.Apply(cs, other)
 					seed := stattest.Seed("standin-class/" + nm.name + "/" + st)
 					run := func(w string) *Result {
-						res, err := p.Privatize(strings.Repeat(w+" ", 3), mechanism.NewSeededSourceForEvaluation(seed))
+						res, err := p.Privatize(strings.Repeat(w+" ", 3), seeded.Key(seed))
 						if err != nil {
 							t.Fatal(err)
 						}

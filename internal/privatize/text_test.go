@@ -14,6 +14,7 @@ import (
 
 	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/stattest"
 	"github.com/wordveil/wordveil/internal/tokenize"
 	"github.com/wordveil/wordveil/internal/wva"
@@ -189,7 +190,7 @@ var textSeeds = []string{
 }
 
 func TestTextGuarantee(t *testing.T) {
-	src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("text"))
+	src := seeded.Key(stattest.Seed("text"))
 	for _, oov := range []string{OOVRandomWord, OOVPlaceholder} {
 		for _, punct := range []bool{false, true} {
 			for name, p := range textMechanisms(t, Options{OOV: oov, PrivatizePunctuation: punct}) {
@@ -255,7 +256,7 @@ func FuzzTextPrivatizer(f *testing.F) {
 		}
 		ps = append(ps, p)
 	}
-	src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("fuzz-text"))
+	src := seeded.Key(stattest.Seed("fuzz-text"))
 	f.Fuzz(func(t *testing.T, s string, which uint8) {
 		checkPrivatized(t, ps[int(which)%len(ps)], s, src)
 	})
@@ -271,7 +272,7 @@ func TestLayoutAndCaseRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("roundtrip"))
+	src := seeded.Key(stattest.Seed("roundtrip"))
 	for _, tc := range []struct{ in, want string }{
 		{"The cat sat on the mat.", "The cat sat on the mat."},
 		{"PRIVACY matters,  Privacy\tmatters\nprivacy matters!", "PRIVACY matters,  Privacy\tmatters\nprivacy matters!"},
@@ -298,7 +299,7 @@ func TestAccounting(t *testing.T) {
 	a := defaultAsset(t)
 	x := fullAssetMechanisms(t)[0].m // BRR at ε = 0.7
 	p, _ := New(x, a, Options{})
-	res, err := p.Privatize("the quick brown fox, 4217 Xqzzv!", mechanism.NewSeededSourceForEvaluation(stattest.Seed("acc")))
+	res, err := p.Privatize("the quick brown fox, 4217 Xqzzv!", seeded.Key(stattest.Seed("acc")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +315,7 @@ func TestAccounting(t *testing.T) {
 func TestTextErrors(t *testing.T) {
 	a := defaultAsset(t)
 	dg, _ := mechanism.NewDiffractorGeometric(a.Lists, 1)
-	src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("errs"))
+	src := seeded.Key(stattest.Seed("errs"))
 	p, _ := New(dg, a, Options{MaxTextBytes: 10})
 	if _, err := p.Privatize("", src); !errors.Is(err, ErrEmptyText) {
 		t.Errorf("empty: %v", err)
@@ -358,7 +359,7 @@ func TestBudgetExhaustion(t *testing.T) {
 		wg.Add(1)
 		go func(g int) {
 			defer wg.Done()
-			src := mechanism.NewSeededSourceForEvaluation(stattest.Seed(fmt.Sprint("budget", g)))
+			src := seeded.Key(stattest.Seed(fmt.Sprint("budget", g)))
 			for i := 0; i < 5; i++ {
 				res, err := p.Privatize("the cat", src) // two words
 				mu.Lock()
@@ -415,7 +416,7 @@ func BenchmarkText(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.Run(fmt.Sprintf("%s/ledger=%v", nm.name, withLedger), func(b *testing.B) {
-				src := mechanism.NewSeededSourceForEvaluation(stattest.Seed("bench-text"))
+				src := seeded.Key(stattest.Seed("bench-text"))
 				for b.Loop() {
 					if _, err := p.Privatize(text, src); err != nil {
 						b.Fatal(err)

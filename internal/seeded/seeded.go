@@ -1,8 +1,13 @@
-// Package seeded makes a wordveil.Privatizer draw from a deterministic
-// source, for reproducible evaluation only: the CLI's -seed flag and the
-// research module. Anyone who knows the seed can reproduce every draw and
-// so invert the privatization, which is why the product API has no seed
-// and this package is internal.
+// Package seeded is the one place a deterministic random source is made:
+// Key and Source build a ChaCha8 generator from a fixed key, and Use makes
+// a wordveil.Privatizer draw from one. It is for tests and reproducible
+// evaluation only (the CLI's -seed flag and stats, the research module).
+// Anyone who knows the key can reproduce every draw and so invert the
+// privatization, which is why the product API has no seed and this package
+// is internal. The one production use is package mechanism's estimate of a
+// public constant of the asset (the mean list distance), which is not
+// privacy noise; the layer test (internal/tools/layers) names every
+// package allowed to import this one outside tests.
 //
 // Package wordveil sets Use when it is initialized; this package imports
 // nothing of the module, so that the root package can import it.
@@ -20,10 +25,16 @@ var Use = func(p any, src rand.Source) error {
 	return errors.New("seeded: package wordveil is not linked in")
 }
 
-// Source returns the ChaCha8 generator keyed by seed (little-endian in the
-// first 8 bytes of the key, the rest zero): the CLI's -seed.
+// Key returns the ChaCha8 generator keyed by key: the same key gives the
+// same stream on every platform. Not safe for concurrent use.
+func Key(key [32]byte) *rand.ChaCha8 {
+	return rand.NewChaCha8(key)
+}
+
+// Source returns Key's generator for seed written little-endian in the
+// first 8 bytes of the key, the rest zero: the CLI's -seed.
 func Source(seed uint64) *rand.ChaCha8 {
 	var k [32]byte
 	binary.LittleEndian.PutUint64(k[:], seed)
-	return rand.NewChaCha8(k)
+	return Key(k)
 }

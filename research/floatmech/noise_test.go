@@ -6,14 +6,14 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/mechanism"
+	evalseed "github.com/wordveil/wordveil/internal/seeded"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
 func seeded(tag byte) rand.Source {
 	var s [32]byte
 	s[0] = tag
-	return mechanism.NewSeededSourceForEvaluation(s)
+	return evalseed.Key(s)
 }
 
 // ksCritical is the Kolmogorov–Smirnov critical value at significance

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wordveil/wordveil/internal/deniability"
 	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/wva"
 )
 
@@ -89,7 +90,7 @@ func calibrate(a *wva.Asset, seed uint64, workers int) (*wva.Presets, error) {
 			defer wg.Done()
 			for i := range next {
 				j := jobs[i]
-				src := mechanism.NewSeededSourceForEvaluation(calSeed(seed, j.b.name, j.level))
+				src := seeded.Key(calSeed(seed, j.b.name, j.level))
 				eps[i], errs[i] = bisect(a, j.b, j.target, sample, src)
 			}
 		}()

@@ -9,6 +9,7 @@ import (
 	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/privatize"
+	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/eval/typedtext"
 )
@@ -77,7 +78,7 @@ func oovCounts(a *wva.Asset, cache string) (oovCount, error) {
 	if err != nil {
 		return c, err
 	}
-	src := mechanism.NewSeededSourceForEvaluation([32]byte{'o', 'o', 'v'})
+	src := seeded.Key([32]byte{'o', 'o', 'v'})
 	err = typedtext.HeldOut(cache, func(_, doc string) error {
 		r, err := p.Privatize(doc, src)
 		if err != nil {

@@ -49,6 +49,6 @@
 // Select (Eq. 5 over a candidate set) and Algorithm2 (the paper's
 // doubling-then-grid search over (ε, t)) choose parameters.
 //
-// All randomness comes from mechanism.NewSeededSourceForEvaluation: results are
+// All randomness comes from seeded.Key (internal/seeded): results are
 // reproducible for a seed. Evaluation only; nothing here is for devices.
 package privacy

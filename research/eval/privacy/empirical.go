@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/wordveil/wordveil/internal/mechanism"
+	evalseed "github.com/wordveil/wordveil/internal/seeded"
 )
 
 // Empirical is one mechanism's empirical privacy–utility point (Vickrey
@@ -102,7 +103,7 @@ func Measure(m mechanism.Mechanism, universe []int, prior []float64, dL func(w, 
 				if i >= nu {
 					return
 				}
-				src := mechanism.NewSeededSourceForEvaluation(wordKey(seed, i))
+				src := evalseed.Key(wordKey(seed, i))
 				clear(seen)
 				var cs []outCount
 				for k := range draws {

@@ -7,13 +7,13 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/internal/hamming"
-	"github.com/wordveil/wordveil/internal/mechanism"
+	evalseed "github.com/wordveil/wordveil/internal/seeded"
 )
 
 func seeded(b byte) *rand.ChaCha8 {
 	var s [32]byte
 	s[0] = b
-	return mechanism.NewSeededSourceForEvaluation(s)
+	return evalseed.Key(s)
 }
 
 func randomCodes(r *rand.Rand, n int) []hamming.Code {

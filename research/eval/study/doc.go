@@ -18,7 +18,7 @@
 // Config.PoolK does the same for the nearest-neighbour mechanisms when a
 // caller asks for it. The report shows what pooling costs. Runs are
 // reproducible from Config.Seed; the seeded sources used here are for
-// evaluation only (mechanism.NewSeededSourceForEvaluation). Records are
+// evaluation only (internal/seeded's Key). Records are
 // reused on a rerun only when they would come out the same: each
 // mechanism's records carry a fingerprint of its own spec and of the
 // common configuration (the asset file's SHA-256, the corpora, seed,

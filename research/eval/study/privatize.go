@@ -6,8 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/sample"
+	"github.com/wordveil/wordveil/internal/seeded"
 )
 
 var nan = math.NaN()
@@ -22,7 +22,7 @@ func source(seed uint64, label string) rand.Source {
 	h.Write([]byte(label))
 	var key [32]byte
 	copy(key[:], h.Sum(nil))
-	return mechanism.NewSeededSourceForEvaluation(key)
+	return seeded.Key(key)
 }
 
 // privatizeCorpus returns c's tokens privatized by s: every in-vocabulary
