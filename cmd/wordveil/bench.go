@@ -9,8 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/wordveil/wordveil"
 	"github.com/wordveil/wordveil/internal/hamming"
-	"github.com/wordveil/wordveil/internal/mechanism"
 )
 
 // benchCmd measures text throughput per mechanism on this machine, on a
@@ -20,7 +20,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("wordveil bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	nWords := fs.Int("words", 10000, "words in the generated text")
-	preset := fs.String("preset", mechanism.LevelBalanced, "privacy level for every mechanism")
+	preset := fs.String("preset", string(wordveil.Balanced), "privacy level for every mechanism")
 	minTime := fs.Duration("time", time.Second, "minimum measuring time per mechanism")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -39,23 +39,27 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 		sb.WriteByte(" .,"[min(r.IntN(20), 2)])
 	}
 	text := sb.String()
-	src := mechanism.NewSecureSource()
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "mechanism\tε\twords/s\tms per text\t\n")
 	for _, name := range presetMechanisms {
-		p, eps, err := presetPrivatizer(a, name, *preset)
+		p, err := presetPrivatizer(name, *preset)
 		if err != nil {
 			return err
 		}
 		calls := 0
 		t0 := time.Now()
 		for time.Since(t0) < *minTime || calls == 0 {
-			if _, err := p.Privatize(text, src); err != nil {
-				return err
+			if _, err := p.Privatize(text); err != nil {
+				p.Close()
+				return fromRoot(err, "")
 			}
 			calls++
 		}
 		el := time.Since(t0)
+		eps := p.Info().Epsilon
+		if err := p.Close(); err != nil {
+			return fromRoot(err, "")
+		}
 		fmt.Fprintf(tw, "%s\t%.4g\t%.0f\t%.2f\t\n", name, eps, float64(calls**nWords)/el.Seconds(), el.Seconds()*1000/float64(calls))
 	}
 	tw.Flush()

@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil"
 )
 
 const demoText = "My doctor in Boston says the new treatment works, so I will call her tomorrow."
@@ -18,31 +18,37 @@ const demoText = "My doctor in Boston says the new treatment works, so I will ca
 func demo(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("wordveil demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	preset := fs.String("preset", mechanism.LevelBalanced, "privacy level: strong, balanced or light")
+	preset := fs.String("preset", string(wordveil.Balanced), "privacy level: strong, balanced or light")
 	text := fs.String("text", demoText, "the text to privatize")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	t0 := time.Now()
-	a, err := loadAsset("")
-	if err != nil {
-		return err
+	ps := make([]*wordveil.Privatizer, 0, len(presetMechanisms))
+	defer func() {
+		for _, p := range ps {
+			p.Close()
+		}
+	}()
+	for _, m := range presetMechanisms {
+		p, err := presetPrivatizer(m, *preset)
+		if err != nil {
+			return err
+		}
+		ps = append(ps, p)
 	}
-	src := mechanism.NewSecureSource()
-	fmt.Fprintf(stdout, "Embedded asset %s (%d words), preset %q; fresh randomness each run.\n\n", a.Header.Name, a.Len(), *preset)
+	info := ps[0].Info()
+	fmt.Fprintf(stdout, "Embedded asset %s (%d words), preset %q; fresh randomness each run.\n\n", info.AssetName, info.VocabularySize, *preset)
 	fmt.Fprintf(stdout, "input:\n  %s\n\n", *text)
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "mechanism\tε\toutput\tε·P_avg")
-	for _, name := range presetMechanisms {
-		p, eps, err := presetPrivatizer(a, name, *preset)
+	for _, p := range ps {
+		res, err := p.Privatize(*text)
 		if err != nil {
-			return err
+			return fromRoot(err, "")
 		}
-		res, err := p.Privatize(*text, src)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%.1f\n", name, eps, strings.TrimSpace(res.Text), res.Accounting.UnitFree)
+		info := p.Info()
+		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%.1f\n", info.Mechanism, info.Epsilon, strings.TrimSpace(res.Text), res.Accounting.UnitFree)
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "\n(%s, done in %v.) Privatize your own text: bin/wordveil privatize -h\n",

@@ -84,8 +84,20 @@ func TestStatsAndBench(t *testing.T) {
 }
 
 // TestExitCodes: the exit code of every kind of failure, as the help
-// documents it, and usage errors printed exactly once.
+// documents it, and usage errors printed exactly once. Whatever package
+// wordveil calls an invalid configuration is a usage error (2), whichever
+// part refused it: an asset path that is not a regular file, an asset
+// without what the mechanism needs (these were failures, exit 1, before
+// the CLI opened through package wordveil); a damaged asset stays a
+// failure (1).
 func TestExitCodes(t *testing.T) {
+	small := smallAsset(t)
+	corrupt := filepath.Join(t.TempDir(), "corrupt.wva")
+	b := append([]byte(nil), assets.DefaultBytes()...)
+	b[100] ^= 0xff
+	if err := os.WriteFile(corrupt, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		in   string
@@ -96,12 +108,22 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"privatize", "-epsilon", "0"}, "x\n", 2},
 		{[]string{"privatize", "-epsilon", "1e308"}, "x\n", 2},
 		{[]string{"privatize", "-cap", "1"}, "x\n", 2},
+		{[]string{"privatize", "-cap", "0"}, "x\n", 2},
+		{[]string{"privatize", "-ledger", t.TempDir(), "-cap", "NaN"}, "x\n", 2},
 		{[]string{"privatize", "-nope"}, "x\n", 2},
 		{[]string{"frobnicate"}, "", 2},
 		{[]string{"stats", "-words", "1000000"}, "", 2},
 		{[]string{"privatize", "-ledger", t.TempDir(), "-cap", "1"}, "the cat\n", 3},
-		{[]string{"privatize", "-asset", "/dev/zero"}, "x\n", 1},
-		{[]string{"privatize", "-asset", t.TempDir()}, "x\n", 1},
+		{[]string{"privatize", "-asset", "/dev/zero"}, "x\n", 2},
+		{[]string{"privatize", "-asset", t.TempDir()}, "x\n", 2},
+		{[]string{"privatize", "-asset", small, "-mechanism", "tem", "-epsilon", "10"}, "x\n", 2},
+		{[]string{"privatize", "-asset", small, "-mechanism", "custext", "-epsilon", "10"}, "x\n", 2},
+		{[]string{"privatize", "-asset", small, "-mechanism", "1dg", "-epsilon", "1"}, "x\n", 2},
+		{[]string{"privatize", "-mechanism", "tem", "-epsilon", "1"}, "x\n", 2},
+		{[]string{"privatize", "-preset", "bogus", "-epsilon", "1"}, "x\n", 2},
+		{[]string{"privatize", "-asset", small, "-epsilon", "1"}, "the cat\n", 0},
+		{[]string{"privatize", "-asset", corrupt}, "x\n", 1},
+		{[]string{"privatize", "-asset", filepath.Join(t.TempDir(), "missing.wva")}, "x\n", 1},
 	} {
 		var out, errb bytes.Buffer
 		err := run(tc.args, strings.NewReader(tc.in), &out, &errb)

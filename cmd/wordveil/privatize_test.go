@@ -14,10 +14,10 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/wordveil/wordveil"
 	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/linereader"
 	"github.com/wordveil/wordveil/internal/mechanism"
-	"github.com/wordveil/wordveil/internal/privatize"
 	"github.com/wordveil/wordveil/internal/wva"
 )
 
@@ -72,6 +72,21 @@ func TestPrivatizeSeedWarnsAndReproduces(t *testing.T) {
 	}
 	if a.Len() == 0 || a.String() != b.String() || !strings.Contains(errb.String(), "WARNING") {
 		t.Fatalf("seeded runs %q vs %q, stderr %q", a.String(), b.String(), errb.String())
+	}
+}
+
+// TestPrivatizeSeedGolden: -seed keeps the generator it always had
+// (ChaCha8 keyed by the seed, little-endian in the key's first 8 bytes),
+// so a seeded evaluation run gives the same output as before the CLI
+// opened through package wordveil: recorded with the earlier binary.
+func TestPrivatizeSeedGolden(t *testing.T) {
+	var out, errb bytes.Buffer
+	in := "hello world\nI'm at 5 Main St.\n"
+	if err := run([]string{"privatize", "-seed", "3"}, strings.NewReader(in), &out, &errb); err != nil {
+		t.Fatal(err, errb.String())
+	}
+	if want := "damn prolific\nHappy folks at 68 Key Auxiliary.\n"; out.String() != want {
+		t.Fatalf("-seed 3: %q, want %q", out.String(), want)
 	}
 }
 
@@ -261,18 +276,7 @@ func (r *slowReader) Read(p []byte) (int, error) {
 // TestStreamInterrupt: a signal while a long line is being read, or being
 // privatized, stops at once with errInterrupted and writes nothing of it.
 func TestStreamInterrupt(t *testing.T) {
-	a, err := assets.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := mechanism.New(mechanism.NameBRR, a, 0.5, mechanism.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := privatize.New(m, a, privatize.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testPrivatizer(t, wordveil.Config{})
 	// (1) Blocked reading a line that never ends.
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &slowReader{chunk: []byte("the cat "), left: 1 << 20, block: make(chan struct{})}
@@ -280,7 +284,7 @@ func TestStreamInterrupt(t *testing.T) {
 	var out bytes.Buffer
 	done := make(chan error)
 	go func() {
-		done <- stream(ctx, p, mechanism.NewSecureSource(), linereader.New(r, 16<<20), &out, recordEncoder{asset: a})
+		done <- stream(ctx, p, linereader.New(r, 16<<20), &out, recordEncoder{info: p.Info()})
 	}()
 	time.Sleep(50 * time.Millisecond)
 	cancel()
@@ -292,7 +296,7 @@ func TestStreamInterrupt(t *testing.T) {
 	ctx, cancel = context.WithCancel(context.Background())
 	long := strings.Repeat("the cat sat ", 1<<16) + "\n"
 	go func() {
-		done <- stream(ctx, p, mechanism.NewSecureSource(), linereader.New(strings.NewReader(long), 16<<20), &out, recordEncoder{asset: a})
+		done <- stream(ctx, p, linereader.New(strings.NewReader(long), 16<<20), &out, recordEncoder{info: p.Info()})
 	}()
 	time.Sleep(20 * time.Millisecond)
 	cancel()
@@ -313,6 +317,22 @@ func TestLongLineBounded(t *testing.T) {
 // TestPresetsComeFromTheAsset: an asset built without presets makes a
 // preset name a usage error naming the problem, and an explicit ε works.
 func TestPresetsComeFromTheAsset(t *testing.T) {
+	p := smallAsset(t)
+	var out, errb bytes.Buffer
+	err := run([]string{"privatize", "-asset", p}, strings.NewReader("the cat\n"), &out, &errb)
+	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "calibrated") || out.Len() != 0 {
+		t.Fatalf("preset on another asset: %v, output %q", err, out.String())
+	}
+	if err := run([]string{"privatize", "-asset", p, "-epsilon", "0.5"}, strings.NewReader("the cat\n"), &out, &errb); err != nil || out.Len() == 0 {
+		t.Fatalf("explicit ε on another asset: %v", err)
+	}
+}
+
+// smallAsset writes an asset of the embedded asset's first 2000 words
+// with no presets, lists, TEM lists, CusText sets, exclusions or stand-ins,
+// and returns its path.
+func smallAsset(t *testing.T) string {
+	t.Helper()
 	a, err := assets.Default()
 	if err != nil {
 		t.Fatal(err)
@@ -328,12 +348,5 @@ func TestPresetsComeFromTheAsset(t *testing.T) {
 	if err := os.WriteFile(p, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var out, errb bytes.Buffer
-	err = run([]string{"privatize", "-asset", p}, strings.NewReader("the cat\n"), &out, &errb)
-	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "calibrated") || out.Len() != 0 {
-		t.Fatalf("preset on another asset: %v, output %q", err, out.String())
-	}
-	if err := run([]string{"privatize", "-asset", p, "-epsilon", "0.5"}, strings.NewReader("the cat\n"), &out, &errb); err != nil || out.Len() == 0 {
-		t.Fatalf("explicit ε on another asset: %v", err)
-	}
+	return p
 }

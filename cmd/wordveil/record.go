@@ -8,9 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/wordveil/wordveil/internal/ledger"
-	"github.com/wordveil/wordveil/internal/privatize"
-	"github.com/wordveil/wordveil/internal/wva"
+	"github.com/wordveil/wordveil"
 )
 
 // recordTail is one line of `privatize -json` output without its first
@@ -71,10 +69,10 @@ func finite(x float64) *float64 {
 	return &x
 }
 
-func newRecordTail(acc privatize.Accounting, a *wva.Asset) recordTail {
+func newRecordTail(acc wordveil.Accounting, info wordveil.Info) recordTail {
 	rec := recordTail{
-		Mechanism: acc.Mechanism, Epsilon: acc.Epsilon, Metric: acc.Metric,
-		Asset: recordAsset{Name: a.Header.Name, Words: a.Len(), SHA256: hex.EncodeToString(a.SHA256[:])},
+		Mechanism: string(acc.Mechanism), Epsilon: acc.Epsilon, Metric: acc.Metric,
+		Asset: recordAsset{Name: info.AssetName, Words: info.VocabularySize, SHA256: hex.EncodeToString(info.AssetSHA256[:])},
 		Words: acc.Words, OOV: acc.OOV, Memoized: acc.Memoized,
 		TotalEpsilon: finite(acc.TotalEpsilon), PAvg: finite(acc.PAvg), UnitFree: finite(acc.UnitFree),
 	}
@@ -92,7 +90,7 @@ func newRecordTail(acc privatize.Accounting, a *wva.Asset) recordTail {
 	return rec
 }
 
-func newReceipt(l *ledger.Receipt) *recordReceipt {
+func newReceipt(l *wordveil.Receipt) *recordReceipt {
 	return &recordReceipt{
 		BlockCharge: finite(l.Amount), PeriodSpent: finite(l.PeriodSpent), LifetimeSpent: finite(l.LifetimeSpent),
 		PeriodRemaining: finite(l.PeriodRemaining), LifetimeRemaining: finite(l.LifetimeRemaining),
@@ -101,9 +99,10 @@ func newReceipt(l *ledger.Receipt) *recordReceipt {
 }
 
 // addAccounting adds a later part's accounting b of the same line to a:
-// counts summed, the totals recomputed from them as privatize does for a
-// whole text, the receipt the later part's (the ledger after its charge).
-func addAccounting(a *privatize.Accounting, b privatize.Accounting) {
+// counts summed, the totals recomputed from them as package wordveil does
+// for a whole text, the receipt the later part's (the ledger after its
+// charge).
+func addAccounting(a *wordveil.Accounting, b wordveil.Accounting) {
 	a.Words += b.Words
 	a.OOV += b.OOV
 	a.Memoized += b.Memoized
@@ -111,7 +110,7 @@ func addAccounting(a *privatize.Accounting, b privatize.Accounting) {
 	if a.Classes != nil {
 		// The same classes in the same order for every text of one
 		// privatizer; a copy, so the part's own result is left as it was.
-		cs := append([]privatize.ClassCount(nil), a.Classes...)
+		cs := append([]wordveil.ClassCount(nil), a.Classes...)
 		a.TotalEpsilon = 0
 		for i := range cs {
 			if i < len(b.Classes) && b.Classes[i].Class == cs[i].Class {
@@ -132,15 +131,15 @@ func addAccounting(a *privatize.Accounting, b privatize.Accounting) {
 // part after its block's charge, and whose other keys, after the last
 // part, sum the parts' accounting.
 type recordEncoder struct {
-	asset *wva.Asset
-	json  bool
-	open  bool                 // a record's text has been begun and not ended
-	acc   privatize.Accounting // the open record's accounting so far
+	info wordveil.Info // the privatizer's: the records' asset
+	json bool
+	open bool                // a record's text has been begun and not ended
+	acc  wordveil.Accounting // the open record's accounting so far
 }
 
 // write writes res, the results of a block's texts, to w. ends(i) says whether
 // texts[i] ends its input line.
-func (e *recordEncoder) write(w *bufio.Writer, res []privatize.Result, ends func(i int) bool) error {
+func (e *recordEncoder) write(w *bufio.Writer, res []wordveil.Result, ends func(i int) bool) error {
 	if !e.json {
 		for _, r := range res {
 			w.WriteString(r.Text)
@@ -159,7 +158,7 @@ func (e *recordEncoder) write(w *bufio.Writer, res []privatize.Result, ends func
 			continue
 		}
 		e.open = false
-		tail, err := json.Marshal(newRecordTail(e.acc, e.asset))
+		tail, err := json.Marshal(newRecordTail(e.acc, e.info))
 		if err != nil {
 			return err // cannot happen: every number is finite or null
 		}

@@ -10,10 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil"
 	"github.com/wordveil/wordveil/internal/linereader"
-	"github.com/wordveil/wordveil/internal/mechanism"
-	"github.com/wordveil/wordveil/internal/privatize"
 )
 
 // record is a whole `privatize -json` record, as a reader decodes it; with
@@ -78,20 +76,16 @@ func TestWriteJSONStringMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-func testPrivatizer(t *testing.T, opt privatize.Options) *privatize.Privatizer {
+// testPrivatizer opens BRR at ε = 0.5 per bit with cfg's other settings,
+// closed when the test ends.
+func testPrivatizer(t *testing.T, cfg wordveil.Config) *wordveil.Privatizer {
 	t.Helper()
-	a, err := assets.Default()
+	cfg.Mechanism, cfg.Epsilon = wordveil.BRR, 0.5
+	p, err := wordveil.Open(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := mechanism.New(mechanism.NameBRR, a, 0.5, mechanism.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := privatize.New(m, a, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Cleanup(func() { p.Close() })
 	return p
 }
 
@@ -99,26 +93,22 @@ func testPrivatizer(t *testing.T, opt privatize.Options) *privatize.Privatizer {
 // byte for byte what encoding/json makes of the same result, and the
 // last text before the end of the input ends its record.
 func TestRecordMatchesEncodingJSON(t *testing.T) {
-	a, err := assets.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := testPrivatizer(t, privatize.Options{OOV: privatize.OOVPlaceholder, Placeholder: "<\"\u2028\x01>"})
+	p := testPrivatizer(t, wordveil.Config{OOV: wordveil.Placeholder, Placeholder: "<\"\u2028\x01>"})
 	texts := []string{"The cat sat on the mat.\n", "x9 @@@ \"quoted\" \t tab\n", "no newline at the end"}
-	res, err := p.PrivatizeBlock(context.Background(), texts, mechanism.NewSecureSource(), nil)
+	res, err := p.PrivatizeBlock(context.Background(), texts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got bytes.Buffer
 	w := bufio.NewWriter(&got)
-	enc := recordEncoder{asset: a, json: true}
+	enc := recordEncoder{info: p.Info(), json: true}
 	if err := enc.write(w, res, func(i int) bool { return endsLine(texts[i], i == len(texts)-1) }); err != nil {
 		t.Fatal(err)
 	}
 	w.Flush()
 	want := ""
 	for _, r := range res {
-		want += referenceJSON(t, record{Text: r.Text, recordTail: newRecordTail(r.Accounting, a)})
+		want += referenceJSON(t, record{Text: r.Text, recordTail: newRecordTail(r.Accounting, p.Info())})
 	}
 	if got.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", got.String(), want)
@@ -167,18 +157,14 @@ func TestJSONLongLineOneRecord(t *testing.T) {
 // queries take minutes.
 func TestJSONLongLineAllocations(t *testing.T) {
 	n := 2 * blockBytes
-	a, err := assets.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := testPrivatizer(t, privatize.Options{})
+	p := testPrivatizer(t, wordveil.Config{})
 	rep := func(s string) string { return strings.Repeat(s, n/len(s)) }
 	shapes := map[string]string{"nul": rep("\x00"), "emoji": rep("😀"), "word": rep("a")}
 	for name, in := range shapes {
 		var ms0, ms1 runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&ms0)
-		err := stream(context.Background(), p, mechanism.NewSecureSource(), linereader.New(strings.NewReader(in), 2*n), discard{}, recordEncoder{asset: a, json: true})
+		err := stream(context.Background(), p, linereader.New(strings.NewReader(in), 2*n), discard{}, recordEncoder{info: p.Info(), json: true})
 		runtime.ReadMemStats(&ms1)
 		if err != nil {
 			t.Fatal(name, err)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/wordveil/wordveil"
 	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/safefile"
 )
@@ -175,4 +176,40 @@ func (a pinnedLedgerAnchor) Store(name string, state []byte) error {
 	}
 	// Load refused any other name, so the pin is missing: write it.
 	return safefile.WriteFile(a.pin, []byte(name), 0o600)
+}
+
+// stateAnchor is the one wordveil.Anchor the CLI gives the root package:
+// it sends a ledger's names (ledger.AnchorPrefix) to the ledger's pinned
+// anchor and every other name, the memo's, to the plain file anchor, both
+// in the same anchors/ directory. Without a ledger a ledger name is an
+// error, so a call fails closed rather than anchoring nowhere.
+type stateAnchor struct {
+	ledger *pinnedLedgerAnchor // nil without -ledger
+	memo   fileAnchor
+}
+
+func (a stateAnchor) pick(name string) (wordveil.Anchor, error) {
+	if !strings.HasPrefix(name, ledger.AnchorPrefix) {
+		return a.memo, nil
+	}
+	if a.ledger == nil {
+		return nil, fmt.Errorf("anchor %q: no ledger was configured", name)
+	}
+	return *a.ledger, nil
+}
+
+func (a stateAnchor) Load(name string) ([]byte, error) {
+	to, err := a.pick(name)
+	if err != nil {
+		return nil, err
+	}
+	return to.Load(name)
+}
+
+func (a stateAnchor) Store(name string, state []byte) error {
+	to, err := a.pick(name)
+	if err != nil {
+		return err
+	}
+	return to.Store(name, state)
 }

@@ -314,3 +314,53 @@ func TestCLILedgerRestartedAtSamePathFailsClosed(t *testing.T) {
 		t.Fatalf("after deleting the pins (a deliberate reset): %v %s", err, errb.String())
 	}
 }
+
+// TestStateAnchorDispatch: the one Anchor the CLI gives package wordveil
+// sends a ledger's names to its pinned anchor (which writes the path's pin
+// and refuses another ledger at that path) and the memo's to the plain
+// file anchor (no pin); a ledger name without -ledger fails closed.
+func TestStateAnchorDispatch(t *testing.T) {
+	home := t.TempDir()
+	la, err := ledgerAnchor(home, filepath.Join(t.TempDir(), "ledger"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withLedger := stateAnchor{ledger: &la, memo: fileAnchor{anchorDir(home)}}
+	memoOnly := stateAnchor{memo: fileAnchor{anchorDir(home)}}
+	const ledgerA, ledgerB, memoName = ledger.AnchorPrefix + "aa", ledger.AnchorPrefix + "bb", "memo-cc"
+
+	if err := withLedger.Store(memoName, []byte("m")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(la.pin); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a memo name wrote the ledger's pin: %v", err)
+	}
+	if err := withLedger.Store(ledgerA, []byte("l")); err != nil {
+		t.Fatal(err)
+	}
+	if pin, err := os.ReadFile(la.pin); err != nil || string(pin) != ledgerA {
+		t.Fatalf("a ledger name did not go to the pinned anchor: pin %q, %v", pin, err)
+	}
+	for _, tc := range []struct {
+		a    stateAnchor
+		name string
+		want string // "" for an error
+	}{
+		{withLedger, memoName, "m"},
+		{withLedger, ledgerA, "l"},
+		{withLedger, ledgerB, ""}, // another ledger at the pinned path
+		{memoOnly, memoName, "m"},
+		{memoOnly, ledgerA, ""}, // no ledger configured: never the plain file
+	} {
+		b, err := tc.a.Load(tc.name)
+		switch {
+		case tc.want == "" && err == nil:
+			t.Errorf("Load(%s) = %q, want an error", tc.name, b)
+		case tc.want != "" && (err != nil || string(b) != tc.want):
+			t.Errorf("Load(%s) = %q, %v; want %q", tc.name, b, err, tc.want)
+		}
+	}
+	if err := memoOnly.Store(ledgerA, []byte("x")); err == nil {
+		t.Error("Store of a ledger name without a ledger succeeded")
+	}
+}

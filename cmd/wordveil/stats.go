@@ -1,15 +1,18 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"text/tabwriter"
 
 	"github.com/wordveil/wordveil/internal/deniability"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/seeded"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // statsCmd prints plausible deniability (N_w, S_w; docs/MECHANISMS.md)
@@ -38,7 +41,10 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	names := []string{spec.Name}
 	if spec.Name == "" {
-		names = presetMechanisms
+		names = names[:0]
+		for _, m := range presetMechanisms {
+			names = append(names, string(m))
+		}
 	}
 	sample := rand.New(rand.NewPCG(2026, 5)).Perm(a.Len())[:min(*nWords, a.Len())]
 	src := seeded.Key([32]byte{'s', 't', 'a', 't', 's'})
@@ -47,7 +53,7 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	for _, name := range names {
 		s := spec
 		s.Name = name
-		m, eps, err := s.build(a, buildOptions{})
+		m, eps, err := s.build(a)
 		if err != nil {
 			return err
 		}
@@ -65,4 +71,40 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	tw.Flush()
 	fmt.Fprintf(stdout, "\nN_w = Pr[output = input], S_w = distinct outputs in %d draws; %d seeded words of %s.\n", *draws, len(sample), a.Header.Name)
 	return nil
+}
+
+// mechanismSpec is how stats names a mechanism and its privacy.
+type mechanismSpec struct {
+	Name    string  // mechanism.NameBRR, ...
+	Epsilon float64 // > 0, or 0 to use Preset
+	Preset  string  // mechanism.LevelBalanced, ...
+}
+
+// build returns the bare mechanism (the asset's exclusion list applied,
+// as in the product) and its ε, for the measurements of stats, which need
+// the mechanism itself; privatizing goes through wordveil.Open. A refused
+// ε (invalid, or so large the output is almost surely the input) and an
+// unknown name are usage errors.
+func (s mechanismSpec) build(a *wva.Asset) (mechanism.Mechanism, float64, error) {
+	eps := s.Epsilon
+	if eps == 0 {
+		var err error
+		if eps, err = mechanism.Preset(a, s.Name, s.Preset); err != nil {
+			return nil, 0, fmt.Errorf("%w: -preset %s: %v", errUsage, s.Preset, err)
+		}
+	} else if !(eps > 0) || math.IsInf(eps, 0) {
+		return nil, 0, fmt.Errorf("%w: -epsilon %v: must be a finite number > 0", errUsage, eps)
+	}
+	outputs, err := mechanism.DefaultOutputs(a)
+	if err != nil {
+		return nil, 0, err
+	}
+	m, err := mechanism.New(s.Name, a, eps, mechanism.Options{Outputs: outputs})
+	if errors.Is(err, mechanism.ErrUnknownMechanism) || errors.Is(err, mechanism.ErrEpsilonSaturated) || errors.Is(err, mechanism.ErrInvalidEpsilon) {
+		return nil, 0, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return m, eps, nil
 }

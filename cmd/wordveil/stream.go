@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/internal/linereader"
+	"github.com/wordveil/wordveil/internal/tokenize"
+)
+
+// Block limits: lines already at hand are privatized, charged and written
+// together, so the ledger is charged (and fsync'd) once per block rather
+// than once per line.
+const (
+	blockLines = 4096
+	blockBytes = 1 << 20
+)
+
+// block is a group of input texts — lines, or parts of a long line — or
+// the error that ended the input.
+type block struct {
+	lines       []string
+	first, last int   // numbers (from 1) of the lines lines[0] and the last text belong to
+	err         error // io.EOF at the end
+	errLine     int   // the number of the line err concerns
+}
+
+// readBlocks reads lines into blocks: a block takes every line that is
+// already available (up to blockLines and blockBytes), so a pipe is
+// charged per block while an interactive user gets each line back at once.
+// With cut, a line longer than blockBytes is cut between tokens
+// (tokenize.Split) into parts of about blockBytes, each privatized, charged
+// and written as a block of its own: memory then follows blockBytes, not
+// the line (whose output can be 7 times its size), and the output is the
+// same text as the line's would be. It runs in its own goroutine so that a
+// signal is seen while a read blocks.
+func readBlocks(ctx context.Context, r *linereader.Reader, out chan<- block, cut bool) {
+	defer close(out)
+	var pending []string // the parts of the current line not yet in a block
+	var rerr error       // the reader's error, passed on once pending is empty
+	line := 1            // the number of the line pending (or the next line read) belongs to
+	for {
+		b := block{first: line, last: line}
+		size := 0
+		for {
+			if len(pending) == 0 && rerr == nil {
+				l, err := r.ReadLine()
+				if l != "" {
+					pending = splitLine(l, cut)
+				}
+				rerr = err
+			}
+			for len(pending) > 0 && size < blockBytes {
+				b.lines = append(b.lines, pending[0])
+				size += len(pending[0])
+				b.last = line
+				if pending = pending[1:]; len(pending) == 0 {
+					line++
+				}
+			}
+			if len(pending) > 0 {
+				break // a long line goes on in the next block
+			}
+			if rerr != nil {
+				b.err, b.errLine = rerr, line
+				break
+			}
+			if len(b.lines) >= blockLines || size >= blockBytes || !r.Buffered() {
+				break
+			}
+		}
+		select {
+		case out <- b:
+		case <-ctx.Done():
+			return
+		}
+		if b.err != nil {
+			return
+		}
+	}
+}
+
+// splitLine returns the parts a line is privatized in: the line itself,
+// or with cut and a line over blockBytes its parts at token boundaries.
+func splitLine(l string, cut bool) []string {
+	if !cut || len(l) <= blockBytes {
+		return []string{l}
+	}
+	return tokenize.Split(l, blockBytes)
+}
+
+// stream privatizes blocks of input lines until the end of the input. A
+// block's output is written after its charge, straight from the results
+// (plain text as it is, -json records with their text escaped on the way
+// out: no copy of either); a signal stops at once, writing nothing of the
+// unfinished block.
+func stream(ctx context.Context, p *wordveil.Privatizer, r *linereader.Reader, w io.Writer, enc recordEncoder) error {
+	blocks := make(chan block, 1)
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go readBlocks(rctx, r, blocks, true)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	for {
+		var b block
+		select {
+		case <-ctx.Done():
+			return errInterrupted
+		case b = <-blocks:
+		}
+		if len(b.lines) > 0 {
+			res, err := p.PrivatizeBlock(ctx, b.lines)
+			switch {
+			case ctx.Err() != nil:
+				return errInterrupted
+			case err != nil:
+				return fromRoot(err, fmt.Sprintf("lines %d–%d", b.first, b.last))
+			}
+			ends := func(i int) bool { return endsLine(b.lines[i], b.err != nil && i == len(b.lines)-1) }
+			if err := enc.write(bw, res, ends); err != nil {
+				return err
+			}
+			if err := bw.Flush(); err != nil {
+				return err
+			}
+		}
+		switch {
+		case b.err == io.EOF:
+			return nil
+		case errors.Is(b.err, linereader.ErrLineTooLong):
+			return fmt.Errorf("line %d: %w (see -max-line)", b.errLine, b.err)
+		case b.err != nil:
+			return fmt.Errorf("read standard input: %w", b.err)
+		}
+	}
+}
