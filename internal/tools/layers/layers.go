@@ -39,11 +39,13 @@ const (
 var layers = []layer{
 	// commands: programs a user runs. cmd/wordveil is the root package's
 	// first client and may use anything below, except test-only helpers.
+	// Its tests may also import the binding: TestFrontDoorsAgree runs one
+	// table through the root package, the binding and the CLI.
 	{
 		name:  commands,
 		what:  "programs a user runs",
 		may:   []string{composition, verification, engine, leaves, support},
-		tests: []string{testOnly},
+		tests: []string{testOnly, binding},
 		pkgs: []pkg{
 			{"cmd/wordveil", "the CLI (privatize, demo, stats, bench, audit, assets inspect, neighbours, version)"},
 		},
