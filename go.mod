@@ -21,3 +21,9 @@ tool (
 	golang.org/x/mobile/cmd/gobind
 	golang.org/x/mobile/cmd/gomobile
 )
+
+// golang.org/x/mobile requires this version of golang.org/x/exp/shiny,
+// which nothing here imports and which the Go proxy does not serve. Without
+// the exclusion, commands that load the whole module graph (go doc with an
+// import path, go list -m all) fail offline; builds never needed it.
+exclude golang.org/x/exp/shiny v0.0.0-20261009195045-ca0d7ba23607
