@@ -55,7 +55,7 @@ var categories = []struct {
 	{memo.ErrSecret, ErrInvalidConfig},
 	{memo.ErrInvalid, ErrInvalidConfig},
 	{mechanism.ErrEpsilonSaturated, ErrInvalidConfig},
-	{privatize.ErrInvalidSize, ErrInvalidConfig},
+	{privatize.ErrInvalid, ErrInvalidConfig},
 	{wva.ErrNotRegular, ErrInvalidConfig},
 	{wva.ErrFileTooLarge, ErrInvalidConfig},
 	{privatize.ErrClosed, ErrClosed},

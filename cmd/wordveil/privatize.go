@@ -305,7 +305,7 @@ func (f *privatizeFlags) privatizer(m mechanism.Mechanism, eps float64, a *wva.A
 		return p, err
 	}
 	p, err := privatize.NewWithClasses(m, a, f.classes, mechanism.Options{AllowSaturated: f.allowSaturated}, opt)
-	for _, usage := range []error{privatize.ErrOOVPolicy, privatize.ErrNoUnitLoss, privatize.ErrNumbers, privatize.ErrInvalidSize,
+	for _, usage := range []error{privatize.ErrOOVPolicy, privatize.ErrNoUnitLoss, privatize.ErrNumbers, privatize.ErrInvalid,
 		privatize.ErrMemoMismatch, mechanism.ErrInvalidEpsilon, mechanism.ErrEpsilonSaturated} {
 		if errors.Is(err, usage) {
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
