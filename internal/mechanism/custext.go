@@ -34,7 +34,7 @@ const NameCusText = "custext"
 const custextScale = hamming.Bits
 
 // NewCusText returns CusText over asset a (its codes and its CusText
-// sets, ErrNoCusTextSets if absent) with privacy parameter ε.
+// sets, ErrNoLists if absent) with privacy parameter ε.
 //
 // Each word x belongs to one output set S(x) (the asset's group of x).
 // CusText releases y ∈ S(x) with probability
@@ -46,7 +46,7 @@ const custextScale = hamming.Bits
 // utility in [0, 1], so of sensitivity 1. Restricted to an output
 // vocabulary A (Restrict), the draw is over S(x) ∩ A with the same
 // weights; an A that leaves some set empty is refused
-// (ErrCusTextSetExcluded).
+// (ErrNoOutputs).
 //
 // Guarantee: for x, x' in the SAME set, ln Pr[y|x] − ln Pr[y|x'] ≤
 // (ε/256)·d(x,x') ≤ ε — ε-DP among the words of a set, and the finer
