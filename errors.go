@@ -55,7 +55,7 @@ var categories = []struct {
 	{memo.ErrSecret, ErrInvalidConfig},
 	{memo.ErrInvalid, ErrInvalidConfig},
 	{mechanism.ErrEpsilonSaturated, ErrInvalidConfig},
-	{privatize.ErrInvalidSize, ErrInvalidConfig},
+	{privatize.ErrInvalid, ErrInvalidConfig},
 	{wva.ErrNotRegular, ErrInvalidConfig},
 	{wva.ErrFileTooLarge, ErrInvalidConfig},
 	{privatize.ErrClosed, ErrClosed},
@@ -63,20 +63,16 @@ var categories = []struct {
 	{privatize.ErrTextTooLarge, ErrTextTooLarge},
 
 	{mechanism.ErrInvalidEpsilon, ErrInvalidConfig},
-	{mechanism.ErrInvalidGamma, ErrInvalidConfig},
-	{mechanism.ErrInvalidBeta, ErrInvalidConfig},
+	{mechanism.ErrInvalidTEMOptions, ErrInvalidConfig},
 	{mechanism.ErrUnknownMechanism, ErrInvalidConfig},
 	{mechanism.ErrUnknownLevel, ErrInvalidConfig},
 	{mechanism.ErrNoPreset, ErrInvalidConfig},
 	{privatize.ErrOOVPolicy, ErrInvalidConfig},
 	{privatize.ErrNoUnitLoss, ErrInvalidConfig},
 	{mechanism.ErrWordOutOfRange, ErrInvalidConfig},
-	{mechanism.ErrNoLists, ErrInvalidConfig},    // the mechanism needs lists this asset lacks
-	{mechanism.ErrNoTEMLists, ErrInvalidConfig}, // likewise, for Euclidean TEM
-	{mechanism.ErrNoOutputs, ErrInvalidConfig},  // an exclusion list that leaves no word to output
+	{mechanism.ErrNoLists, ErrInvalidConfig},   // the mechanism needs lists (or CusText sets) this asset lacks
+	{mechanism.ErrNoOutputs, ErrInvalidConfig}, // an exclusion list that leaves no word to output (or empties a CusText set)
 	{mechanism.ErrOutputsMismatch, ErrInvalidConfig},
-	{mechanism.ErrNoCusTextSets, ErrInvalidConfig},      // CusText needs an asset that carries its sets
-	{mechanism.ErrCusTextSetExcluded, ErrInvalidConfig}, // an exclusion list that empties a set
 	{privatize.ErrNumbers, ErrInvalidConfig},
 	{ledger.ErrInvalid, ErrInvalidConfig},
 	{wva.ErrGammaMax, ErrInvalidConfig}, // ε too small for the asset's TEM lists

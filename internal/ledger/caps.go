@@ -1,9 +1,10 @@
 package ledger
 
 import (
-	"fmt"
 	"math"
 	"time"
+
+	"github.com/wordveil/wordveil/internal/errwrap"
 )
 
 // Caps limit spending. A zero cap means no cap of that kind.
@@ -23,11 +24,11 @@ func (c Caps) validate() error {
 	bad := func(x float64) bool { return x < 0 || math.IsNaN(x) || math.IsInf(x, 0) }
 	switch {
 	case bad(c.PerPeriod) || bad(c.Lifetime):
-		return fmt.Errorf("%w: caps must be finite and ≥ 0 (got per period %v, lifetime %v)", ErrInvalid, c.PerPeriod, c.Lifetime)
+		return errwrap.Tag(ErrInvalid, "ledger: caps must be finite and ≥ 0 (got per period %v, lifetime %v)", c.PerPeriod, c.Lifetime)
 	case c.Period < 0 || c.Period > maxPeriod:
-		return fmt.Errorf("%w: period %v is outside [0, %v]", ErrInvalid, c.Period, maxPeriod)
+		return errwrap.Tag(ErrInvalid, "ledger: period %v is outside [0, %v]", c.Period, maxPeriod)
 	case c.PerPeriod > 0 && c.Period == 0:
-		return fmt.Errorf("%w: a per-period cap needs a positive period", ErrInvalid)
+		return errwrap.Tag(ErrInvalid, "ledger: a per-period cap needs a positive period")
 	}
 	return nil
 }

@@ -1,6 +1,6 @@
 package ledger
 
-import "fmt"
+import "github.com/wordveil/wordveil/internal/errwrap"
 
 // Close ends the use of the ledger: later calls return ErrInvalid. A
 // Ledger holds no file or lock between calls (each call opens and locks
@@ -8,7 +8,7 @@ import "fmt"
 // closed, after any call in progress. Closing twice is not an error.
 func (l *Ledger) Close() error {
 	if l == nil || l.dir == "" {
-		return fmt.Errorf("%w: ledger not opened with Open", ErrInvalid)
+		return errwrap.Tag(ErrInvalid, "ledger: not opened with Open")
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -7,6 +7,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/wordveil/wordveil/internal/errwrap"
 )
 
 // FileName is the ledger's file inside its directory.
@@ -19,7 +21,7 @@ const lockName = legacyName + ".lock"
 // Sentinel errors.
 var (
 	ErrBudgetExceeded  = errors.New("ledger: privacy budget exceeded")
-	ErrCorrupt         = errors.New("ledger: ledger file is corrupt")
+	ErrCorrupt         = errors.New("ledger: corrupt file")
 	ErrInvalid         = errors.New("ledger: invalid argument")
 	ErrBindingMismatch = errors.New("ledger: bound to a different id")
 )
@@ -74,7 +76,7 @@ func OpenWith(dir string, caps Caps, opt Options) (*Ledger, error) {
 		return nil, err
 	}
 	if dir == "" {
-		return nil, fmt.Errorf("%w: empty directory name", ErrInvalid)
+		return nil, errwrap.Tag(ErrInvalid, "ledger: empty directory name")
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("ledger: open %s: %w", dir, err)
@@ -124,14 +126,14 @@ type Receipt struct {
 // the lifetime total past the largest float64 is ErrInvalid.
 func (l *Ledger) Charge(amount float64) (Receipt, error) {
 	if amount < 0 || math.IsNaN(amount) || math.IsInf(amount, 0) {
-		return Receipt{}, fmt.Errorf("%w: charge %v", ErrInvalid, amount)
+		return Receipt{}, errwrap.Tag(ErrInvalid, "ledger: charge %v", amount)
 	}
 	amount += 0 // −0 becomes +0, the canonical zero
 	var rec Receipt
 	err := l.locked(func(f *os.File) error {
 		st, at := l.advance()
 		if st.life.exceedsInt(amount, maxTotal) {
-			return fmt.Errorf("%w: charge %v would take the lifetime total past the largest float64", ErrInvalid, amount)
+			return errwrap.Tag(ErrInvalid, "ledger: charge %v would take the lifetime total past the largest float64", amount)
 		}
 		if c := l.caps.Lifetime; c > 0 && st.life.exceeds(amount, c) {
 			return fmt.Errorf("%w: lifetime cap %g, spent %g, this call needs %g", ErrBudgetExceeded, c, st.life.float(), amount)
@@ -161,7 +163,7 @@ func (l *Ledger) Charge(amount float64) (Receipt, error) {
 // as the ledger's directory. name is 1 to 64 bytes, id 1 to 255.
 func (l *Ledger) Bind(name, id string) error {
 	if err := validBinding(name, id); err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalid, err)
+		return errwrap.Tag(ErrInvalid, "ledger: %v", err)
 	}
 	return l.locked(func(f *os.File) error {
 		st := l.st
@@ -190,7 +192,7 @@ func (l *Ledger) Bind(name, id string) error {
 // the file once Rebind returns: the ledger is rewritten as a snapshot.
 func (l *Ledger) Rebind(oldName, newName, id string) error {
 	if err := errors.Join(validBinding(oldName, id), validBinding(newName, id)); err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalid, err)
+		return errwrap.Tag(ErrInvalid, "ledger: %v", err)
 	}
 	return l.locked(func(f *os.File) error {
 		st := l.st

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/wordveil/wordveil/internal/errwrap"
 	"github.com/wordveil/wordveil/internal/safefile"
 )
 
@@ -57,12 +58,12 @@ func (l *Ledger) lockFile() (f *os.File, unlock func(), err error) {
 // in-process mutex and the file's lock.
 func (l *Ledger) locked(f func(*os.File) error) error {
 	if l == nil || l.dir == "" || l.now == nil {
-		return fmt.Errorf("%w: ledger not opened with Open", ErrInvalid)
+		return errwrap.Tag(ErrInvalid, "ledger: not opened with Open")
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
-		return fmt.Errorf("%w: ledger is closed", ErrInvalid)
+		return errwrap.Tag(ErrInvalid, "ledger: closed")
 	}
 	file, unlock, err := l.lockFile()
 	if err != nil {

@@ -27,10 +27,10 @@ type brrMech struct {
 // newBRR validates the parameters and builds the mechanism; see NewBRR.
 func newBRR(index *hamming.Index, eps float64) (*brrMech, error) {
 	if err := checkEpsilonRange(eps, hammingFloor()); err != nil {
-		return nil, fmt.Errorf("BRR: %w", err)
+		return nil, fmt.Errorf("brr: %w", err)
 	}
 	if index == nil || index.Len() == 0 {
-		return nil, fmt.Errorf("BRR: %w", ErrEmptyVocabulary)
+		return nil, fmt.Errorf("brr: %w", ErrEmptyVocabulary)
 	}
 	q := 1 / (1 + math.Exp(eps))
 	return &brrMech{
@@ -48,7 +48,7 @@ func newBRR(index *hamming.Index, eps float64) (*brrMech, error) {
 
 // Privatize returns BRR's output for word w.
 func (b *brrMech) Privatize(w int, src rand.Source) (int, error) {
-	if err := checkCall("BRR", w, b.index.Len(), src); err != nil {
+	if err := checkCall(NameBRR, w, b.index.Len(), src); err != nil {
 		return -1, err
 	}
 	q := b.index.Codes()[w]
@@ -59,7 +59,7 @@ func (b *brrMech) Privatize(w int, src rand.Source) (int, error) {
 	// ties uniform among the allowed minimizers.
 	nb, err := b.out.Nearest(q, hamming.Options{Ties: b.ties, Rand: src, ExpectedRadius: b.radius})
 	if err != nil {
-		return -1, fmt.Errorf("BRR: nearest word: %w", err)
+		return -1, fmt.Errorf("brr: nearest word: %w", err)
 	}
 	return wordOf(b.outIDs, int(nb.ID)), nil
 }
@@ -69,7 +69,7 @@ func (b *brrMech) restrict(o *Outputs) (Mechanism, error) {
 	r := *b
 	out, ids, err := outputIndex(b.index, o)
 	if err != nil {
-		return nil, fmt.Errorf("BRR: %w", err)
+		return nil, fmt.Errorf("brr: %w", err)
 	}
 	r.out, r.outIDs, r.outputs = out, ids, o
 	return &r, nil

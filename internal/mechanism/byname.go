@@ -1,16 +1,12 @@
 package mechanism
 
 import (
-	"errors"
 	"fmt"
 
+	"github.com/wordveil/wordveil/internal/errwrap"
 	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/wva"
 )
-
-// ErrNoTEMLists is returned for TEM over the Euclidean lists on an asset
-// built without them.
-var ErrNoTEMLists = errors.New("the asset has no TEM lists")
 
 // Options adjust New.
 type Options struct {
@@ -48,11 +44,7 @@ func New(name string, a *wva.Asset, eps float64, opts Options) (Mechanism, error
 	if opts.Outputs == nil {
 		return m, nil
 	}
-	r, err := Restrict(m, opts.Outputs)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return r, nil
+	return Restrict(m, opts.Outputs) // its errors name the mechanism
 }
 
 // newMechanism builds name without output restriction.
@@ -72,7 +64,7 @@ func newMechanism(name string, a *wva.Asset, eps float64) (Mechanism, error) {
 		return newTEMHamming(idx, eps, TEMOptions{})
 	case NameTEM:
 		if a.TEM == nil {
-			return nil, ErrNoTEMLists
+			return nil, errwrap.Tag(ErrNoLists, "%s: the asset has no Euclidean TEM lists (use an asset built with them, or another mechanism)", name)
 		}
 		return newTEM(a.TEM, eps, TEMOptions{})
 	case Name1DG:
@@ -82,5 +74,5 @@ func newMechanism(name string, a *wva.Asset, eps float64) (Mechanism, error) {
 	case NameCusText:
 		return newCusText(a, eps, false, nil)
 	}
-	return nil, fmt.Errorf("%w %q (want one of %v)", ErrUnknownMechanism, name, Names())
+	return nil, unknownMechanism(name)
 }

@@ -22,7 +22,7 @@ func TestNew(t *testing.T) {
 		t.Errorf("unknown name: %v", err)
 	}
 	noTEM := &wva.Asset{Words: a.Words, Codes: a.Codes, Lists: a.Lists}
-	if _, err := New(NameTEM, noTEM, 9, Options{}); !errors.Is(err, ErrNoTEMLists) {
+	if _, err := New(NameTEM, noTEM, 9, Options{}); !errors.Is(err, ErrNoLists) {
 		t.Errorf("asset without TEM lists: %v", err)
 	}
 	if _, err := New(NameBRR, nil, 1, Options{}); !errors.Is(err, ErrEmptyVocabulary) {

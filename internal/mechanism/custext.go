@@ -1,12 +1,12 @@
 package mechanism
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"github.com/wordveil/wordveil/internal/epsrange"
+	"github.com/wordveil/wordveil/internal/errwrap"
 	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/keepwords"
 	"github.com/wordveil/wordveil/internal/sample"
@@ -23,22 +23,18 @@ import (
 // guarantee covers only words of the same output set.
 const NameCusText = "custext"
 
-// ErrNoCusTextSets is returned for CusText on an asset built without
-// output sets.
-var ErrNoCusTextSets = errors.New("the asset has no CusText output sets")
-
-// ErrCusTextSetExcluded: an output vocabulary excludes every word of some
-// output set, so the words of that set would have nothing to release.
-// Restrict fails instead of falling back to another set, which would
-// disclose the input's set less predictably and break the per-set law.
-var ErrCusTextSetExcluded = errors.New("an output vocabulary excludes every word of a CusText output set")
+// CusText on an asset built without output sets fails with ErrNoLists.
+// An output vocabulary that excludes every word of some output set fails
+// with ErrNoOutputs: Restrict fails instead of falling back to another
+// set, which would disclose the input's set less predictably and break
+// the per-set law.
 
 // custextScale is the Hamming distance that makes the utility 0: u(x,y) =
 // 1 − d(x,y)/256 is in [0, 1] for 256-bit codes.
 const custextScale = hamming.Bits
 
 // NewCusText returns CusText over asset a (its codes and its CusText
-// sets, ErrNoCusTextSets if absent) with privacy parameter ε.
+// sets, ErrNoLists if absent) with privacy parameter ε.
 //
 // Each word x belongs to one output set S(x) (the asset's group of x).
 // CusText releases y ∈ S(x) with probability
@@ -50,7 +46,7 @@ const custextScale = hamming.Bits
 // utility in [0, 1], so of sensitivity 1. Restricted to an output
 // vocabulary A (Restrict), the draw is over S(x) ∩ A with the same
 // weights; an A that leaves some set empty is refused
-// (ErrCusTextSetExcluded).
+// (ErrNoOutputs).
 //
 // Guarantee: for x, x' in the SAME set, ln Pr[y|x] − ln Pr[y|x'] ≤
 // (ε/256)·d(x,x') ≤ ε — ε-DP among the words of a set, and the finer
@@ -96,9 +92,9 @@ type custextMech struct {
 func custextFloor() float64 { return epsrange.Floor(1) }
 
 func newCusText(a *wva.Asset, eps float64, plus bool, o *Outputs) (*custextMech, error) {
-	name := "CusText"
+	name := NameCusText
 	if plus {
-		name = "CusText+"
+		name = keepwords.NameCusTextPlus
 	}
 	if err := checkEpsilonRange(eps, custextFloor()); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -108,11 +104,11 @@ func newCusText(a *wva.Asset, eps float64, plus bool, o *Outputs) (*custextMech,
 	}
 	s := a.CusText
 	if s == nil {
-		return nil, fmt.Errorf("%s: %w", name, ErrNoCusTextSets)
+		return nil, errwrap.Tag(ErrNoLists, "%s: the asset has no CusText output sets (use an asset built with them, or another mechanism)", name)
 	}
 	n := a.Len()
 	if s.Len() != n || len(a.Codes) != n {
-		return nil, fmt.Errorf("%s: %w: %d words, %d codes, sets for %d", name, ErrListMismatch, n, len(a.Codes), s.Len())
+		return nil, errwrap.Tag(ErrListMismatch, "%s: the asset has %d words, %d codes and output sets for %d", name, n, len(a.Codes), s.Len())
 	}
 	m := &custextMech{asset: a, eps: eps, plus: plus, codes: a.Codes, outputs: o,
 		group: make([]uint32, n), order: make([]uint32, 0, n), start: make([]uint32, 1, s.Groups()+1)}
@@ -126,7 +122,7 @@ func newCusText(a *wva.Asset, eps float64, plus bool, o *Outputs) (*custextMech,
 			}
 		}
 		if int(m.start[g]) == len(m.order) {
-			return nil, fmt.Errorf("%s: %w: the set of %q (%d words)", name, ErrCusTextSetExcluded, a.Words[buf[0]], len(buf))
+			return nil, errwrap.Tag(ErrNoOutputs, "%s: the output vocabulary excludes every word of the output set of %q (%d words), which would leave its words nothing to release (allow one of them, or use another mechanism)", name, a.Words[buf[0]], len(buf))
 		}
 		m.start = append(m.start, uint32(len(m.order)))
 	}

@@ -55,9 +55,9 @@ func TestCusTextErrors(t *testing.T) {
 		want error
 	}{
 		{"nil asset", func() error { _, err := NewCusText(nil, 1); return err }(), ErrEmptyVocabulary},
-		{"no sets", func() error { _, err := NewCusText(noSets, 1); return err }(), ErrNoCusTextSets},
-		{"no sets by name", func() error { _, err := New(NameCusText, noSets, 1, Options{}); return err }(), ErrNoCusTextSets},
-		{"no sets, CusText+", func() error { _, err := newCusTextPlus(noSets, 1); return err }(), ErrNoCusTextSets},
+		{"no sets", func() error { _, err := NewCusText(noSets, 1); return err }(), ErrNoLists},
+		{"no sets by name", func() error { _, err := New(NameCusText, noSets, 1, Options{}); return err }(), ErrNoLists},
+		{"no sets, CusText+", func() error { _, err := newCusTextPlus(noSets, 1); return err }(), ErrNoLists},
 		{"eps 0", func() error { _, err := newCusTextPlus(ct.a, 0); return err }(), ErrInvalidEpsilon},
 		{"eps NaN", func() error { _, err := NewCusText(ct.a, math.NaN()); return err }(), ErrInvalidEpsilon},
 		{"eps above MaxEpsilon", func() error { _, err := New(NameCusText, ct.a, 2e6, Options{AllowSaturated: true}); return err }(), ErrInvalidEpsilon},
@@ -65,7 +65,7 @@ func TestCusTextErrors(t *testing.T) {
 			o, _ := testOutputs(t, 20, 1, 6, 11, 16) // set 1
 			_, err := New(NameCusText, ct.a, 1, Options{Outputs: o})
 			return err
-		}(), ErrCusTextSetExcluded},
+		}(), ErrNoOutputs},
 		{"outputs of another size", func() error {
 			o, _ := testOutputs(t, 21)
 			_, err := New(NameCusText, ct.a, 1, Options{Outputs: o})

@@ -24,12 +24,12 @@ type dgMech struct {
 
 // newDG validates the parameters and builds the mechanism; see NewDiffractorGeometric.
 func newDG(lists []wva.Permutation, eps float64) (*dgMech, error) {
-	n, err := checkLists("1-DG", lists)
+	n, err := checkLists(Name1DG, lists)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkEpsilonRange(eps, listFloor(n)); err != nil {
-		return nil, fmt.Errorf("1-DG: %w", err)
+		return nil, fmt.Errorf("1dg: %w", err)
 	}
 	return dgWith(lists, n, eps)
 }
@@ -39,14 +39,14 @@ func newDG(lists []wva.Permutation, eps float64) (*dgMech, error) {
 func dgWith(lists []wva.Permutation, n int, eps float64) (*dgMech, error) {
 	noise, err := sample.NewSignedGeometric(eps, n-1)
 	if err != nil {
-		return nil, fmt.Errorf("1-DG: %w", err)
+		return nil, fmt.Errorf("1dg: %w", err)
 	}
 	return &dgMech{lists: lists, n: n, eps: eps, noise: noise}, nil
 }
 
 // Privatize returns 1-DG's output for word w.
 func (m *dgMech) Privatize(w int, src rand.Source) (int, error) {
-	if err := checkCall("1-DG", w, m.n, src); err != nil {
+	if err := checkCall(Name1DG, w, m.n, src); err != nil {
 		return -1, err
 	}
 	k := sample.UniformInt(src, len(m.lists))
@@ -91,12 +91,12 @@ type dtMech struct {
 
 // newDT validates the parameters and builds the mechanism; see NewDiffractorTEM.
 func newDT(lists []wva.Permutation, eps float64, opts TEMOptions) (*dtMech, error) {
-	n, err := checkLists("1-DT", lists)
+	n, err := checkLists(Name1DT, lists)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkEpsilonRange(eps, listFloor(n)); err != nil {
-		return nil, fmt.Errorf("1-DT: %w", err)
+		return nil, fmt.Errorf("1dt: %w", err)
 	}
 	return dtWith(lists, n, eps, opts)
 }
@@ -106,12 +106,12 @@ func newDT(lists []wva.Permutation, eps float64, opts TEMOptions) (*dtMech, erro
 func dtWith(lists []wva.Permutation, n int, eps float64, opts TEMOptions) (*dtMech, error) {
 	gamma, err := opts.gammaFor(eps, n)
 	if err != nil {
-		return nil, fmt.Errorf("1-DT: %w", err)
+		return nil, fmt.Errorf("1dt: %w", err)
 	}
 	r := int(math.Min(math.Floor(gamma), float64(n-1)))
 	noise, err := sample.NewSignedGeometric(eps/2, r+1)
 	if err != nil {
-		return nil, fmt.Errorf("1-DT: %w", err)
+		return nil, fmt.Errorf("1dt: %w", err)
 	}
 	return &dtMech{lists: lists, n: n, eps: eps, gamma: gamma, opts: opts, r: r, noise: noise}, nil
 }

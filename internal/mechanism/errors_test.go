@@ -52,13 +52,13 @@ func TestInvalidGammaAndBeta(t *testing.T) {
 	for _, name := range []string{"TEM", "TEMHamming", "1-DT"} {
 		mk := constructors(t)[name]
 		for _, o := range []TEMOptions{{Gamma: -1}, {Gamma: math.NaN()}, {Gamma: math.Inf(1)}} {
-			if _, err := mk(10, o); !errors.Is(err, ErrInvalidGamma) {
-				t.Errorf("%s %+v: got %v, want ErrInvalidGamma", name, o, err)
+			if _, err := mk(10, o); !errors.Is(err, ErrInvalidTEMOptions) {
+				t.Errorf("%s %+v: got %v, want ErrInvalidTEMOptions", name, o, err)
 			}
 		}
 		for _, o := range []TEMOptions{{Beta: -0.1}, {Beta: 1}, {Beta: math.NaN()}} {
-			if _, err := mk(10, o); !errors.Is(err, ErrInvalidBeta) {
-				t.Errorf("%s %+v: got %v, want ErrInvalidBeta", name, o, err)
+			if _, err := mk(10, o); !errors.Is(err, ErrInvalidTEMOptions) {
+				t.Errorf("%s %+v: got %v, want ErrInvalidTEMOptions", name, o, err)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/wordveil/wordveil/internal/epsrange"
+	"github.com/wordveil/wordveil/internal/errwrap"
 	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/keepwords"
 )
@@ -66,7 +67,7 @@ func EpsilonRange(m Mechanism) (lo, hi float64, ok bool) {
 
 // ErrEpsilonSaturated: ε is above the mechanism's SaturationEpsilon, where
 // the text would almost surely be released unchanged.
-var ErrEpsilonSaturated = errors.New("epsilon so large that the output is almost surely the input")
+var ErrEpsilonSaturated = errors.New("ε so large that the output is almost surely the input")
 
 // MeanDistance returns P_avg of m and whether it is known (see Facts); a
 // mechanism that does not implement Facts has an unknown P_avg.
@@ -84,14 +85,14 @@ func MeanDistance(m Mechanism) (float64, bool) {
 func checkSaturation(m Mechanism, allow bool) error {
 	eps := m.Epsilon()
 	if eps > MaxEpsilon {
-		return fmt.Errorf("%w: ε = %g exceeds %g", ErrInvalidEpsilon, eps, float64(MaxEpsilon))
+		return errwrap.Tag(ErrInvalidEpsilon, "ε = %g exceeds %g", eps, float64(MaxEpsilon))
 	}
 	f, ok := m.(Facts)
 	if !ok || allow {
 		return nil
 	}
 	if s := f.SaturationEpsilon(); eps > s {
-		return fmt.Errorf("%w: ε = %g, above %.4g the output equals the input with probability ≥ %g", ErrEpsilonSaturated, eps, s, 1-SaturationTolerance)
+		return errwrap.Tag(ErrEpsilonSaturated, "ε = %g is saturated: above %.4g the output equals the input with probability ≥ %g (use a smaller ε; allow a saturated ε only for experiments)", eps, s, 1-SaturationTolerance)
 	}
 	return nil
 }

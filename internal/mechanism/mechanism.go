@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/wordveil/wordveil/internal/epsrange"
+	"github.com/wordveil/wordveil/internal/errwrap"
 )
 
 // Mechanism privatizes one word id at a time.
@@ -34,17 +35,19 @@ var (
 	// mechanism's accepted range (below its floor or above MaxEpsilon;
 	// see EpsilonRange). A usage error: the CLI exits 2, the binding
 	// returns WV_INVALID_ARGUMENT.
-	ErrInvalidEpsilon = errors.New("epsilon must be finite, > 0 and in the mechanism's accepted range")
-	// ErrInvalidGamma: a given γ is not a finite number ≥ 0.
-	ErrInvalidGamma = errors.New("gamma must be finite and >= 0")
-	// ErrInvalidBeta: β is not in (0, 1).
-	ErrInvalidBeta = errors.New("beta must be in (0, 1)")
+	ErrInvalidEpsilon = errors.New("ε outside the mechanism's accepted range")
+	// ErrInvalidTEMOptions: TEM's truncation is invalid: a given γ is not
+	// a finite number ≥ 0, β is not in (0, 1), or ε·γ/2 is so large that
+	// weights inside the ball would underflow.
+	ErrInvalidTEMOptions = errors.New("invalid TEM truncation (γ or β)")
 	// ErrWordOutOfRange: the input id is not in [0, N).
 	ErrWordOutOfRange = errors.New("word id out of range")
 	// ErrEmptyVocabulary: the mechanism would have no word to release.
 	ErrEmptyVocabulary = errors.New("empty vocabulary")
-	// ErrNoLists: 1-Diffractor needs at least one list.
-	ErrNoLists = errors.New("no 1-Diffractor lists")
+	// ErrNoLists: the asset lacks the lists the mechanism needs: the
+	// 1-Diffractor permutations, the Euclidean TEM lists, or CusText's
+	// output sets.
+	ErrNoLists = errors.New("the asset lacks the lists this mechanism needs")
 	// ErrListMismatch: the lists do not all cover the same vocabulary.
 	ErrListMismatch = errors.New("lists have different lengths")
 	// ErrNilSource: Privatize was called without a random source.
@@ -58,7 +61,7 @@ const DefaultBeta = 0.001
 // in [floor, MaxEpsilon], floor being the mechanism's (epsrange).
 func checkEpsilonRange(eps, floor float64) error {
 	if msg := epsrange.Problem(eps, floor); msg != "" {
-		return fmt.Errorf("%w: %s", ErrInvalidEpsilon, msg)
+		return errwrap.Tag(ErrInvalidEpsilon, "%s", msg)
 	}
 	return nil
 }
@@ -75,14 +78,14 @@ func listFloor(n int) float64 { return epsrange.Floor(epsrange.ListDiameter(n)) 
 // such as TheoremGamma, which have no floor of their own).
 func checkEpsilon(eps float64) error {
 	if math.IsNaN(eps) || math.IsInf(eps, 0) || eps <= 0 {
-		return fmt.Errorf("%w (got %v)", ErrInvalidEpsilon, eps)
+		return errwrap.Tag(ErrInvalidEpsilon, "ε = %v is not a finite number > 0", eps)
 	}
 	return nil
 }
 
 func checkCall(name string, w, n int, src rand.Source) error {
 	if w < 0 || w >= n {
-		return fmt.Errorf("%s: %w: %d not in [0, %d)", name, ErrWordOutOfRange, w, n)
+		return errwrap.Tag(ErrWordOutOfRange, "%s: word id %d not in [0, %d)", name, w, n)
 	}
 	if src == nil {
 		return fmt.Errorf("%s: %w", name, ErrNilSource)
@@ -107,7 +110,7 @@ func TheoremGamma(eps, beta float64, n int) (float64, error) {
 		return 0, err
 	}
 	if !(beta > 0 && beta < 1) {
-		return 0, fmt.Errorf("%w (got %v)", ErrInvalidBeta, beta)
+		return 0, errwrap.Tag(ErrInvalidTEMOptions, "β = %v is not in (0, 1)", beta)
 	}
 	if n <= 1 {
 		return 0, nil
@@ -122,7 +125,7 @@ func TheoremGamma(eps, beta float64, n int) (float64, error) {
 func (o TEMOptions) gammaFor(eps float64, n int) (float64, error) {
 	if o.Gamma != 0 {
 		if math.IsNaN(o.Gamma) || math.IsInf(o.Gamma, 0) || o.Gamma < 0 {
-			return 0, fmt.Errorf("%w (got %v)", ErrInvalidGamma, o.Gamma)
+			return 0, errwrap.Tag(ErrInvalidTEMOptions, "γ = %v is not a finite number ≥ 0", o.Gamma)
 		}
 		return o.Gamma, nil
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bits-and-blooms/bitset"
 
+	"github.com/wordveil/wordveil/internal/errwrap"
 	"github.com/wordveil/wordveil/internal/sample"
 	"github.com/wordveil/wordveil/internal/wva"
 )
@@ -56,19 +57,19 @@ type Outputs struct {
 // (ids outside [0, n) are an error; duplicates are harmless).
 func NewOutputs(n int, excluded []int) (*Outputs, error) {
 	if n <= 0 {
-		return nil, fmt.Errorf("outputs: %w", ErrEmptyVocabulary)
+		return nil, fmt.Errorf("mechanism: output vocabulary: %w", ErrEmptyVocabulary)
 	}
 	allowed := bitset.New(uint(n))
 	allowed.FlipRange(0, uint(n))
 	for _, id := range excluded {
 		if id < 0 || id >= n {
-			return nil, fmt.Errorf("outputs: %w: excluded id %d not in [0, %d)", ErrWordOutOfRange, id, n)
+			return nil, errwrap.Tag(ErrWordOutOfRange, "mechanism: output vocabulary: excluded word id %d not in [0, %d)", id, n)
 		}
 		allowed.Clear(uint(id))
 	}
 	c := int(allowed.Count())
 	if c == 0 {
-		return nil, fmt.Errorf("outputs: %w", ErrNoOutputs)
+		return nil, errwrap.Tag(ErrNoOutputs, "mechanism: the exclusion list excludes all %d words: nothing is left to release", n)
 	}
 	ids := make([]int32, 0, c)
 	for i, ok := allowed.NextSet(0); ok; i, ok = allowed.NextSet(i + 1) {
@@ -142,7 +143,7 @@ func (o *Outputs) rank(id int) int {
 // unless told otherwise; evaluations that follow a paper's protocol do not.
 func DefaultOutputs(a *wva.Asset) (*Outputs, error) {
 	if a == nil {
-		return nil, fmt.Errorf("outputs: %w", ErrEmptyVocabulary)
+		return nil, fmt.Errorf("mechanism: output vocabulary: %w", ErrEmptyVocabulary)
 	}
 	x := a.Header.Excluded
 	if x == nil || len(x.IDs) == 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/wordveil/wordveil/internal/errwrap"
 	"github.com/wordveil/wordveil/internal/wva"
 )
 
@@ -48,19 +49,19 @@ var (
 // must give ε explicitly.
 func Preset(a *wva.Asset, name, level string) (float64, error) {
 	if !known(name) {
-		return 0, fmt.Errorf("%w %q (want one of %v)", ErrUnknownMechanism, name, Names())
+		return 0, unknownMechanism(name)
 	}
 	switch level {
 	case LevelStrong, LevelBalanced, LevelLight:
 	default:
-		return 0, fmt.Errorf("%w %q (want %s, %s or %s)", ErrUnknownLevel, level, LevelStrong, LevelBalanced, LevelLight)
+		return 0, fmt.Errorf("mechanism: %w %q (want %s, %s or %s)", ErrUnknownLevel, level, LevelStrong, LevelBalanced, LevelLight)
 	}
 	if a == nil || a.Header.Presets == nil {
-		return 0, fmt.Errorf("%w: the asset carries no calibrated presets (give ε explicitly)", ErrNoPreset)
+		return 0, errwrap.Tag(ErrNoPreset, "%s: the asset carries no calibrated presets (give ε explicitly)", name)
 	}
 	eps, ok := a.Header.Presets.Epsilon[name][level]
 	if !ok {
-		return 0, fmt.Errorf("%w: asset %q has no %s level for %q (the calibration could not reach it; give ε explicitly)", ErrNoPreset, a.Header.Name, level, name)
+		return 0, errwrap.Tag(ErrNoPreset, "%s: asset %q has no %s level for this mechanism (the calibration could not reach it; give ε explicitly)", name, a.Header.Name, level)
 	}
 	// wva validated the value when the asset was decoded or built: finite
 	// and in (0, 10⁶]. New still checks it against the mechanism's bounds.
@@ -74,6 +75,11 @@ func Names() []string {
 	names := []string{NameBRR, NameTEMHamming, NameTEM, Name1DG, Name1DT, NameSanText, NameCusText}
 	sort.Strings(names)
 	return names
+}
+
+// unknownMechanism is the error for a name outside Names.
+func unknownMechanism(name string) error {
+	return errwrap.Tag(ErrUnknownMechanism, "mechanism: unknown name %q (want one of %v)", name, Names())
 }
 
 func known(name string) bool {

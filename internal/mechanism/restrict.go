@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/wordveil/wordveil/internal/errwrap"
 	"github.com/wordveil/wordveil/internal/hamming"
 )
 
@@ -30,12 +31,20 @@ type restrictable interface {
 func Restrict(m Mechanism, o *Outputs) (Mechanism, error) {
 	r, ok := m.(restrictable)
 	if !ok || m == nil {
-		return nil, fmt.Errorf("restrict: %w: %T is not a mechanism of this package", ErrUnknownMechanism, m)
+		return nil, fmt.Errorf("mechanism: %w: %T is not a mechanism of this package", ErrUnknownMechanism, m)
 	}
 	if o != nil && o.Vocabulary() != m.Len() {
-		return nil, fmt.Errorf("restrict: %w: outputs cover %d words, the mechanism %d", ErrOutputsMismatch, o.Vocabulary(), m.Len())
+		return nil, errwrap.Tag(ErrOutputsMismatch, "%s: the output vocabulary covers %d words, the mechanism %d", nameOf(m), o.Vocabulary(), m.Len())
 	}
 	return r.restrict(o)
+}
+
+// nameOf is m's name for an error message.
+func nameOf(m Mechanism) string {
+	if f, ok := m.(Facts); ok {
+		return f.Name()
+	}
+	return "mechanism"
 }
 
 // withOutputs appends the fingerprint of o to a mechanism's Params

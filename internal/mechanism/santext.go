@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/wordveil/wordveil/internal/errwrap"
 	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/keepwords"
 	"github.com/wordveil/wordveil/internal/sample"
@@ -69,10 +70,10 @@ type santextMech struct {
 
 func newSanText(index *hamming.Index, eps float64) (*santextMech, error) {
 	if err := checkEpsilonRange(eps, hammingFloor()); err != nil {
-		return nil, fmt.Errorf("SanText: %w", err)
+		return nil, fmt.Errorf("santext: %w", err)
 	}
 	if index == nil || index.Len() == 0 {
-		return nil, fmt.Errorf("SanText: %w", ErrEmptyVocabulary)
+		return nil, fmt.Errorf("santext: %w", ErrEmptyVocabulary)
 	}
 	t, err := newTEMHamming(index, eps, TEMOptions{Gamma: santextGamma})
 	if err != nil {
@@ -83,7 +84,7 @@ func newSanText(index *hamming.Index, eps float64) (*santextMech, error) {
 
 // Privatize returns SanText's output for word w.
 func (s *santextMech) Privatize(w int, src rand.Source) (int, error) {
-	if err := checkCall("SanText", w, s.Len(), src); err != nil {
+	if err := checkCall(NameSanText, w, s.Len(), src); err != nil {
 		return -1, err
 	}
 	return s.temHammingMech.Privatize(w, src)
@@ -111,16 +112,16 @@ type santextPlusMech struct {
 
 func newSanTextPlus(index *hamming.Index, eps float64, opts keepwords.SanTextPlusOptions, o *Outputs) (*santextPlusMech, error) {
 	if err := checkEpsilonRange(eps, hammingFloor()); err != nil {
-		return nil, fmt.Errorf("SanText+: %w", err)
+		return nil, fmt.Errorf("santext+: %w", err)
 	}
 	if index == nil || index.Len() == 0 {
-		return nil, fmt.Errorf("SanText+: %w", ErrEmptyVocabulary)
+		return nil, fmt.Errorf("santext+: %w", ErrEmptyVocabulary)
 	}
 	if !(opts.Sensitive > 0 && opts.Sensitive < 1) {
-		return nil, fmt.Errorf("SanText+: %w (got %v)", keepwords.ErrInvalidSensitive, opts.Sensitive)
+		return nil, errwrap.Tag(keepwords.ErrInvalidSensitive, "santext+: sensitive share %v is not in (0, 1)", opts.Sensitive)
 	}
 	if !(opts.P >= 0 && opts.P <= 1) {
-		return nil, fmt.Errorf("SanText+: %w (got %v)", keepwords.ErrInvalidSampleProbability, opts.P)
+		return nil, errwrap.Tag(keepwords.ErrInvalidSampleProbability, "santext+: sampling probability %v is not in [0, 1]", opts.P)
 	}
 	n := index.Len()
 	// ⌈w·N⌉ ≥ 1 since w > 0, and ≤ N since w < 1 (w·N is at most N
@@ -137,7 +138,7 @@ func newSanTextPlus(index *hamming.Index, eps float64, opts keepwords.SanTextPlu
 	}
 	sensOut, err := NewOutputs(n, excluded)
 	if err != nil {
-		return nil, fmt.Errorf("SanText+: no sensitive word may be released: %w", err)
+		return nil, fmt.Errorf("santext+: no sensitive word may be released: %w", err)
 	}
 	base, err := newTEMHamming(index, eps, TEMOptions{Gamma: santextGamma})
 	if err != nil {

@@ -131,7 +131,7 @@ func TestSanTextPlusOptions(t *testing.T) {
 		if !errors.Is(err, c.want) || (err == nil) != (m != nil) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}
-		if err != nil && strings.Count(err.Error(), "SanText+:") > 1 {
+		if err != nil && strings.Count(err.Error(), "santext+:") > 1 {
 			t.Errorf("%s: repeated prefix in %q", c.name, err)
 		}
 	}

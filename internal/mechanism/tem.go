@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/wordveil/wordveil/internal/epsrange"
+	"github.com/wordveil/wordveil/internal/errwrap"
 	"github.com/wordveil/wordveil/internal/sample"
 	"github.com/wordveil/wordveil/internal/wva"
 )
@@ -69,32 +70,43 @@ func temFloor(lists *wva.TEMLists, opts TEMOptions) float64 {
 	return floor
 }
 
+// roundUp rounds a positive x up to 4 significant digits, so that "use
+// ε ≥ roundUp(floor)" names an ε that is accepted.
+func roundUp(x float64) float64 {
+	if !(x > 0) || math.IsInf(x, 0) {
+		return x
+	}
+	scale := math.Pow(10, 3-math.Floor(math.Log10(x)))
+	return math.Ceil(x*scale) / scale
+}
+
 // newTEM validates the parameters and builds the mechanism; see NewTEM.
 func newTEM(lists *wva.TEMLists, eps float64, opts TEMOptions) (*temMech, error) {
 	if lists == nil || lists.Len() == 0 {
-		return nil, fmt.Errorf("TEM: %w", ErrEmptyVocabulary)
+		return nil, fmt.Errorf("tem: %w", ErrEmptyVocabulary)
 	}
 	// The 0.001/γ_max part of temFloor; the part that makes Theorem
 	// 4.2's γ fit is StepsFor's check below, exact where a computed
 	// floor could be off by a rounding.
 	if err := checkEpsilonRange(eps, epsrange.Floor(lists.GammaMax())); err != nil {
-		return nil, fmt.Errorf("TEM: %w", err)
+		return nil, fmt.Errorf("tem: %w", err)
 	}
 	gamma, err := opts.gammaFor(eps, lists.Len())
 	if err != nil {
-		return nil, fmt.Errorf("TEM: %w", err)
+		return nil, fmt.Errorf("tem: %w", err)
 	}
 	steps, err := lists.StepsFor(gamma)
 	if err != nil && opts.Gamma == 0 {
 		// Theorem 4.2's γ grows as ε shrinks: this ε is below the range
 		// the lists support (temFloor, to rounding).
-		return nil, fmt.Errorf("TEM: %w: with ε=%v, γ=%v needs larger neighbour balls (raise ε or rebuild the lists): %w", ErrInvalidEpsilon, eps, gamma, err)
+		return nil, errwrap.Also(errwrap.Tag(ErrInvalidEpsilon, "tem: ε = %v is too small for this asset's TEM lists: use ε ≥ %v, or rebuild the lists with larger balls (at this ε, Theorem 4.2's γ = %.4g exceeds the lists' γ_max = %v)",
+			eps, roundUp(temFloor(lists, opts)), gamma, lists.GammaMax()), err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("TEM with ε=%v: γ=%v needs larger neighbour balls (rebuild the lists): %w", eps, gamma, err)
+		return nil, errwrap.Also(errwrap.Tag(ErrInvalidTEMOptions, "tem: γ = %v exceeds the lists' γ_max = %v: give γ ≤ %[2]v, or rebuild the lists with larger balls", gamma, lists.GammaMax()), err)
 	}
 	if eps*gamma/2 > maxHalfEpsGamma {
-		return nil, fmt.Errorf("TEM: %w: ε·γ/2 = %v exceeds %v (the output would be the input word with probability 1 − e^-700)", ErrInvalidGamma, eps*gamma/2, maxHalfEpsGamma)
+		return nil, errwrap.Tag(ErrInvalidTEMOptions, "tem: ε·γ/2 = %v exceeds %v: the output would be the input word with probability 1 − e^-700 (give a smaller γ or ε)", eps*gamma/2, maxHalfEpsGamma)
 	}
 	t := &temMech{lists: lists, eps: eps, gamma: gamma, steps: steps, step: lists.Step(), opts: opts}
 	t.gapW = make([]float64, steps+1)
@@ -108,7 +120,7 @@ func newTEM(lists *wva.TEMLists, eps float64, opts TEMOptions) (*temMech, error)
 // Privatize returns TEM's output for word w.
 func (t *temMech) Privatize(w int, src rand.Source) (int, error) {
 	n := t.lists.Len()
-	if err := checkCall("TEM", w, n, src); err != nil {
+	if err := checkCall(NameTEM, w, n, src); err != nil {
 		return -1, err
 	}
 	sc := t.pool.Get().(*temScratch)
@@ -118,7 +130,7 @@ func (t *temMech) Privatize(w int, src rand.Source) (int, error) {
 	if len(ball) == 0 || ball[0].Dist != 0 {
 		// Unreachable: w is in its own ball at distance 0. Fail rather than
 		// release anything from a wrong ball.
-		return -1, fmt.Errorf("TEM: word %d missing from its own ball", w)
+		return -1, fmt.Errorf("tem: word %d missing from its own ball", w)
 	}
 	if t.outputs != nil {
 		// A ∩ L_w, in the same (distance) order.

@@ -9,7 +9,7 @@ import (
 // could underflow to zero (ε·γ/2 > 700) is refused, not run inexactly.
 func TestTEMRefusesUnderflowingWeights(t *testing.T) {
 	a := defaultAsset(t)
-	if _, err := newTEM(a.TEM, 400, TEMOptions{Gamma: 3.8}); !errors.Is(err, ErrInvalidGamma) {
+	if _, err := newTEM(a.TEM, 400, TEMOptions{Gamma: 3.8}); !errors.Is(err, ErrInvalidTEMOptions) {
 		t.Fatalf("ε=400, γ=3.8: err = %v", err)
 	}
 	if _, err := newTEM(a.TEM, 300, TEMOptions{Gamma: 3.8}); err != nil {

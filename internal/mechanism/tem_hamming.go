@@ -42,14 +42,14 @@ type temHammingScratch struct {
 // newTEMHamming validates the parameters and builds the mechanism; see NewTEMHamming.
 func newTEMHamming(index *hamming.Index, eps float64, opts TEMOptions) (*temHammingMech, error) {
 	if err := checkEpsilonRange(eps, hammingFloor()); err != nil {
-		return nil, fmt.Errorf("TEM (Hamming): %w", err)
+		return nil, fmt.Errorf("tem-hamming: %w", err)
 	}
 	if index == nil || index.Len() == 0 {
-		return nil, fmt.Errorf("TEM (Hamming): %w", ErrEmptyVocabulary)
+		return nil, fmt.Errorf("tem-hamming: %w", ErrEmptyVocabulary)
 	}
 	gamma, err := opts.gammaFor(eps, index.Len())
 	if err != nil {
-		return nil, fmt.Errorf("TEM (Hamming): %w", err)
+		return nil, fmt.Errorf("tem-hamming: %w", err)
 	}
 	r := int(math.Min(math.Floor(gamma), hamming.Bits))
 	t := &temHammingMech{
@@ -92,7 +92,7 @@ func (t *temHammingMech) privatizeRange(sc *temHammingScratch, w int, src rand.S
 	nbrs, err := t.out.Range(sc.nbrs[:0], t.index.Codes()[w], t.r, hamming.Options{ExpectedRadius: max(t.r, 1)})
 	sc.nbrs = nbrs
 	if err != nil {
-		return -1, fmt.Errorf("TEM (Hamming): range search: %w", err)
+		return -1, fmt.Errorf("tem-hamming: range search: %w", err)
 	}
 	sc.count = [hamming.Bits + 1]int{}
 	for _, nb := range nbrs {
@@ -125,7 +125,7 @@ func (t *temHammingMech) privatizeRange(sc *temHammingScratch, w int, src rand.S
 			j--
 		}
 	}
-	return -1, fmt.Errorf("TEM (Hamming): bucket %d miscounted", bucket)
+	return -1, fmt.Errorf("tem-hamming: bucket %d miscounted", bucket)
 }
 
 // privatizeHistogram counts the words at each distance in one scan and
@@ -148,7 +148,7 @@ func (t *temHammingMech) privatizeHistogram(sc *temHammingScratch, w int, src ra
 	i, err := h.Select(lo, hi, sample.UniformInt(src, size))
 	if err != nil {
 		// Only if the codes changed under the index: fail closed.
-		return -1, fmt.Errorf("TEM (Hamming): distances %d..%d miscounted", lo, hi)
+		return -1, fmt.Errorf("tem-hamming: distances %d..%d miscounted", lo, hi)
 	}
 	return wordOf(t.outIDs, i), nil
 }
@@ -173,7 +173,7 @@ func (t *temHammingMech) drawBucket(sc *temHammingScratch, ball int, inputAllowe
 	if inputAllowed && sc.count[0] == 0 {
 		// Unreachable: w is at distance 0 from itself. Fail rather than
 		// release anything from a wrong ball.
-		return 0, false, errors.New("TEM (Hamming): word missing from its own ball")
+		return 0, false, errors.New("tem-hamming: word missing from its own ball")
 	}
 	outside := t.out.Len() - ball
 	first := -1 // the nearest non-empty bucket
@@ -187,7 +187,7 @@ func (t *temHammingMech) drawBucket(sc *temHammingScratch, ball int, inputAllowe
 		// No releasable word in the ball (an excluded input with excluded
 		// neighbours): ⊥ is certain, and out is never empty.
 		if outside <= 0 {
-			return 0, false, errors.New("TEM (Hamming): no releasable word")
+			return 0, false, errors.New("tem-hamming: no releasable word")
 		}
 		return 0, true, nil
 	}
@@ -239,7 +239,7 @@ func (t *temHammingMech) restrict(o *Outputs) (Mechanism, error) {
 		return nil, err
 	}
 	if r.out, r.outIDs, err = outputIndex(t.index, o); err != nil {
-		return nil, fmt.Errorf("TEM (Hamming): %w", err)
+		return nil, fmt.Errorf("tem-hamming: %w", err)
 	}
 	r.outputs = o
 	r.useRange = r.out.RangeCanBeatScan(r.r)

@@ -2,8 +2,9 @@ package memo
 
 import (
 	"encoding/binary"
-	"fmt"
 	"unicode/utf8"
+
+	"github.com/wordveil/wordveil/internal/errwrap"
 )
 
 // maxIdentityField bounds Mechanism and Params, so that the canonical
@@ -21,13 +22,13 @@ type Identity struct {
 func (id Identity) validate() error {
 	switch {
 	case id.Mechanism == "":
-		return fmt.Errorf("%w: identity without a mechanism", ErrInvalid)
+		return errwrap.Tag(ErrInvalid, "memo: identity without a mechanism")
 	case len(id.Mechanism) > maxIdentityField || len(id.Params) > maxIdentityField:
-		return fmt.Errorf("%w: identity field longer than %d bytes", ErrInvalid, maxIdentityField)
+		return errwrap.Tag(ErrInvalid, "memo: identity field longer than %d bytes", maxIdentityField)
 	case !utf8.ValidString(id.Mechanism) || !utf8.ValidString(id.Params):
-		return fmt.Errorf("%w: identity is not valid UTF-8", ErrInvalid)
+		return errwrap.Tag(ErrInvalid, "memo: identity is not valid UTF-8")
 	case id.Asset == [32]byte{}:
-		return fmt.Errorf("%w: identity without an asset hash", ErrInvalid)
+		return errwrap.Tag(ErrInvalid, "memo: identity without an asset hash")
 	}
 	return nil
 }

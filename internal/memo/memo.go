@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/wordveil/wordveil/internal/errwrap"
 )
 
 // Memo is one identity's permanent responses, in a directory or in memory.
@@ -147,14 +149,14 @@ func (m *Memo) load(canon, secret []byte) error {
 // commit run with the lock held and must not call back into the Memo.
 func (m *Memo) Resolve(words []int32, draw func(word int32) (int32, error), commit func(responses []int32, memoized []bool) error) (responses []int32, memoized []bool, err error) {
 	if m == nil || m.k == nil {
-		return nil, nil, fmt.Errorf("%w: nil or zero Memo (use Open)", ErrInvalid)
+		return nil, nil, errwrap.Tag(ErrInvalid, "memo: nil or zero Memo (use Open)")
 	}
 	if draw == nil || commit == nil {
-		return nil, nil, fmt.Errorf("%w: nil draw or commit", ErrInvalid)
+		return nil, nil, errwrap.Tag(ErrInvalid, "memo: nil draw or commit")
 	}
 	for i, w := range words {
 		if w < 0 {
-			return nil, nil, fmt.Errorf("%w: word id %d at position %d is negative", ErrInvalid, w, i)
+			return nil, nil, errwrap.Tag(ErrInvalid, "memo: word id %d at position %d is negative", w, i)
 		}
 	}
 	m.mu.Lock()
@@ -187,7 +189,7 @@ func (m *Memo) Resolve(words []int32, draw func(word int32) (int32, error), comm
 				return nil, nil, err
 			}
 			if r < 0 {
-				return nil, nil, fmt.Errorf("%w: draw returned %d for word %d", ErrInvalid, r, w)
+				return nil, nil, errwrap.Tag(ErrInvalid, "memo: draw returned %d for word %d", r, w)
 			}
 			fresh = append(fresh, record{tag, r})
 		}
@@ -223,7 +225,7 @@ func (m *Memo) Resolve(words []int32, draw func(word int32) (int32, error), comm
 // other Memos appended.
 func (m *Memo) Len() (int, error) {
 	if m == nil || m.k == nil {
-		return 0, fmt.Errorf("%w: nil or zero Memo (use Open)", ErrInvalid)
+		return 0, errwrap.Tag(ErrInvalid, "memo: nil or zero Memo (use Open)")
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -260,7 +262,7 @@ func (m *Memo) BindingName() string {
 // Close releases the file. Later calls return ErrInvalid.
 func (m *Memo) Close() error {
 	if m == nil || m.k == nil {
-		return fmt.Errorf("%w: nil or zero Memo (use Open)", ErrInvalid)
+		return errwrap.Tag(ErrInvalid, "memo: nil or zero Memo (use Open)")
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -281,7 +283,7 @@ func (m *Memo) Close() error {
 func (m *Memo) begin() (unlock func(), err error) {
 	switch {
 	case m.closed:
-		return nil, fmt.Errorf("%w: memo is closed", ErrInvalid)
+		return nil, errwrap.Tag(ErrInvalid, "memo: closed")
 	case m.err != nil:
 		return nil, m.err
 	case m.f == nil:

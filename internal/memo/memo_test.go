@@ -138,9 +138,16 @@ func TestErrorPrefixOnce(t *testing.T) {
 	os.WriteFile(memoFile(t, dir), []byte("short"), 0o600)
 	_, err = Open(dir, testID, secretOf(1))
 	errs = append(errs, err)
+	_, err = Open(t.TempDir(), Identity{}, secretOf(1))
+	errs = append(errs, err)
 	for _, err := range errs {
 		if err == nil || strings.Count(err.Error(), "memo:") != 1 {
 			t.Errorf("error %q: want the prefix once", err)
+		}
+		// A specific text replaces the generic one, and no noun repeats
+		// the prefix ("memo: memo file ...").
+		if err != nil && (strings.Contains(err.Error(), ErrInvalid.Error()) || strings.Contains(err.Error(), "memo: memo")) {
+			t.Errorf("error %q: repeats generic text", err)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package privatize
 import (
 	"fmt"
 
+	"github.com/wordveil/wordveil/internal/errwrap"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/tokenize"
 	"github.com/wordveil/wordveil/internal/wva"
@@ -114,21 +115,21 @@ type classSet struct {
 // privatized as (its own; for a stand-in, its word's) is ≥ RareRank.
 func NewWithClasses(m mechanism.Mechanism, a *wva.Asset, classes Classes, mopts mechanism.Options, opt Options) (*Privatizer, error) {
 	if a == nil || m == nil {
-		return nil, fmt.Errorf("text privatizer: %w", mechanism.ErrEmptyVocabulary)
+		return nil, fmt.Errorf("privatize: %w: a nil mechanism or asset", ErrInvalid)
 	}
 	f, ok := m.(mechanism.Facts)
 	if !ok {
-		return nil, fmt.Errorf("text privatizer: classes need a mechanism built by package mechanism: %w", mechanism.ErrUnknownMechanism)
+		return nil, fmt.Errorf("privatize: %w: classes need a mechanism built by package mechanism, not %T", mechanism.ErrUnknownMechanism, m)
 	}
 	name, base := f.Name(), m.Epsilon()
 	mopts.Outputs = f.Outputs()
 	switch n := a.Len(); {
 	case classes.RareRank < 0 || classes.RareRank >= n:
-		return nil, fmt.Errorf("%w: RareRank %d not in [1, %d]", ErrInvalidSize, classes.RareRank, n-1)
+		return nil, errwrap.Tag(ErrInvalid, "privatize: RareRank %d not in [1, %d]: a word of vocabulary rank ≥ RareRank is rare, and this asset has %d words", classes.RareRank, n-1, n)
 	case classes.Rare != 0 && classes.RareRank == 0:
-		return nil, fmt.Errorf("%w: a rare-class ε needs RareRank in [1, %d]", ErrInvalidSize, n-1)
+		return nil, errwrap.Tag(ErrInvalid, "privatize: a rare-class ε needs RareRank in [1, %d]", n-1)
 	case classes.Rare == 0 && classes.RareRank != 0:
-		return nil, fmt.Errorf("%w: RareRank %d without a rare-class ε", ErrInvalidSize, classes.RareRank)
+		return nil, errwrap.Tag(ErrInvalid, "privatize: RareRank %d needs a rare-class ε", classes.RareRank)
 	}
 	cs := &classSet{names: []string{ClassDefault}, eps: []float64{base}, mechs: []mechanism.Mechanism{m},
 		rareRank: classes.RareRank, number: -1, rare: -1, capital: -1}
@@ -143,12 +144,12 @@ func NewWithClasses(m mechanism.Mechanism, a *wva.Asset, classes Classes, mopts 
 		cm := m
 		if c.eps != base {
 			if opt.Memo != nil {
-				return nil, fmt.Errorf("text privatizer: class %s at ε %v, the memo's ε is %v: %w", c.name, c.eps, base, ErrMemoMismatch)
+				return nil, errwrap.Tag(ErrMemoMismatch, "privatize: class %s at ε %v cannot share the memo of ε %v (one response per word)", c.name, c.eps, base)
 			}
 			// NaN and negative ε are refused here, as for the base.
 			var err error
 			if cm, err = mechanism.New(name, a, c.eps, mopts); err != nil {
-				return nil, fmt.Errorf("class %s: %w", c.name, err)
+				return nil, fmt.Errorf("%s class: %w", c.name, err)
 			}
 		}
 		*c.idx = int8(len(cs.names))

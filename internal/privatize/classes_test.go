@@ -72,10 +72,10 @@ func TestNewWithClassesRefuses(t *testing.T) {
 		opt  Options
 		want error
 	}{
-		{"negative rank", Classes{RareRank: -1, Rare: 0.5}, Options{}, ErrInvalidSize},
-		{"rank = N", Classes{RareRank: n, Rare: 0.5}, Options{}, ErrInvalidSize},
-		{"rare ε without rank", Classes{Rare: 0.5}, Options{}, ErrInvalidSize},
-		{"rank without rare ε", Classes{RareRank: 10}, Options{}, ErrInvalidSize},
+		{"negative rank", Classes{RareRank: -1, Rare: 0.5}, Options{}, ErrInvalid},
+		{"rank = N", Classes{RareRank: n, Rare: 0.5}, Options{}, ErrInvalid},
+		{"rare ε without rank", Classes{Rare: 0.5}, Options{}, ErrInvalid},
+		{"rank without rare ε", Classes{RareRank: 10}, Options{}, ErrInvalid},
 		{"negative ε", Classes{Capitalized: -1}, Options{}, mechanism.ErrInvalidEpsilon},
 		{"NaN ε", Classes{Number: math.NaN()}, Options{}, mechanism.ErrInvalidEpsilon},
 		{"infinite ε", Classes{RareRank: 10, Rare: math.Inf(1)}, Options{}, mechanism.ErrInvalidEpsilon},

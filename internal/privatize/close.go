@@ -27,7 +27,7 @@ func (p *Privatizer) enter() error {
 	p.life.mu.Lock()
 	defer p.life.mu.Unlock()
 	if p.life.closed {
-		return fmt.Errorf("text privatizer: %w", ErrClosed)
+		return fmt.Errorf("privatize: %w", ErrClosed)
 	}
 	p.life.busy++
 	return nil
@@ -83,7 +83,7 @@ func (p *Privatizer) Close() error {
 	p.opt.Memo, p.opt.Ledger = nil, nil
 	p.m, p.asset, p.outputs, p.classes = nil, nil, nil, nil
 	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("text privatizer: close: %w", err)
+		return err // the memo's and the ledger's errors name them
 	}
 	return nil
 }

@@ -77,14 +77,15 @@ func TestCloseThenEveryCall(t *testing.T) {
 }
 
 // TestCloseNilAndZero: Close on a nil or zero-value Privatizer neither
-// panics nor fails; the zero value then reports ErrClosed.
+// panics nor fails; the zero value reports ErrInvalid (a programming
+// error, not a corrupt asset), then ErrClosed.
 func TestCloseNilAndZero(t *testing.T) {
 	var nilP *Privatizer
 	if err := nilP.Close(); err != nil {
 		t.Errorf("nil Close: %v", err)
 	}
 	var zero Privatizer
-	if _, err := zero.Privatize("x", mechanism.NewSecureSource()); !errors.Is(err, mechanism.ErrEmptyVocabulary) {
+	if _, err := zero.Privatize("x", mechanism.NewSecureSource()); !errors.Is(err, ErrInvalid) || errors.Is(err, mechanism.ErrEmptyVocabulary) {
 		t.Errorf("zero Privatize: %v", err)
 	}
 	if err := zero.Close(); err != nil {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wordveil/wordveil/internal/errwrap"
 	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/memo"
@@ -66,7 +67,7 @@ var (
 	ErrOOVPolicy    = errors.New("unknown out-of-vocabulary policy")
 	ErrNumbers      = errors.New("unknown numbers policy")
 	ErrNoUnitLoss   = errors.New("the mechanism's unit-free loss is unknown on this device (P_avg unknown), so it cannot be charged to a ledger")
-	ErrInvalidSize  = errors.New("size limit out of range")
+	ErrInvalid      = errors.New("invalid argument")
 	ErrMemoMismatch = errors.New("the memo was opened for another mechanism, ε or asset")
 )
 
@@ -190,17 +191,17 @@ type Privatizer struct {
 // (m must have been built over the same asset).
 func New(m mechanism.Mechanism, asset *wva.Asset, opt Options) (*Privatizer, error) {
 	if m == nil || asset == nil {
-		return nil, fmt.Errorf("text privatizer: %w", mechanism.ErrEmptyVocabulary)
+		return nil, fmt.Errorf("privatize: %w: a nil mechanism or asset", ErrInvalid)
 	}
 	if m.Len() != asset.Len() {
-		return nil, fmt.Errorf("text privatizer: %w: mechanism over %d words, asset has %d", mechanism.ErrEmptyVocabulary, m.Len(), asset.Len())
+		return nil, errwrap.Tag(ErrInvalid, "privatize: the mechanism covers %d words, the asset %d: build the mechanism over this asset", m.Len(), asset.Len())
 	}
 	switch opt.OOV {
 	case "":
 		opt.OOV = OOVRandomWord
 	case OOVRandomWord, OOVPlaceholder:
 	default:
-		return nil, fmt.Errorf("%w %q (want %q or %q)", ErrOOVPolicy, opt.OOV, OOVRandomWord, OOVPlaceholder)
+		return nil, fmt.Errorf("privatize: %w %q (want %q or %q)", ErrOOVPolicy, opt.OOV, OOVRandomWord, OOVPlaceholder)
 	}
 	if opt.Placeholder == "" {
 		opt.Placeholder = DefaultPlaceholder
@@ -210,19 +211,19 @@ func New(m mechanism.Mechanism, asset *wva.Asset, opt Options) (*Privatizer, err
 		opt.Numbers = NumbersPrivatize
 	case NumbersPrivatize, NumbersReplace:
 	default:
-		return nil, fmt.Errorf("%w %q (want %q or %q)", ErrNumbers, opt.Numbers, NumbersPrivatize, NumbersReplace)
+		return nil, fmt.Errorf("privatize: %w %q (want %q or %q)", ErrNumbers, opt.Numbers, NumbersPrivatize, NumbersReplace)
 	}
 	switch {
 	case opt.MaxTextBytes == 0:
 		opt.MaxTextBytes = DefaultMaxTextBytes
 	case opt.MaxTextBytes < 0 || opt.MaxTextBytes > MaxTextBytesLimit:
-		return nil, fmt.Errorf("%w: MaxTextBytes %d not in [0, %d]", ErrInvalidSize, opt.MaxTextBytes, MaxTextBytesLimit)
+		return nil, errwrap.Tag(ErrInvalid, "privatize: MaxTextBytes %d not in [0, %d] (0: %d)", opt.MaxTextBytes, MaxTextBytesLimit, DefaultMaxTextBytes)
 	}
 	p := &Privatizer{m: m, asset: asset, opt: opt}
 	if f, ok := m.(mechanism.Facts); ok {
 		p.outputs = f.Outputs()
 		if p.outputs != nil && p.outputs.Vocabulary() != asset.Len() {
-			return nil, fmt.Errorf("text privatizer: %w: outputs cover %d words, the asset %d", mechanism.ErrOutputsMismatch, p.outputs.Vocabulary(), asset.Len())
+			return nil, errwrap.Tag(mechanism.ErrOutputsMismatch, "privatize: the mechanism's output vocabulary covers %d words, the asset %d", p.outputs.Vocabulary(), asset.Len())
 		}
 	}
 	for i, c := range cliticFull {
@@ -236,12 +237,12 @@ func New(m mechanism.Mechanism, asset *wva.Asset, opt Options) (*Privatizer, err
 		p.unknown = fmt.Sprintf("P_avg of the %s metric is not known on this device", m.Metric())
 	}
 	if opt.Ledger != nil && !p.known {
-		return nil, fmt.Errorf("text privatizer with %s: %w", m.Metric(), ErrNoUnitLoss)
+		return nil, errwrap.Tag(ErrNoUnitLoss, "privatize: the unit-free loss of the %s metric is unknown on this device (P_avg unknown), so it cannot be charged to a ledger (open without a ledger, or use another mechanism)", m.Metric())
 	}
 	if opt.Memo != nil {
 		want := MemoIdentity(m, asset)
 		if opt.Memo.Identity() != want {
-			return nil, fmt.Errorf("text privatizer: %w", ErrMemoMismatch)
+			return nil, fmt.Errorf("privatize: %w", ErrMemoMismatch)
 		}
 		if id := opt.Memo.FileID(); opt.Ledger != nil && id != "" {
 			// Keyed by the memo's secret, so the ledger file does not say
@@ -249,7 +250,7 @@ func New(m mechanism.Mechanism, asset *wva.Asset, opt Options) (*Privatizer, err
 			// the old unkeyed name is renamed (or fails closed if it names
 			// another memo file).
 			if err := opt.Ledger.Rebind(legacyMemoBinding(want), opt.Memo.BindingName(), id); err != nil {
-				return nil, fmt.Errorf("text privatizer: %w", err)
+				return nil, err // the ledger's error names it
 			}
 		}
 	}
@@ -310,36 +311,36 @@ type recordFunc func(in tokenize.Token, out string, how tokenSource)
 // with a memo the new responses are recorded only after it.
 func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source, prepare func([]Result) error, record recordFunc) ([]Result, error) {
 	if p == nil {
-		return nil, fmt.Errorf("text privatizer: %w", mechanism.ErrEmptyVocabulary)
+		return nil, fmt.Errorf("privatize: %w: a nil Privatizer", ErrInvalid)
 	}
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
 	defer p.leave()
 	if p.m == nil {
-		return nil, fmt.Errorf("text privatizer: %w", mechanism.ErrEmptyVocabulary)
+		return nil, fmt.Errorf("privatize: %w: a Privatizer not made by New", ErrInvalid)
 	}
 	if src == nil {
-		return nil, mechanism.ErrNilSource
+		return nil, fmt.Errorf("privatize: %w", mechanism.ErrNilSource)
 	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	if len(texts) == 0 {
-		return nil, ErrEmptyText
+		return nil, fmt.Errorf("privatize: %w", ErrEmptyText)
 	}
 	total := 0
 	for _, t := range texts {
 		switch {
 		case t == "":
-			return nil, ErrEmptyText
+			return nil, fmt.Errorf("privatize: %w", ErrEmptyText)
 		case len(t) > p.opt.MaxTextBytes:
-			return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTextTooLarge, len(t), p.opt.MaxTextBytes)
+			return nil, errwrap.Tag(ErrTextTooLarge, "privatize: a text of %d bytes exceeds the limit of %d", len(t), p.opt.MaxTextBytes)
 		}
 		total += len(t)
 	}
 	if total > p.opt.MaxTextBytes {
-		return nil, fmt.Errorf("%w: block of %d bytes, limit %d", ErrTextTooLarge, total, p.opt.MaxTextBytes)
+		return nil, errwrap.Tag(ErrTextTooLarge, "privatize: a block of %d bytes exceeds the limit of %d", total, p.opt.MaxTextBytes)
 	}
 
 	// Pass 0 counts the content segments and those that may be words, so
@@ -455,7 +456,7 @@ func (p *Privatizer) respond(ctx context.Context, ids []int32, cls []uint8, src 
 		}
 		y, err := m.Privatize(int(w), src)
 		if err != nil {
-			return -1, fmt.Errorf("privatize word: %w", err)
+			return -1, err // the mechanism's error names it
 		}
 		return int32(y), nil
 	}

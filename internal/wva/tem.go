@@ -7,13 +7,14 @@ import (
 	"math"
 	"slices"
 
+	"github.com/wordveil/wordveil/internal/errwrap"
 	"github.com/wordveil/wordveil/internal/wva/internal/bitpack"
 )
 
 // ErrGammaMax is returned by StepsFor when γ exceeds the γ_max the lists
 // were built for: a smaller stored ball is not the γ-ball TEM's proof needs
 // (Lemma 4.1), so the mechanism must fail instead of using it.
-var ErrGammaMax = errors.New("gamma above the lists' gamma_max")
+var ErrGammaMax = errors.New("γ above the lists' γ_max")
 
 // Neighbor is one member of a TEM ball.
 type Neighbor struct {
@@ -181,10 +182,10 @@ func (t *TEMLists) SizeBytes() int {
 // prefix of Ball with Dist ≤ k. It returns ErrGammaMax if γ > GammaMax.
 func (t *TEMLists) StepsFor(gamma float64) (uint32, error) {
 	if !(gamma >= 0) {
-		return 0, fmt.Errorf("wva: tem: gamma %v is not a non-negative number", gamma)
+		return 0, fmt.Errorf("wva: tem: γ = %v is not a number ≥ 0", gamma)
 	}
 	if gamma > t.GammaMax() {
-		return 0, fmt.Errorf("wva: tem: %w: gamma %v > gamma_max %v", ErrGammaMax, gamma, t.GammaMax())
+		return 0, errwrap.Tag(ErrGammaMax, "wva: tem: γ = %v exceeds the lists' γ_max = %v", gamma, t.GammaMax())
 	}
 	k := math.Floor(gamma / t.step)
 	// Division rounds; settle k by the products the caller compares with.
