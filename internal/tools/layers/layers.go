@@ -135,6 +135,7 @@ var layers = []layer{
 		pkgs: []pkg{
 			{"internal/buildinfo", "which build is running (wordveil version, mobile.Version)"},
 			{"internal/epsrange", "the one definition of the ε every mechanism accepts"},
+			{"internal/errwrap", "engine errors that name their source once and still match their sentinel"},
 			{"internal/linereader", "line reading with a bound on memory"},
 			{"internal/safefile", "atomic files and cross-process locks"},
 			{"internal/sample", "exact samplers: uniform integers, Bernoulli, exponential, Gumbel, geometric"},
