@@ -1,7 +1,6 @@
 package wordveil
 
 import (
-	"runtime/debug"
 	"sync"
 
 	"github.com/wordveil/wordveil/internal/assets"
@@ -107,13 +106,11 @@ func loadAsset(cfg *Config) (*wva.Asset, error) {
 	}
 }
 
-// decode decodes an asset and hands the decoding's garbage (about three
-// times the asset) back to the OS at once rather than at the runtime's
-// leisure: a keyboard extension is killed above ~50 MB.
+// decode decodes an asset. Decoding leaves about twice the kept data as
+// garbage; when to hand it back to the OS (debug.FreeOSMemory) is the
+// caller's policy: the mobile binding and the CLI do it after Open.
 func decode(b []byte, opt wva.DecodeOptions) (*wva.Asset, error) {
-	a, err := wva.DecodeWith(b, opt)
-	debug.FreeOSMemory()
-	return a, err
+	return wva.DecodeWith(b, opt)
 }
 
 // slimDefault is the embedded asset without its TEM lists and float
