@@ -25,9 +25,9 @@ const (
 	NameTEM        = "tem"
 	Name1DG        = "1dg"
 	Name1DT        = "1dt"
-	// NameSanText: the asset carries no presets for it. SanText+, which
-	// releases non-sensitive words unchanged, is not offered (see
-	// internal/keepwords).
+	// NameSanText: the default asset carries presets for it (calibrated
+	// like the others). SanText+, which releases non-sensitive words
+	// unchanged, is not offered (see internal/keepwords).
 	NameSanText = "santext"
 )
 
