@@ -7,7 +7,7 @@ DEFAULT_ASSET := internal/assets/en-glove100-50k.wva
 
 .PHONY: run help test notrun-reset calibrate-hamming vet test-race test-times test-full test-purego test-arm64 bench tools assets build build-research \
 	test-32bit test-jvm check-golden golden aar xcframework bench-mobile measure-mobile eval-data eval eval-report typed-text \
-	check-android-sample test-jvm-arm64 package-metadata lint api-report layout
+	check-android-sample test-jvm-arm64 package-metadata lint api-report layout check-docs
 
 run: build ## the main job: privatize a sample text with each on-device mechanism on the embedded asset
 	bin/wordveil demo
@@ -15,7 +15,7 @@ run: build ## the main job: privatize a sample text with each on-device mechanis
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
 
-test: notrun-reset tools vet lint test-race test-full test-purego test-arm64 test-32bit check-golden test-jvm check-android-sample test-jvm-arm64 package-metadata ## everything CI runs
+test: notrun-reset tools vet check-docs lint test-race test-full test-purego test-arm64 test-32bit check-golden test-jvm check-android-sample test-jvm-arm64 package-metadata ## everything CI runs
 	@scripts/capability.sh summary
 	@echo "make test: all passed"
 
@@ -51,6 +51,14 @@ vet: ## go vet (both modules), gofmt, and the SDK module's dependency rule (no p
 	@if GOWORK=off $(GO) list -m -e all 2>/dev/null | grep -E 'gonum|plot'; then echo "the SDK module must not depend on the modules above" >&2; exit 1; fi
 	@fmt=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$fmt" ]; then echo "gofmt needed:"; echo "$$fmt"; exit 1; fi
+
+# The generated docs: each is regenerated into a temporary directory and
+# must equal the committed file byte for byte (a hand-edited number fails).
+# Measured numbers (presets, N_w, P_avg, costs per word, useful ε bands)
+# live only there; other pages point to them. Seeded, so deterministic; no
+# network; about a minute at most on 2 cores (scripts/check-docs.sh).
+check-docs: ## the generated docs (docs/PRIVACY_LEVELS.md, docs/eval/RESULTS.md and figures, TYPED_TEXT.md's presets table) regenerate byte for byte
+	GO=$(GO) scripts/check-docs.sh
 
 test-race: ## unit, property and fuzz-seed tests under the race detector (short sizes), both modules
 	$(GO) test -race -short -count=1 -timeout $(TIMEOUT_RACE) ./...

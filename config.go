@@ -20,7 +20,7 @@ const (
 	TEMHamming Mechanism = mechanism.NameTEMHamming // truncated exponential mechanism on the codes (Hamming metric)
 	OneDG      Mechanism = mechanism.Name1DG        // 1-Diffractor, geometric noise along each list (list-position metric)
 	OneDT      Mechanism = mechanism.Name1DT        // 1-Diffractor, truncated exponential along each list (list-position metric)
-	TEM        Mechanism = mechanism.NameTEM        // truncated exponential mechanism on the asset's Euclidean lists (needs ε ≥ about 9.3)
+	TEM        Mechanism = mechanism.NameTEM        // truncated exponential mechanism on the asset's Euclidean lists (needs a large ε: its floor is in docs/PRIVACY_LEVELS.md)
 	SanText    Mechanism = mechanism.NameSanText    // SanText's exponential mechanism on the codes (Hamming metric)
 	CusText    Mechanism = mechanism.NameCusText    // CusText's exponential mechanism within the asset's customized sets
 )

@@ -23,14 +23,19 @@
 // Each vocabulary word w is released as a draw from the mechanism's output
 // distribution M(w), with fresh randomness from crypto/rand for every word:
 // for any two words w, w' and output o, Pr[M(w) = o] ≤ e^{ε·d(w, w')}·
-// Pr[M(w') = o], d being the mechanism's metric ([Info].Metric). A text of
+// Pr[M(w') = o], d being the mechanism's metric ([Info].Metric; for
+// [CusText] d is infinite between words of different output sets, so it
+// guarantees nothing across sets and its loss is reported unknown). A text of
 // n words is (n·ε)-bounded under composition, which [Accounting] reports;
 // with Config.LedgerDir, each call is charged before any text is returned
 // and refused ([ErrBudgetExceeded]) beyond a cap. Every mechanism offered
 // draws every output, including the input word, from that distribution:
 // none keeps a word by construction. Tokens outside the vocabulary, numbers
 // it lacks, e-mail addresses and URLs are replaced by the OOV policy and
-// never pass through. docs/MECHANISMS.md states each mechanism's proof.
+// never pass through. docs/MECHANISMS.md states each mechanism's proof;
+// docs/PRIVACY_LEVELS.md, generated from the embedded asset, gives each
+// [Level]'s ε, how often a word comes back unchanged, and the unit-free
+// cost per word.
 //
 // # What it does not guarantee
 //

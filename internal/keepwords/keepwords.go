@@ -4,8 +4,9 @@
 // probability 1 − p, CusText+ every stop word, and its stop-word list
 // holds content words such as "bill", "fire" and "system"). A kept word's
 // privacy loss against any other word is unbounded, so no front door of
-// the product (the CLI's privatize, the mobile binding, mechanism.New and
-// the exported constructors) builds them. They stay here for the audit
+// the product builds them: not the root package's Open (so neither the
+// CLI nor the mobile binding), nor mechanism.New, nor mechanism's exported
+// constructors. They stay here for the audit
 // (internal/audit, `wordveil audit`), which measures exactly that, and for
 // research code, which must report a kept word's loss as unbounded, never
 // as ε.

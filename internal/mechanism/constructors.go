@@ -15,7 +15,8 @@ import (
 // docs/MECHANISMS.md, "BRR"). Each of the 256 bits of the input word's code is flipped
 // independently with probability q = 1/(1+e^ε), and the output is a
 // nearest word to the noisy code over ALL of W (input included), ties
-// broken uniformly at random.
+// broken uniformly at random; Restrict narrows the search to an output
+// vocabulary's allowed words.
 //
 // Metric: Hamming distance between codes. Guarantee: ε·Hamming(w, w')
 // metric-DP (ε is per bit): randomized response is ε-DP per bit, so the
@@ -81,8 +82,9 @@ func NewTEM(lists *wva.TEMLists, eps float64, opts TEMOptions) (Mechanism, error
 // Two exact ways find the buckets, with the same law. When the planner may
 // answer a radius-γ range query with multi-index hashing (small γ, large
 // vocabulary), the ball is listed with hamming.Index.Range and ⊥ is drawn
-// by rejection on the distance. Otherwise (at the presets γ exceeds 256
-// bits, so the ball is the whole vocabulary) one scan counts the words at
+// by rejection on the distance. Otherwise (at the default asset's presets
+// Theorem 4.2's γ is below 256 bits but far past where hashing pays:
+// docs/PRIVACY_LEVELS.md lists γ per level) one scan counts the words at
 // each distance (hamming.Histogram), and the chosen word, the j-th in id
 // order of its bucket (or of W \ L_w for ⊥) with j uniform, is found by
 // rescanning one chunk of the vocabulary: no neighbour list is built.

@@ -19,8 +19,9 @@ import (
 // unchanged, so it is reachable only through internal/keepwords (the
 // audit and research), never through New or an exported constructor.
 
-// NameCusText names CusText. The asset carries no presets for it, and its
-// guarantee covers only words of the same output set.
+// NameCusText names CusText. Its ε is on the utility u = 1 − d/256, and
+// its guarantee covers only words of the same output set; the default
+// asset carries its sets and presets (docs/PRIVACY_LEVELS.md).
 const NameCusText = "custext"
 
 // CusText on an asset built without output sets fails with ErrNoLists.

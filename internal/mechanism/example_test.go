@@ -21,7 +21,7 @@ func ExampleNewBRR() {
 	if err != nil {
 		panic(err)
 	}
-	m, err := mechanism.NewBRR(index, 0.7) // ε per bit; useful range ≈ 0.3–1
+	m, err := mechanism.NewBRR(index, 0.7) // ε per bit; useful band: docs/PRIVACY_LEVELS.md
 	if err != nil {
 		panic(err)
 	}

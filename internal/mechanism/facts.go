@@ -23,10 +23,16 @@ type Facts interface {
 	// this device (the unit-free loss ε·P_avg is then unknown, never 0).
 	MeanDistance() (pavg float64, ok bool)
 	// SaturationEpsilon is an ε above which the mechanism's output is
-	// almost surely its input: for every word, the probability that the
-	// noise changes anything is at most SaturationTolerance (a sound,
-	// conservative bound: the output may be the input almost always at
-	// smaller ε too; docs/PRIVACY_LEVELS.md shows the measured N_w).
+	// almost surely a fixed function of its input: for every input word,
+	// the probability that the noise moves anything is at most
+	// SaturationTolerance. The fixed output is the input itself when it
+	// may be released (words sharing a code set aside), else the allowed
+	// word the noiseless mechanism picks; CusText (an excluded input, or
+	// two equal codes in a set) and SanText+ (P > SaturationTolerance)
+	// answer +Inf instead of bounding those cases (docs/MECHANISMS.md,
+	// "SaturationEpsilon"). A sound, conservative bound: the output may
+	// be the input almost always at smaller ε too
+	// (docs/PRIVACY_LEVELS.md shows the measured N_w).
 	SaturationEpsilon() float64
 	// EpsilonFloor is the smallest ε the mechanism accepts: where the
 	// largest loss between two words, ε·D (D the metric's diameter), is

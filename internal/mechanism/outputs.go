@@ -46,6 +46,14 @@ var ErrNoOutputs = errors.New("the output vocabulary allows no word")
 //
 // An out-of-vocabulary token becomes a uniform allowed word. An Outputs is
 // immutable and safe for concurrent use.
+//
+// nil has two readings, kept apart: where an *Outputs says which words a
+// mechanism may release (Options.Outputs, Facts.Outputs, DefaultOutputs),
+// nil means "no restriction: every word"; the methods of a nil *Outputs,
+// however, answer as for an empty set (Allowed false, Len and Vocabulary
+// 0, Uniform −1, IDs nil). Code holding a possibly nil *Outputs as a
+// restriction therefore tests for nil before asking Allowed, as the
+// samplers and the text privatizer do.
 type Outputs struct {
 	n       int
 	allowed *bitset.BitSet

@@ -11,8 +11,8 @@ import (
 
 // Privacy levels, named by what a user can observe: the chance N_w that a
 // word is released unchanged, averaged over words. The asset's presets
-// record the exact target of each (on the default asset: 0.10, 0.30 and
-// 0.60).
+// record the exact target of each (the default asset's:
+// docs/PRIVACY_LEVELS.md, generated from it).
 const (
 	LevelStrong   = "strong"
 	LevelBalanced = "balanced"
@@ -26,9 +26,9 @@ const (
 	NameTEM        = "tem"
 	Name1DG        = "1dg"
 	Name1DT        = "1dt"
-	// NameSanText: the asset carries no presets for it. SanText+, which
-	// releases non-sensitive words unchanged, is not offered (see
-	// internal/keepwords).
+	// NameSanText: the default asset carries presets for it (calibrated
+	// like the others). SanText+, which releases non-sensitive words
+	// unchanged, is not offered (see internal/keepwords).
 	NameSanText = "santext"
 )
 

@@ -41,9 +41,12 @@ func NewSanText(index *hamming.Index, eps float64) (Mechanism, error) {
 }
 
 // newSanTextPlus builds SanText+ (keepwords.NewSanTextPlus): the ⌈w·N⌉
-// highest ids (w = opts.Sensitive) are the sensitive set S: asset ids are
-// in frequency-rank order, so these are the least frequent words, as in
-// the paper. A sensitive input x is released as y ∈ S with SanText's law
+// highest ids (w = opts.Sensitive) are the sensitive set S, meant as the
+// least frequent words (the paper's choice). Asset ids are not purely in
+// frequency order: the default asset's builder appends the words it gave
+// à la carte vectors (clitic pieces, chat forms, numbers, years) after the
+// ranked vocabulary, so there its highest ids are frequent tokens
+// (docs/MECHANISMS.md, "SanText and SanText+"). A sensitive input x is released as y ∈ S with SanText's law
 // over S, Pr[y | x] ∝ exp(−ε·d(x,y)/2). A non-sensitive input is released
 // unchanged with probability 1 − P and otherwise drawn the same way: the
 // sampled output is always a sensitive word, never a non-sensitive one

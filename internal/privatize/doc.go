@@ -1,6 +1,9 @@
 // Package privatize privatizes whole texts word by word with any
-// mechanism.Mechanism, keeping the layout, and bills each text's privacy
-// loss.
+// [mechanism.Mechanism], keeping the layout, and bills each text's privacy
+// loss. It is internal: the root package
+// ([github.com/wordveil/wordveil.Open]) composes it with the mechanism,
+// the output vocabulary, the ledger and the memo, and is what the CLI and
+// the mobile binding call.
 //
 // Guarantees. Every content token of the input is replaced: a vocabulary
 // word or number by the mechanism (fresh randomness per word), anything
@@ -25,6 +28,6 @@
 //
 // What it does not guarantee: privacy for what the layout discloses, or
 // for a text whose words were chosen by an adversary who sees the output
-// of many calls without a memo (losses add up; cap them with package
-// ledger). docs/TEXT_PRIVACY.md states the model in full.
+// of many calls without a memo (losses add up; cap them with a ledger,
+// package internal/ledger). docs/TEXT_PRIVACY.md states the model in full.
 package privatize

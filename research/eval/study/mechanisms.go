@@ -22,8 +22,9 @@ var DefaultEuclideanGrid = []float64{2, 5, 8, 12, 20, 40}
 
 // ListGrid is 1-Diffractor's own ε grid (per list position). Matching by
 // P_avg would put all of it below 0.02 (list positions are a ruler of
-// 50,000 steps), where every output is noise; this grid spans N_w from
-// 0.005 to 0.9 instead (docs/PRIVACY_LEVELS.md), and the report places it
+// 50,000 steps), where every output is noise; this grid spans 1-DG from
+// almost always replaced to almost always kept instead (the measured N_w
+// per ε: docs/PRIVACY_LEVELS.md), and the report places it
 // on the Euclidean axis by its P_avg-matched equivalent.
 var ListGrid = []float64{0.01, 0.03, 0.1, 0.3, 1, 3}
 

@@ -12,26 +12,27 @@ import (
 // utility 1 − Hamming/256 ∈ [0, 1], not a metric's: no ratio matching
 // applies, Matched is NaN). On the research asset (output sets of K = 20
 // words) it spans N_w from 0.05 — ε = 0.01 is uniform over the input's
-// set, 1/K, CusText's floor: it never leaves the set — to 0.91 (measured
-// N_w 0.050, 0.099, 0.20, 0.30, 0.61, 0.91 with the study's deniability
-// protocol); 3.65, 11.3 and 18.4 are the asset's presets for N_w 0.1,
-// 0.3 and 0.6.
+// set, 1/K, CusText's floor: it never leaves the set — to about 0.9 (the
+// measured N_w per ε: docs/eval/RESULTS.md, generated); 3.65, 11.3 and
+// 18.4 are the default asset's strong, balanced and light presets
+// (docs/PRIVACY_LEVELS.md).
 var CusTextGrid = []float64{0.01, 3.65, 8, 11.3, 18.4, 30}
 
 // SynTFGrid is SynTF's ε grid (word-level DP, Matched NaN). Its utility
 // is a cosine with sensitivity 2, so a word's own weight e^(ε/4) beats
 // the other 50,000 words' only at large ε: on the research asset the
-// grid spans N_w from 0.01 to 0.9 (measured N_w 0.012, 0.053, 0.13, 0.47,
-// 0.79, 0.92).
+// grid spans N_w from about 0.01 to 0.9 (the measured N_w per ε:
+// docs/eval/RESULTS.md, generated).
 var SynTFGrid = []float64{28, 35, 40, 50, 60, 70}
 
 // HammingExpGrid is the per-bit ε grid of the exponential mechanisms on
 // Hamming codes (TEM (Hamming) and SanText). Their N_w goes from 0.02 to
 // 0.99 between the P_avg matches of Euclidean ε 2 and 5 (Hamming ε 0.110
 // and 0.276 on the research asset), so the Euclidean grid would leave
-// four of its six points saturated; this grid spans N_w ≈ 0.02 to 0.9
-// instead (0.1416, 0.1656 and 0.1899 are the asset's presets for N_w 0.1,
-// 0.3 and 0.6). Matched is the P_avg-matched Euclidean ε, as for brr-avg.
+// four of its six points saturated; this grid spans N_w from almost 0 to
+// about 0.9 instead (measured: docs/eval/RESULTS.md); 0.1416, 0.1656 and
+// 0.1899 are the default asset's strong, balanced and light presets
+// (docs/PRIVACY_LEVELS.md). Matched is the P_avg-matched Euclidean ε, as for brr-avg.
 var HammingExpGrid = []float64{0.11, 0.13, 0.1416, 0.1656, 0.1899, 0.22}
 
 // newSpec returns the spec of the mechanisms added after the first
