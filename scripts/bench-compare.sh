@@ -17,7 +17,7 @@ work=$(mktemp -d)
 trap 'git worktree remove --force "$work/old" >/dev/null 2>&1 || true; git worktree remove --force "$work/new" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 # pkgdir TREE NAME: the directory of package NAME in TREE (moved or not).
 pkgdir() { if [ -d "$1/internal/$2" ]; then echo "internal/$2"; else echo "$2"; fi; }
-declare -A bench=([mechanism]='^BenchmarkPrivatize$/^(brr|1dg)$' [assets]='^BenchmarkLoadDefault$' [mobile]='^BenchmarkPrivatize20Words$')
+declare -A bench=([mechanism]='^BenchmarkPrivatize$/^(BRR|1-DG)$/^eps=[0-9.]*$' [assets]='^BenchmarkLoadDefault$' [mobile]='^BenchmarkPrivatize20Words$')
 for side in old new; do
   rev=${!side}
   git worktree add -q --detach "$work/$side" "$rev"
