@@ -127,7 +127,7 @@ func TestOpenValidates(t *testing.T) {
 		{"rank without rare", Config{Classes: Classes{RareRank: 5}}, false},
 		{"rank beyond vocabulary", Config{Classes: Classes{Rare: 1, RareRank: 50000}}, false},
 		{"rank at last word", Config{Classes: Classes{Rare: 1, RareRank: 49999}}, true},
-		{"rank above int32", Config{Classes: Classes{Rare: 1, RareRank: math.MaxInt32 + 1}}, false},
+		{"rank above int32", Config{Classes: Classes{Rare: 1, RareRank: int(aboveInt32)}}, false}, // wraps negative where int has 32 bits: refused too
 		{"OOV unknown", Config{OOV: "pass"}, false},
 		{"numbers unknown", Config{Numbers: "keep"}, false},
 		{"max text negative", Config{MaxTextBytes: -1}, false},
@@ -167,6 +167,10 @@ func TestOpenValidates(t *testing.T) {
 		})
 	}
 }
+
+// aboveInt32 is one past the largest RareRank, as a variable: a constant
+// would not compile where int has 32 bits.
+var aboveInt32 = int64(math.MaxInt32) + 1
 
 // mapAnchor is an Anchor in memory.
 type mapAnchor map[string][]byte
