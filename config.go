@@ -169,6 +169,8 @@ type Caps struct {
 // and reveal nothing about the text. An error from either fails the call
 // closed.
 type Anchor interface {
+	// Load returns the state last stored under name, or nil if none.
 	Load(name string) ([]byte, error)
+	// Store keeps state under name, durably before it returns.
 	Store(name string, state []byte) error
 }

@@ -51,12 +51,12 @@ func newPrivatizer(name Mechanism, a *wva.Asset, m mechanism.Mechanism, t *priva
 
 // Info describes a privatizer: what its outputs are drawn from.
 type Info struct {
-	Mechanism      Mechanism
-	Epsilon        float64 // the main per-word ε, in Metric
-	Metric         string  // the metric d that ε applies to
-	VocabularySize int     // words of the asset
-	AssetName      string  // the asset's name (its header)
-	AssetSHA256    [32]byte
+	Mechanism      Mechanism // the mechanism Config named (BRR for the zero Config)
+	Epsilon        float64   // the main per-word ε, in Metric
+	Metric         string    // the metric d that ε applies to
+	VocabularySize int       // words of the asset
+	AssetName      string    // the asset's name (its header)
+	AssetSHA256    [32]byte  // SHA-256 of the asset file: what a memo's responses are bound to
 }
 
 // Info returns what p was opened with (the zero Info on a nil, zero-value
