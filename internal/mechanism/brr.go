@@ -22,6 +22,7 @@ type brrMech struct {
 	thresh  uint64 // BernoulliThreshold(q)
 	radius  int    // planner hint: the expected distance of the noisy code
 	ties    hamming.Ties
+	sh      *assetShared // set by New: what it shares with other mechanisms on the asset (nil otherwise)
 }
 
 // newBRR validates the parameters and builds the mechanism; see NewBRR.
@@ -67,7 +68,14 @@ func (b *brrMech) Privatize(w int, src rand.Source) (int, error) {
 // restrict returns BRR with the same index, ε and tie rule over outputs o.
 func (b *brrMech) restrict(o *Outputs) (Mechanism, error) {
 	r := *b
-	out, ids, err := outputIndex(b.index, o)
+	var out *hamming.Index
+	var ids []int32
+	var err error
+	if b.sh.isDefault(o) {
+		out, ids, err = b.sh.brrOutputIndex(b.index, o)
+	} else {
+		out, ids, err = outputIndex(b.index, o)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("brr: %w", err)
 	}

@@ -38,6 +38,9 @@ func New(name string, a *wva.Asset, eps float64, opts Options) (Mechanism, error
 	if err != nil {
 		return nil, err
 	}
+	// What m derives from a alone (P_avg; its restriction to the default
+	// output vocabulary) is built once per asset and shared.
+	share(m, sharedOf(a))
 	if err := checkSaturation(m, opts.AllowSaturated); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -13,6 +13,7 @@ import (
 type dgMech struct {
 	lists []wva.Permutation
 	lo    *listOutputs // nil: every position may be released
+	sh    *assetShared // set by New: what it shares with other mechanisms on the asset (nil otherwise)
 	n     int
 	eps   float64
 	// noise is the two-sided geometric at ε pooled at ±(N−1): from any
@@ -60,7 +61,7 @@ func (m *dgMech) Privatize(w int, src rand.Source) (int, error) {
 // restrict returns 1-DG with the same lists and ε over outputs o.
 func (m *dgMech) restrict(o *Outputs) (Mechanism, error) {
 	r := *m
-	r.lo = newListOutputs(m.lists, o)
+	r.lo = restrictLists(m.sh, m.lists, o)
 	return &r, nil
 }
 
@@ -77,6 +78,7 @@ func (m *dgMech) Len() int { return m.n }
 type dtMech struct {
 	lists []wva.Permutation
 	lo    *listOutputs // nil: every position may be released
+	sh    *assetShared // set by New: what it shares with other mechanisms on the asset (nil otherwise)
 	n     int
 	eps   float64
 	gamma float64
@@ -214,7 +216,7 @@ func (m *dtMech) Privatize(w int, src rand.Source) (int, error) {
 // outputs o.
 func (m *dtMech) restrict(o *Outputs) (Mechanism, error) {
 	r := *m
-	r.lo = newListOutputs(m.lists, o)
+	r.lo = restrictLists(m.sh, m.lists, o)
 	return &r, nil
 }
 
@@ -229,3 +231,12 @@ func (m *dtMech) Metric() string { return listMetric(m.lists) }
 
 // Len returns the vocabulary size.
 func (m *dtMech) Len() int { return m.n }
+
+// restrictLists is newListOutputs(lists, o), shared through sh when o is
+// the default output vocabulary of the asset whose lists these are.
+func restrictLists(sh *assetShared, lists []wva.Permutation, o *Outputs) *listOutputs {
+	if sh.isDefault(o) {
+		return sh.listOutputsOf(lists, o)
+	}
+	return newListOutputs(lists, o)
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/wordveil/wordveil/internal/errwrap"
 	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/keepwords"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // Facts are what an on-device mechanism knows about itself beyond its
@@ -146,7 +147,12 @@ func temSaturation(n int, dmin float64, opts TEMOptions) float64 {
 func geometricSaturation() float64 { return math.Log(2 / SaturationTolerance) }
 
 // MeanDistance: exact from per-bit counts.
-func (b *brrMech) MeanDistance() (float64, bool) { return hamming.MeanDistance(b.index.Codes()), true }
+func (b *brrMech) MeanDistance() (float64, bool) {
+	if b.sh != nil {
+		return b.sh.codesMeanOf(b.index.Codes()), true
+	}
+	return hamming.MeanDistance(b.index.Codes()), true
+}
 
 // SaturationEpsilon: see brrSaturation.
 func (b *brrMech) SaturationEpsilon() float64 { return brrSaturation() }
@@ -178,13 +184,22 @@ func (t *temHammingMech) MeanDistance() (float64, bool) {
 func (t *temHammingMech) SaturationEpsilon() float64 { return temSaturation(t.index.Len(), 1, t.opts) }
 
 // MeanDistance: exactly (N+1)/3 for one list, estimated for several.
-func (m *dgMech) MeanDistance() (float64, bool) { return listsMean(m.lists), true }
+func (m *dgMech) MeanDistance() (float64, bool) { return sharedListsMean(m.sh, m.lists), true }
 
 // SaturationEpsilon: see geometricSaturation.
 func (m *dgMech) SaturationEpsilon() float64 { return geometricSaturation() }
 
 // MeanDistance: as 1-DG.
-func (m *dtMech) MeanDistance() (float64, bool) { return listsMean(m.lists), true }
+func (m *dtMech) MeanDistance() (float64, bool) { return sharedListsMean(m.sh, m.lists), true }
+
+// sharedListsMean is listsMean(lists), computed once per asset through sh
+// when the mechanism was built by New (sh not nil).
+func sharedListsMean(sh *assetShared, lists []wva.Permutation) float64 {
+	if sh != nil {
+		return sh.listsMeanOf(lists)
+	}
+	return listsMean(lists)
+}
 
 // SaturationEpsilon: the TEM bound with dmin = 1 position.
 func (m *dtMech) SaturationEpsilon() float64 { return temSaturation(m.n, 1, m.opts) }

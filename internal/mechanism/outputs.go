@@ -149,10 +149,19 @@ func (o *Outputs) rank(id int) int {
 // every word but its exclusion list (wva.Header.Excluded), or nil when it
 // has none. The mobile facade and the CLI restrict their mechanisms to it
 // unless told otherwise; evaluations that follow a paper's protocol do not.
+//
+// It is built once per asset and the same *Outputs returned on every call,
+// so that the mechanisms New restricts to it share what they derive from it
+// (see assetShared).
 func DefaultOutputs(a *wva.Asset) (*Outputs, error) {
 	if a == nil {
 		return nil, fmt.Errorf("mechanism: output vocabulary: %w", ErrEmptyVocabulary)
 	}
+	return sharedOf(a).defaultOutputs(a)
+}
+
+// buildDefaultOutputs builds DefaultOutputs of a (not nil).
+func buildDefaultOutputs(a *wva.Asset) (*Outputs, error) {
 	x := a.Header.Excluded
 	if x == nil || len(x.IDs) == 0 {
 		return nil, nil
