@@ -44,7 +44,7 @@ type Privatizer struct {
 func newPrivatizer(name Mechanism, a *wva.Asset, m mechanism.Mechanism, t *privatize.Privatizer) *Privatizer {
 	p := &Privatizer{asset: a, mech: m, text: t}
 	p.info = Info{Mechanism: name, Epsilon: m.Epsilon(), Metric: m.Metric(), VocabularySize: a.Len(),
-		AssetName: a.Header.Name, AssetSHA256: a.SHA256}
+		AssetName: a.Header.Name, AssetSHA256: a.SHA256()}
 	p.srcs.New = func() any { return mechanism.NewSecureSource() }
 	return p
 }
