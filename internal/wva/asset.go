@@ -12,9 +12,9 @@ import (
 )
 
 // Asset is the decoded content of a .wva file: everything the on-device
-// mechanisms read. Decode returns a fully validated Asset that shares no
-// memory with its input (it keeps a reference to it for SHA256); treat it
-// as read-only (it is then safe for concurrent use).
+// mechanisms read. Decode returns a fully validated Asset that may share
+// memory with its input (Codes; see Decode for the contract on the input
+// bytes); treat it as read-only (it is then safe for concurrent use).
 //
 // To write a file, fill Header's provenance fields and the data, then call
 // Marshal, which checks the Asset with Validate and fills the derived header
@@ -28,6 +28,9 @@ type Asset struct {
 	// unique, non-empty, valid UTF-8, at most MaxWordLen bytes each.
 	Words []string
 	// Codes holds the 256-bit code of each word, len(Codes) == len(Words).
+	// After Decode it usually aliases the file's CODES section (whenever
+	// the host is little-endian and the section's address is aligned for
+	// a Code), which may be read-only memory: never write to it.
 	Codes []hamming.Code
 	// Lists holds the 1-Diffractor permutations (possibly none).
 	Lists []Permutation

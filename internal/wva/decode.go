@@ -32,8 +32,11 @@ func LoadWith(path string, opt DecodeOptions) (*Asset, error) {
 // can hold for the header's counts, and the decoders' allocations are
 // bounded from those counts, before any section is inflated or decoded.
 //
-// The result keeps a reference to b, which Asset.SHA256 hashes on first
-// use: b must not be modified while the Asset is in use.
+// The result retains b: Asset.Codes may alias b's CODES section (see
+// Asset.Codes) and Asset.SHA256 hashes b on first use. So b must not be
+// modified, nor unmapped, for as long as the Asset is in use. A buffer
+// from ReadFile (fresh), the embedded asset (program data nothing writes) or
+// a private copy all satisfy this.
 func Decode(b []byte) (a *Asset, err error) {
 	return DecodeWith(b, DecodeOptions{})
 }
@@ -149,7 +152,7 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 	if r, err = raw(kindCodes); err != nil {
 		return nil, err
 	}
-	if a.Codes, err = hamming.DecodeCodes(r); err != nil {
+	if a.Codes, err = decodeCodesSection(r); err != nil {
 		return nil, corruptf("section CODES", "%v", err)
 	}
 
