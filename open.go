@@ -130,8 +130,10 @@ func decode(b []byte, opt wva.DecodeOptions) (*wva.Asset, error) {
 // is never modified after decoding).
 var slimDefault = sync.OnceValues(func() (*wva.Asset, error) {
 	a, err := decode(assets.DefaultBytes(), wva.DecodeOptions{SkipTEM: true, SkipFloats: true})
-	// The decoded asset shares no memory with the embedded bytes, which
-	// decoding paged in (3.4 MB): give those pages back to the kernel.
+	// Decoding paged in the embedded bytes (3.4 MB); most are not read
+	// again: give them back to the kernel. They are clean pages of the
+	// program file, so the CODES section the asset aliases is paged back
+	// in from the file as it is read.
 	releasePages(assets.DefaultBytes())
 	return a, err
 })

@@ -44,7 +44,7 @@ type Privatizer struct {
 func newPrivatizer(name Mechanism, a *wva.Asset, m mechanism.Mechanism, t *privatize.Privatizer) *Privatizer {
 	p := &Privatizer{asset: a, mech: m, text: t}
 	p.info = Info{Mechanism: name, Epsilon: m.Epsilon(), Metric: m.Metric(), VocabularySize: a.Len(),
-		AssetName: a.Header.Name, AssetSHA256: a.SHA256}
+		AssetName: a.Header.Name} // AssetSHA256: filled by Info, on request
 	p.srcs.New = func() any { return mechanism.NewSecureSource() }
 	return p
 }
@@ -67,7 +67,11 @@ func (p *Privatizer) Info() Info {
 		return Info{}
 	}
 	defer p.life.RUnlock()
-	return h.info
+	info := h.info
+	// The asset's hash is computed on the first request (wva.Asset.SHA256
+	// hashes the whole file), not when p is opened: most apps never ask.
+	info.AssetSHA256 = p.asset.SHA256()
+	return info
 }
 
 // handle is what a call needs, read under p.life.

@@ -62,7 +62,7 @@ func TestClassOf(t *testing.T) {
 func TestNewWithClassesRefuses(t *testing.T) {
 	a := defaultAsset(t)
 	n := a.Len()
-	mm, err := memo.Open(t.TempDir(), memo.Identity{Mechanism: "x", Asset: a.SHA256}, testSecret)
+	mm, err := memo.Open(t.TempDir(), memo.Identity{Mechanism: "x", Asset: a.SHA256()}, testSecret)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -716,7 +716,7 @@ func (p *Privatizer) blockEpsilon(words int, memoized []bool, cls []uint8) float
 // MemoIdentity is what a memo's responses for m over a are valid for: the
 // mechanism's name, every parameter, and the asset's SHA-256.
 func MemoIdentity(m mechanism.Mechanism, a *wva.Asset) memo.Identity {
-	id := memo.Identity{Asset: a.SHA256}
+	id := memo.Identity{Asset: a.SHA256()}
 	if f, ok := m.(mechanism.Facts); ok {
 		id.Mechanism, id.Params = f.Name(), f.Params()
 	} else {

@@ -1,8 +1,10 @@
 package wva
 
 import (
+	"crypto/sha256"
 	"math"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -10,9 +12,9 @@ import (
 )
 
 // Asset is the decoded content of a .wva file: everything the on-device
-// mechanisms read. Decode returns a fully validated Asset that shares no
-// memory with its input; treat it as read-only (it is then safe for
-// concurrent use).
+// mechanisms read. Decode returns a fully validated Asset that may share
+// memory with its input (Codes; see Decode for the contract on the input
+// bytes); treat it as read-only (it is then safe for concurrent use).
 //
 // To write a file, fill Header's provenance fields and the data, then call
 // Marshal, which checks the Asset with Validate and fills the derived header
@@ -26,6 +28,9 @@ type Asset struct {
 	// unique, non-empty, valid UTF-8, at most MaxWordLen bytes each.
 	Words []string
 	// Codes holds the 256-bit code of each word, len(Codes) == len(Words).
+	// After Decode it usually aliases the file's CODES section (whenever
+	// the host is little-endian and the section's address is aligned for
+	// a Code), which may be read-only memory: never write to it.
 	Codes []hamming.Code
 	// Lists holds the 1-Diffractor permutations (possibly none).
 	Lists []Permutation
@@ -42,13 +47,33 @@ type Asset struct {
 	// Lookup, so such an entry is never reached).
 	// An empty set is stored as no section, so it decodes as nil.
 	StandIns *StandIns
-	// SHA256 is the hash of the file Decode read (zero for an Asset built
-	// in memory): what a memo of responses is bound to, so responses drawn
-	// over one asset are never reused over another, even one with the same
-	// name and size.
-	SHA256 [32]byte
+
+	// src is the file Decode read (nil for an Asset built in memory),
+	// kept for SHA256.
+	src []byte
+	// sha is SHA-256(src), computed once, on the first SHA256 call.
+	shaOnce sync.Once
+	sha     [32]byte
 
 	index atomic.Pointer[wordIndex]
+}
+
+// SHA256 returns the SHA-256 of the file Decode read, or zero for an
+// Asset built in memory (and for a nil Asset). It is what a memo of
+// responses is bound to, so responses drawn over one asset are never
+// reused over another, even one with the same name and size. The hash is
+// computed on the first call (a few milliseconds for a 4 MB file), not
+// by Decode, since most uses of an asset never need it.
+func (a *Asset) SHA256() [32]byte {
+	if a == nil {
+		return [32]byte{}
+	}
+	a.shaOnce.Do(func() {
+		if a.src != nil {
+			a.sha = sha256.Sum256(a.src)
+		}
+	})
+	return a.sha
 }
 
 // Len returns the vocabulary size N.

@@ -1,7 +1,6 @@
 package wva
 
 import (
-	"crypto/sha256"
 	"fmt"
 
 	"github.com/wordveil/wordveil/internal/hamming"
@@ -32,7 +31,12 @@ func LoadWith(path string, opt DecodeOptions) (*Asset, error) {
 // every section's declared raw length is checked against what its kind
 // can hold for the header's counts, and the decoders' allocations are
 // bounded from those counts, before any section is inflated or decoded.
-// The result does not retain b, so b may be a mapped or embedded file.
+//
+// The result retains b: Asset.Codes may alias b's CODES section (see
+// Asset.Codes) and Asset.SHA256 hashes b on first use. So b must not be
+// modified, nor unmapped, for as long as the Asset is in use. A buffer
+// from ReadFile (fresh), the embedded asset (program data nothing writes) or
+// a private copy all satisfy this.
 func Decode(b []byte) (a *Asset, err error) {
 	return DecodeWith(b, DecodeOptions{})
 }
@@ -128,7 +132,10 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 		}()
 	}
 
-	a = &Asset{Header: h, SHA256: sha256.Sum256(b)}
+	// The file's hash is computed on first use (Asset.SHA256): only a
+	// memo's identity and a report of provenance need it, and hashing the
+	// whole file on every decode cost about a tenth of the load.
+	a = &Asset{Header: h, src: b}
 	r, err := raw(kindVocab)
 	if err != nil {
 		return nil, err
@@ -145,7 +152,7 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 	if r, err = raw(kindCodes); err != nil {
 		return nil, err
 	}
-	if a.Codes, err = hamming.DecodeCodes(r); err != nil {
+	if a.Codes, err = decodeCodesSection(r); err != nil {
 		return nil, corruptf("section CODES", "%v", err)
 	}
 

@@ -33,6 +33,9 @@
 // which vocabulary word a stand-in maps to (the stand-in's own code is not
 // stored, so no reader can).
 //
-// A decoded Asset shares no memory with the input and is safe for
-// concurrent reads.
+// A decoded Asset is safe for concurrent reads. It keeps a reference to the
+// input and may use its CODES section in place (Asset.Codes aliases it
+// whenever the host is little-endian and the section is aligned for a
+// hamming.Code): the input must not be modified or unmapped while the
+// Asset is in use, and Asset.Codes must never be written.
 package wva

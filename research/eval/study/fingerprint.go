@@ -16,12 +16,13 @@ import (
 const fingerprintVersion = 2
 
 // commonFingerprint hashes what every record depends on: the asset's
-// content (wva.Asset.SHA256, the hash of the file it was decoded from,
+// content (wva.Asset.SHA256(), the hash of the file it was decoded from,
 // besides its name and size), the training and test corpora (tokens and
 // labels), the seed, the classifier and the deniability protocol. Ratio
 // and baseline records carry it as their fingerprint.
 func (c *Config) commonFingerprint() string {
 	a := c.Env.Asset
+	sum := a.SHA256()
 	b, _ := json.Marshal(struct {
 		Version          int
 		Asset            string
@@ -31,7 +32,7 @@ func (c *Config) commonFingerprint() string {
 		Seed             uint64
 		Classifier       fasttext.Config
 		DenWords, DenDrw int
-	}{fingerprintVersion, a.Header.Name, hex.EncodeToString(a.SHA256[:]), a.Len(), corpusHash(c.Train), corpusHash(c.Test),
+	}{fingerprintVersion, a.Header.Name, hex.EncodeToString(sum[:]), a.Len(), corpusHash(c.Train), corpusHash(c.Test),
 		c.Seed, c.Classifier, c.DeniabilityWords, c.DeniabilityDraws})
 	return shortHash(b)
 }

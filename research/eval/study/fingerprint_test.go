@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // TestPerSpecFingerprints: adding a mechanism to a finished study runs
@@ -67,9 +69,16 @@ func TestPerSpecFingerprints(t *testing.T) {
 		t.Errorf("log after a pool change:\n%s", log.String())
 	}
 
-	// The same asset name and size, other content (Decode sets SHA256
-	// to the file's hash).
-	env.Asset.SHA256[0] ^= 1
+	// The same asset name and size, other content hash: the fixture is
+	// built in memory (zero hash); decoded from its file it has the
+	// file's hash.
+	file, err := wva.Marshal(env.Asset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.Asset, err = wva.Decode(file); err != nil {
+		t.Fatal(err)
+	}
 	again := run()
 	got := count(again)
 	if got["accuracy/madlib"] != cells*cfg.Runs || got["accuracy/1dg-1"] != lists*cfg.Runs || got["accuracy/santext-float"] != cells*cfg.Runs ||
