@@ -129,7 +129,7 @@ func decode(b []byte, opt wva.DecodeOptions) (*wva.Asset, error) {
 // vectors, decoded once and shared by every privatizer of the process (it
 // is never modified after decoding).
 var slimDefault = sync.OnceValues(func() (*wva.Asset, error) {
-	a, err := decode(assets.DefaultBytes(), wva.DecodeOptions{SkipTEM: true, SkipFloats: true})
+	a, err := decode(assets.DefaultBytes(), wva.DecodeOptions{SkipTEM: true, SkipFloats: true, InPlace: true})
 	// Decoding paged in the embedded bytes (3.4 MB); most are not read
 	// again: give them back to the kernel. They are clean pages of the
 	// program file, so the CODES section the asset aliases is paged back

@@ -25,9 +25,11 @@ import (
 var footprintMechanisms = []Mechanism{BRR, OneDG, OneDT}
 
 // freshDefault decodes the embedded asset anew, as Open's first call in a
-// process does, with the options Open uses for cfg.
+// process does (slimDefault): with the options Open uses for cfg, in place.
 func freshDefault(cfg *Config) (*wva.Asset, error) {
-	return decode(assets.DefaultBytes(), decodeOptions(cfg))
+	opt := decodeOptions(cfg)
+	opt.InPlace = true
+	return decode(assets.DefaultBytes(), opt)
 }
 
 func BenchmarkOpenFresh(b *testing.B) {

@@ -30,7 +30,7 @@ var defaultBytes []byte
 func DefaultBytes() []byte { return defaultBytes }
 
 var decoded = sync.OnceValues(func() (*wva.Asset, error) {
-	a, err := wva.Decode(defaultBytes)
+	a, err := wva.DecodeWith(defaultBytes, wva.DecodeOptions{InPlace: true}) // program data nothing writes: used where it lies
 	if err != nil {
 		return nil, fmt.Errorf("load embedded asset %s: %w", DefaultName, err)
 	}

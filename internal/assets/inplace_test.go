@@ -26,7 +26,7 @@ func inside(p unsafe.Pointer, b []byte) bool {
 // must not point into its input.
 func TestEmbeddedCodesInPlace(t *testing.T) {
 	file := assets.DefaultBytes()
-	inPlace, err := wva.Decode(file)
+	inPlace, err := wva.DecodeWith(file, wva.DecodeOptions{InPlace: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestEmbeddedCodesInPlace(t *testing.T) {
 	buf := make([]byte, len(file)+1) // a large allocation: 8-aligned, so buf[1:] is not
 	shifted := buf[1:]
 	copy(shifted, file)
-	copied, err := wva.Decode(shifted)
+	copied, err := wva.DecodeWith(shifted, wva.DecodeOptions{InPlace: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,9 +28,10 @@ type Asset struct {
 	// unique, non-empty, valid UTF-8, at most MaxWordLen bytes each.
 	Words []string
 	// Codes holds the 256-bit code of each word, len(Codes) == len(Words).
-	// After Decode it usually aliases the file's CODES section (whenever
-	// the host is little-endian and the section's address is aligned for
-	// a Code), which may be read-only memory: never write to it.
+	// Decoded with DecodeOptions.InPlace it usually aliases the file's
+	// CODES section (whenever the host is little-endian and the section's
+	// address is aligned for a Code), which may be read-only memory: never
+	// write to it.
 	Codes []hamming.Code
 	// Lists holds the 1-Diffractor permutations (possibly none).
 	Lists []Permutation
@@ -48,10 +49,11 @@ type Asset struct {
 	// An empty set is stored as no section, so it decodes as nil.
 	StandIns *StandIns
 
-	// src is the file Decode read (nil for an Asset built in memory),
-	// kept for SHA256.
+	// src is the file DecodeWith read with InPlace, kept for SHA256 (nil
+	// otherwise, and for an Asset built in memory).
 	src []byte
-	// sha is SHA-256(src), computed once, on the first SHA256 call.
+	// sha is the file's SHA-256: computed by DecodeWith without InPlace,
+	// else on the first SHA256 call.
 	shaOnce sync.Once
 	sha     [32]byte
 

@@ -35,9 +35,10 @@ var (
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // decodeCodesSection returns the codes of a raw CODES section, aliasing r
-// when codesInPlace allows it and copying otherwise.
-func decodeCodesSection(r []byte) ([]hamming.Code, error) {
-	if c, ok := codesInPlace(r); ok {
+// when inPlace is asked for (DecodeOptions.InPlace) and codesInPlace allows
+// it, and copying otherwise.
+func decodeCodesSection(r []byte, inPlace bool) ([]hamming.Code, error) {
+	if c, ok := codesInPlace(r); ok && inPlace {
 		return c, nil
 	}
 	return hamming.DecodeCodes(r)

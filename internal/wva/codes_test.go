@@ -49,7 +49,7 @@ func TestCodesInPlace(t *testing.T) {
 			buf := aligned8(len(enc) + tc.shift)
 			r := buf[tc.shift:]
 			copy(r, enc)
-			got, err := decodeCodesSection(r)
+			got, err := decodeCodesSection(r, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,14 +69,15 @@ func TestCodesInPlace(t *testing.T) {
 			t.Errorf("%d bytes used in place", len(bad))
 		}
 	}
-	if _, err := decodeCodesSection(aligned8(33)); err == nil {
+	if _, err := decodeCodesSection(aligned8(33), true); err == nil {
 		t.Error("33 bytes decoded as codes")
 	}
 }
 
-// TestDecodeAliasesCodes: Decode of a file at an aligned address keeps its
-// codes in the file's bytes, at a misaligned one copies them; the two
-// assets are equal, and SHA256 is the file's hash either way.
+// TestDecodeAliasesCodes: DecodeWith InPlace of a file at an aligned
+// address keeps its codes in the file's bytes, at a misaligned one copies
+// them; plain Decode always copies and keeps no reference to the file; the
+// assets are equal, and SHA256 is the file's hash every way.
 func TestDecodeAliasesCodes(t *testing.T) {
 	src := genAsset(t, rand.New(rand.NewPCG(7, 7)), genOpts{n: 500, lists: 2, tem: true, neighbors: 8})
 	file, err := Marshal(src)
@@ -84,16 +85,23 @@ func TestDecodeAliasesCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	hash := sha256.Sum256(file)
-	for _, shift := range []int{0, 1, 3} {
+	for _, tc := range []struct {
+		shift   int
+		inPlace bool
+	}{{0, true}, {1, true}, {3, true}, {0, false}} {
+		shift := tc.shift
 		buf := aligned8(len(file) + shift)
 		b := buf[shift:]
 		copy(b, file)
-		a, err := Decode(b)
+		a, err := DecodeWith(b, DecodeOptions{InPlace: tc.inPlace})
 		if err != nil {
 			t.Fatalf("shift %d: %v", shift, err)
 		}
-		if want := shift == 0 && littleEndian; pointsInto(a.Codes, b) != want {
-			t.Errorf("shift %d: codes alias the file = %v, want %v", shift, !want, want)
+		if want := tc.inPlace && shift == 0 && littleEndian; pointsInto(a.Codes, b) != want {
+			t.Errorf("shift %d, in place %v: codes alias the file = %v, want %v", shift, tc.inPlace, !want, want)
+		}
+		if !tc.inPlace && a.src != nil {
+			t.Errorf("shift %d: Decode without InPlace keeps the file", shift)
 		}
 		if !slices.Equal(a.Codes, src.Codes) || !slices.Equal(a.Words, src.Words) {
 			t.Errorf("shift %d: decoded asset differs from the one written", shift)

@@ -1,6 +1,7 @@
 package wva
 
 import (
+	"crypto/sha256"
 	"fmt"
 
 	"github.com/wordveil/wordveil/internal/hamming"
@@ -32,11 +33,9 @@ func LoadWith(path string, opt DecodeOptions) (*Asset, error) {
 // can hold for the header's counts, and the decoders' allocations are
 // bounded from those counts, before any section is inflated or decoded.
 //
-// The result retains b: Asset.Codes may alias b's CODES section (see
-// Asset.Codes) and Asset.SHA256 hashes b on first use. So b must not be
-// modified, nor unmapped, for as long as the Asset is in use. A buffer
-// from ReadFile (fresh), the embedded asset (program data nothing writes) or
-// a private copy all satisfy this.
+// Decode copies what it keeps: the result holds no reference to b, and
+// Asset.SHA256 is computed here. DecodeWith with InPlace lets the Asset
+// use b where it lies instead.
 func Decode(b []byte) (a *Asset, err error) {
 	return DecodeWith(b, DecodeOptions{})
 }
@@ -51,6 +50,16 @@ type DecodeOptions struct {
 	SkipTEM bool
 	// SkipFloats leaves Asset.Floats nil (research builds carry them).
 	SkipFloats bool
+	// InPlace lets the Asset use b where it lies: Asset.Codes may alias
+	// b's CODES section (when aligned on a little-endian host; see
+	// codes.go) and Asset.SHA256 hashes b on first use, so Decode neither
+	// copies the codes nor hashes the file. The caller promises that b is
+	// never modified nor unmapped while the Asset is in use: the embedded
+	// asset (program data nothing writes) qualifies. Without InPlace the
+	// codes are copied and the hash computed at once, so the Asset keeps
+	// no reference to b and a caller's buffer (a file read into memory)
+	// can be collected: keeping it would cost more than the codes it saves.
+	InPlace bool
 	// MaxMemory bounds what decoding may allocate, in bytes: before any
 	// section is inflated or decoded, an upper bound on its allocations
 	// is computed from the checked header counts and the file is refused
@@ -132,10 +141,17 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 		}()
 	}
 
-	// The file's hash is computed on first use (Asset.SHA256): only a
-	// memo's identity and a report of provenance need it, and hashing the
-	// whole file on every decode cost about a tenth of the load.
-	a = &Asset{Header: h, src: b}
+	// In place, the file's hash is computed on first use (Asset.SHA256):
+	// only a memo's identity and a report of provenance need it, and
+	// hashing the whole file on every decode cost about a tenth of the
+	// load. Otherwise it is computed now, so that b need not be kept.
+	a = &Asset{Header: h}
+	if opt.InPlace {
+		a.src = b
+	} else {
+		sum := sha256.Sum256(b)
+		a.shaOnce.Do(func() { a.sha = sum })
+	}
 	r, err := raw(kindVocab)
 	if err != nil {
 		return nil, err
@@ -152,7 +168,7 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 	if r, err = raw(kindCodes); err != nil {
 		return nil, err
 	}
-	if a.Codes, err = decodeCodesSection(r); err != nil {
+	if a.Codes, err = decodeCodesSection(r, opt.InPlace); err != nil {
 		return nil, corruptf("section CODES", "%v", err)
 	}
 

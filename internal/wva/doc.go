@@ -33,9 +33,10 @@
 // which vocabulary word a stand-in maps to (the stand-in's own code is not
 // stored, so no reader can).
 //
-// A decoded Asset is safe for concurrent reads. It keeps a reference to the
-// input and may use its CODES section in place (Asset.Codes aliases it
-// whenever the host is little-endian and the section is aligned for a
-// hamming.Code): the input must not be modified or unmapped while the
-// Asset is in use, and Asset.Codes must never be written.
+// A decoded Asset is safe for concurrent reads and keeps no reference to
+// its input, unless the caller asks for DecodeOptions.InPlace: then it may
+// use its CODES section in place (Asset.Codes aliases it whenever the host
+// is little-endian and the section is aligned for a hamming.Code) and hash
+// it on first use, and the input must not be modified or unmapped while
+// the Asset is in use. Asset.Codes must never be written.
 package wva
