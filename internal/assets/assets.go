@@ -15,6 +15,7 @@ import (
 	_ "embed"
 	"fmt"
 	"sync"
+	"unsafe"
 
 	"github.com/wordveil/wordveil/internal/wva"
 )
@@ -22,15 +23,22 @@ import (
 // DefaultName is the file name of the embedded default asset.
 const DefaultName = "en-glove100-50k.wva"
 
+// The file is embedded as a string, which the linker places in read-only
+// data: a stray write into the asset (whose codes a decoded Asset uses in
+// place) faults instead of silently changing it for the whole process.
+//
 //go:embed en-glove100-50k.wva
-var defaultBytes []byte
+var defaultFile string
+
+// defaultBytes views defaultFile as bytes without copying it.
+var defaultBytes = unsafe.Slice(unsafe.StringData(defaultFile), len(defaultFile))
 
 // DefaultBytes returns the embedded asset file. The slice is read-only
-// program data: do not modify it.
+// program data: writing to it faults.
 func DefaultBytes() []byte { return defaultBytes }
 
 var decoded = sync.OnceValues(func() (*wva.Asset, error) {
-	a, err := wva.DecodeWith(defaultBytes, wva.DecodeOptions{InPlace: true}) // program data nothing writes: used where it lies
+	a, err := wva.DecodeWith(defaultBytes, wva.DecodeOptions{InPlace: true}) // read-only program data: used where it lies
 	if err != nil {
 		return nil, fmt.Errorf("load embedded asset %s: %w", DefaultName, err)
 	}

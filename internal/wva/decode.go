@@ -55,7 +55,7 @@ type DecodeOptions struct {
 	// codes.go) and Asset.SHA256 hashes b on first use, so Decode neither
 	// copies the codes nor hashes the file. The caller promises that b is
 	// never modified nor unmapped while the Asset is in use: the embedded
-	// asset (program data nothing writes) qualifies. Without InPlace the
+	// asset (read-only program data) qualifies. Without InPlace the
 	// codes are copied and the hash computed at once, so the Asset keeps
 	// no reference to b and a caller's buffer (a file read into memory)
 	// can be collected: keeping it would cost more than the codes it saves.
