@@ -72,7 +72,7 @@ func (b *brrMech) restrict(o *Outputs) (Mechanism, error) {
 	var ids []int32
 	var err error
 	if b.sh.isDefault(o) {
-		out, ids, err = b.sh.brrOutputIndex(b.index, o)
+		out, ids, err = b.sh.outputIndexOf(b.index, o)
 	} else {
 		out, ids, err = outputIndex(b.index, o)
 	}

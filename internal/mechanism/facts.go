@@ -177,6 +177,9 @@ func (m *santextPlusMech) EpsilonFloor() float64 { return hammingFloor() }
 
 // MeanDistance: exact from per-bit counts.
 func (t *temHammingMech) MeanDistance() (float64, bool) {
+	if t.sh != nil {
+		return t.sh.codesMeanOf(t.index.Codes()), true
+	}
 	return hamming.MeanDistance(t.index.Codes()), true
 }
 

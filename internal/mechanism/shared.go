@@ -15,8 +15,8 @@ import (
 // (issue 26: a second open on the same asset shares the asset's memory;
 // before, each open rebuilt these, 0.6-2 MiB and 6-13 ms on the default
 // asset): the default output vocabulary (DefaultOutputs), the structures
-// that restrict BRR, 1-DG and 1-DT to it, and P_avg of the codes and of
-// the lists. Nothing here depends on ε, on Options other than the default
+// that restrict BRR, TEM on the codes, 1-DG and 1-DT to it, and P_avg of
+// the codes and of the lists. Nothing here depends on ε, on Options other than the default
 // output vocabulary, or on any randomness, so sharing it changes no output.
 //
 // It holds no pointer to the asset itself (only to the asset's codes and
@@ -34,10 +34,10 @@ type assetShared struct {
 	listsMeanOnce sync.Once
 	listsMean     float64
 
-	brrOnce sync.Once // BRR's index over the default outputs
-	brrOut  *hamming.Index
-	brrIDs  []int32
-	brrErr  error
+	outIdxOnce sync.Once // the index over the default outputs' codes (BRR, TEM-Hamming)
+	outIdx     *hamming.Index
+	outIDs     []int32
+	outIdxErr  error
 
 	listOnce sync.Once // 1-DG's and 1-DT's positions of the default outputs
 	listOut  *listOutputs
@@ -94,11 +94,12 @@ func (s *assetShared) listsMeanOf(lists []wva.Permutation) float64 {
 	return s.listsMean
 }
 
-// brrOutputIndex is outputIndex(x, o) for the default outputs o, built
-// once (x is an index over the asset's codes).
-func (s *assetShared) brrOutputIndex(x *hamming.Index, o *Outputs) (*hamming.Index, []int32, error) {
-	s.brrOnce.Do(func() { s.brrOut, s.brrIDs, s.brrErr = outputIndex(x, o) })
-	return s.brrOut, s.brrIDs, s.brrErr
+// outputIndexOf is outputIndex(x, o) for the default outputs o, built
+// once and shared by every mechanism over the codes (x is an index over
+// the asset's codes; any such index gives the same result).
+func (s *assetShared) outputIndexOf(x *hamming.Index, o *Outputs) (*hamming.Index, []int32, error) {
+	s.outIdxOnce.Do(func() { s.outIdx, s.outIDs, s.outIdxErr = outputIndex(x, o) })
+	return s.outIdx, s.outIDs, s.outIdxErr
 }
 
 // listOutputsOf is newListOutputs(lists, o) for the default outputs o,
@@ -108,15 +109,21 @@ func (s *assetShared) listOutputsOf(lists []wva.Permutation, o *Outputs) *listOu
 	return s.listOut
 }
 
+// sharer is a mechanism that uses its asset's shared state: BRR, TEM on
+// the codes, 1-DG and 1-DT.
+type sharer interface {
+	setShared(*assetShared)
+}
+
 // share gives m, just built by newMechanism on the asset whose shared
-// state s is, access to s (the mechanisms that use it: BRR, 1-DG, 1-DT).
+// state s is, access to s, if m uses it.
 func share(m Mechanism, s *assetShared) {
-	switch m := m.(type) {
-	case *brrMech:
-		m.sh = s
-	case *dgMech:
-		m.sh = s
-	case *dtMech:
-		m.sh = s
+	if m, ok := m.(sharer); ok {
+		m.setShared(s)
 	}
 }
+
+func (b *brrMech) setShared(s *assetShared)        { b.sh = s }
+func (t *temHammingMech) setShared(s *assetShared) { t.sh = s }
+func (m *dgMech) setShared(s *assetShared)         { m.sh = s }
+func (m *dtMech) setShared(s *assetShared)         { m.sh = s }

@@ -43,16 +43,23 @@ func TestNewSharesPerAsset(t *testing.T) {
 		unshared func(eps float64) (Mechanism, error)
 		// part is what must be shared (pointer identity).
 		part func(m Mechanism) any
+		// words is how many words the seeded comparison privatizes (0:
+		// 2000; TEM on the codes costs a histogram of the whole
+		// vocabulary per word).
+		words int
 	}{
 		{NameBRR, [2]float64{0.5, 0.8},
 			func(eps float64) (Mechanism, error) { return NewBRR(idx, eps) },
-			func(m Mechanism) any { return m.(*brrMech).out }},
+			func(m Mechanism) any { return m.(*brrMech).out }, 0},
 		{Name1DG, [2]float64{0.02, 0.05},
 			func(eps float64) (Mechanism, error) { return NewDiffractorGeometric(a.Lists, eps) },
-			func(m Mechanism) any { return m.(*dgMech).lo }},
+			func(m Mechanism) any { return m.(*dgMech).lo }, 0},
 		{Name1DT, [2]float64{0.02, 0.05},
 			func(eps float64) (Mechanism, error) { return NewDiffractorTEM(a.Lists, eps, TEMOptions{}) },
-			func(m Mechanism) any { return m.(*dtMech).lo }},
+			func(m Mechanism) any { return m.(*dtMech).lo }, 0},
+		{NameTEMHamming, [2]float64{0.1416, 0.1656},
+			func(eps float64) (Mechanism, error) { return NewTEMHamming(idx, eps, TEMOptions{}) },
+			func(m Mechanism) any { return m.(*temHammingMech).out }, 200},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -93,7 +100,11 @@ func TestNewSharesPerAsset(t *testing.T) {
 			srcShared := seeded.Key(stattest.Seed("shared-" + c.name))
 			srcBase := seeded.Key(stattest.Seed("shared-" + c.name))
 			n := a.Len()
-			for i := range 2000 {
+			words := c.words
+			if words == 0 {
+				words = 2000
+			}
+			for i := range words {
 				w := (i * 7919) % n // spread over the ids, frequent words first
 				y1, err1 := m1.Privatize(w, srcShared)
 				y2, err2 := base.Privatize(w, srcBase)

@@ -28,7 +28,8 @@ type temHammingMech struct {
 	r        int  // ⌊γ⌋ capped at 256: d ≤ γ ⟺ d ≤ r for integer d
 	useRange bool // list the ball with Index.Range rather than a histogram
 	opts     TEMOptions
-	pool     sync.Pool // *temHammingScratch
+	pool     sync.Pool    // *temHammingScratch
+	sh       *assetShared // set by New: what it shares with other mechanisms on the asset (nil otherwise)
 }
 
 type temHammingScratch struct {
@@ -238,7 +239,13 @@ func (t *temHammingMech) restrict(o *Outputs) (Mechanism, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.out, r.outIDs, err = outputIndex(t.index, o); err != nil {
+	r.sh = t.sh
+	if t.sh.isDefault(o) {
+		r.out, r.outIDs, err = t.sh.outputIndexOf(t.index, o)
+	} else {
+		r.out, r.outIDs, err = outputIndex(t.index, o)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("tem-hamming: %w", err)
 	}
 	r.outputs = o
