@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/privatize"
@@ -37,8 +38,7 @@ type Privatizer struct {
 	// fixed, when set (internal/seeded, evaluation only), is the one
 	// source every call draws from, one call at a time, so that a run is
 	// reproducible.
-	fixedMu sync.Mutex
-	fixed   rand.Source
+	fixed atomic.Pointer[fixedSource]
 }
 
 func newPrivatizer(name Mechanism, a *wva.Asset, m mechanism.Mechanism, t *privatize.Privatizer) *Privatizer {
@@ -102,12 +102,11 @@ func (p *Privatizer) enter() (handle, error) {
 // withSource runs f with a random source: the evaluation source if one is
 // set (one call at a time), else a pooled secure one.
 func (p *Privatizer) withSource(f func(rand.Source) error) error {
-	p.fixedMu.Lock()
-	if p.fixed != nil {
-		defer p.fixedMu.Unlock()
-		return f(p.fixed)
+	if fs := p.fixed.Load(); fs != nil {
+		fs.mu.Lock()
+		defer fs.mu.Unlock()
+		return f(fs.src)
 	}
-	p.fixedMu.Unlock()
 	src, ok := p.srcs.Get().(*rand.ChaCha8)
 	if !ok || src == nil {
 		return errNotOpened
@@ -190,8 +189,14 @@ func (p *Privatizer) useSource(src rand.Source) error {
 	if p == nil || src == nil {
 		return errNotOpened
 	}
-	p.fixedMu.Lock()
-	defer p.fixedMu.Unlock()
-	p.fixed = src
+	p.fixed.Store(&fixedSource{src: src})
 	return nil
+}
+
+// fixedSource is an evaluation source and the lock that makes its calls
+// take turns (a rand.Source is not safe for concurrent use). Held in an
+// atomic pointer, so the product path (no such source) takes no lock.
+type fixedSource struct {
+	mu  sync.Mutex
+	src rand.Source
 }
