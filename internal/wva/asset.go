@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/wordveil/wordveil/internal/hamming"
@@ -24,10 +23,14 @@ type Asset struct {
 	// fields; the derived ones (marked in Header) may be left zero for
 	// Marshal to fill. Decode checks them against the sections.
 	Header Header
-	// Words holds the vocabulary in id order (id 0 = most frequent):
-	// unique, non-empty, valid UTF-8, at most MaxWordLen bytes each.
-	Words []string
-	// Codes holds the 256-bit code of each word, len(Codes) == len(Words).
+	// words is the vocabulary in id order (id 0 = most frequent): unique,
+	// non-empty, valid UTF-8, at most MaxWordLen bytes each. Word, Len and
+	// Lookup read it; SetWords sets it.
+	words vocab
+	// wordsErr is why SetWords could not build the table (its text
+	// exceeds maxVocabText); Validate reports it.
+	wordsErr error
+	// Codes holds the 256-bit code of each word, len(Codes) == Len().
 	// Decoded with DecodeOptions.InPlace it usually aliases the file's
 	// CODES section (whenever the host is little-endian and the section's
 	// address is aligned for a Code), which may be read-only memory: never
@@ -37,7 +40,7 @@ type Asset struct {
 	Lists []Permutation
 	// TEM holds the precomputed TEM balls, or nil.
 	TEM *TEMLists
-	// Floats holds the float vectors row-major, len == len(Words)·Header.Dim,
+	// Floats holds the float vectors row-major, len == Len()·Header.Dim,
 	// for research builds; nil when absent.
 	Floats []float32
 	// CusText holds CusText's output sets, or nil.
@@ -56,8 +59,6 @@ type Asset struct {
 	// else on the first SHA256 call.
 	shaOnce sync.Once
 	sha     [32]byte
-
-	index atomic.Pointer[wordIndex]
 }
 
 // SHA256 returns the SHA-256 of the file Decode read, or zero for an
@@ -79,23 +80,46 @@ func (a *Asset) SHA256() [32]byte {
 }
 
 // Len returns the vocabulary size N.
-func (a *Asset) Len() int { return len(a.Words) }
+func (a *Asset) Len() int { return a.words.len() }
+
+// Word returns the word of id (a string that may share the asset's
+// memory; it does not allocate). It panics if id is not in [0, Len()), as
+// indexing a slice would.
+func (a *Asset) Word(id int) string { return a.words.word(id) }
+
+// WordList returns the vocabulary in id order, in a new slice (the
+// strings share the asset's memory). It allocates a string header per
+// word: for tools and tests; a mechanism reads Word.
+func (a *Asset) WordList() []string {
+	out := make([]string, a.Len())
+	for i := range out {
+		out[i] = a.Word(i)
+	}
+	return out
+}
+
+// SetWords sets the vocabulary to words, in id order, for an Asset built
+// in memory (to be written with Marshal, or used directly): words are
+// copied into one table. Validate (and Marshal) check them.
+func (a *Asset) SetWords(words []string) {
+	size := 0
+	for _, w := range words {
+		size += len(w)
+		if size > maxVocabText || size < 0 {
+			a.words, a.wordsErr = vocab{}, invalidf("vocabulary", "more than %d bytes of text", maxVocabText)
+			return
+		}
+	}
+	a.words, _, _, _ = newVocab(words)
+	a.wordsErr = nil
+}
 
 // Lookup returns the id of word, matching bytes exactly (callers normalize
-// case and form first). On an Asset not produced by Decode the index is
-// built on first use, and must be: Words must not change after the first
-// Lookup. If Words holds a word twice (which Validate rejects), the first
-// id is returned.
-func (a *Asset) Lookup(word string) (id int, ok bool) {
-	idx := a.index.Load()
-	if idx == nil {
-		// Concurrent first calls may each build an index; they are equal,
-		// and the last store wins.
-		idx, _, _, _ = buildIndex(a.Words)
-		a.index.Store(idx)
-	}
-	return idx.lookup(a.Words, word)
-}
+// case and form first), by binary search over the vocabulary in byte
+// order: at most ⌈log2 N⌉+1 comparisons whatever the word, no hash to
+// degrade and no allocation. If the vocabulary holds a word twice (which
+// Validate and Decode reject), either id may be returned.
+func (a *Asset) Lookup(word string) (id int, ok bool) { return a.words.lookup(word) }
 
 // Vector returns word id's float vector (a subslice of Floats), or nil if
 // the asset has none. It panics if id is out of range.
@@ -118,18 +142,22 @@ func (a *Asset) Validate() error {
 // derived fields filled in.
 func (a *Asset) derivedHeader() (Header, error) {
 	h := a.Header
-	n := len(a.Words)
+	if a.wordsErr != nil {
+		return h, a.wordsErr
+	}
+	n := a.Len()
 	if n > maxWords {
 		return h, invalidf("vocabulary", "%d words, at most %d", n, maxWords)
 	}
-	for id, w := range a.Words {
-		if err := checkWord(w); err != "" {
+	for id := range n {
+		if err := checkWord(a.Word(id)); err != "" {
 			return h, invalidf("vocabulary", "word %d: %s", id, err)
 		}
 	}
-	idx, first, second, ok := buildIndex(a.Words)
-	if !ok {
-		return h, invalidf("vocabulary", "word %q at ids %d and %d", a.Words[first], first, second)
+	for k := 1; k < n; k++ {
+		if x, y := int(a.words.sorted[k-1]), int(a.words.sorted[k]); a.Word(x) == a.Word(y) {
+			return h, invalidf("vocabulary", "word %q at ids %d and %d", a.Word(x), min(x, y), max(x, y))
+		}
 	}
 	if h.Words != 0 && h.Words != n {
 		return h, invalidf("header", "words %d, vocabulary has %d", h.Words, n)
@@ -154,7 +182,7 @@ func (a *Asset) derivedHeader() (Header, error) {
 	if err := a.deriveCusText(&h); err != nil {
 		return h, err
 	}
-	if err := a.deriveStandIns(&h, idx); err != nil {
+	if err := a.deriveStandIns(&h); err != nil {
 		return h, err
 	}
 	if msg := checkPresets(&h); msg != "" {
@@ -180,7 +208,7 @@ func (a *Asset) derivedHeader() (Header, error) {
 }
 
 func (a *Asset) deriveLists(h *Header) error {
-	n := len(a.Words)
+	n := a.Len()
 	if len(a.Lists) == 0 {
 		if h.Lists != nil && h.Lists.Count != 0 {
 			return invalidf("header", "lists count %d, asset has no lists", h.Lists.Count)
@@ -232,8 +260,8 @@ func (a *Asset) deriveTEM(h *Header) error {
 		h.TEM = nil
 		return nil
 	}
-	if t.Len() != len(a.Words) {
-		return invalidf("tem", "lists for %d words, vocabulary has %d", t.Len(), len(a.Words))
+	if t.Len() != a.Len() {
+		return invalidf("tem", "lists for %d words, vocabulary has %d", t.Len(), a.Len())
 	}
 	info := TEMInfo{}
 	if h.TEM != nil {

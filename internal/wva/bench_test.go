@@ -135,7 +135,7 @@ func BenchmarkBall500(b *testing.B) { benchBall(b, 2000, 250) }
 
 func BenchmarkLookup(b *testing.B) {
 	a, _ := synth50k()
-	words := a.Words[:1000]
+	words := a.WordList()[:1000]
 	a.Lookup("warm-up")
 	b.ReportAllocs()
 	i := 0

@@ -103,7 +103,7 @@ func TestDecodeAliasesCodes(t *testing.T) {
 		if !tc.inPlace && a.src != nil {
 			t.Errorf("shift %d: Decode without InPlace keeps the file", shift)
 		}
-		if !slices.Equal(a.Codes, src.Codes) || !slices.Equal(a.Words, src.Words) {
+		if !slices.Equal(a.Codes, src.Codes) || !slices.Equal(a.WordList(), src.WordList()) {
 			t.Errorf("shift %d: decoded asset differs from the one written", shift)
 		}
 		if a.SHA256() != hash {

@@ -21,8 +21,8 @@ type SectionInfo struct {
 
 // Info is what Inspect reads from a file without decoding its sections.
 type Info struct {
-	// Major and Minor are the file's format version; Major is always
-	// MajorVersion, since Inspect rejects any other.
+	// Major and Minor are the file's format version (a major version this
+	// package reads: Inspect rejects any other).
 	Major, Minor uint16
 	// Header is the JSON header as stored: parsed, but its derived fields
 	// are not checked against the sections (Decode does that).
@@ -74,14 +74,15 @@ func parseContainer(b []byte) (*Info, error) {
 	if len(b) < 10 {
 		return nil, truncatedf(part, "%d bytes, shorter than magic and version", len(b))
 	}
-	if major := binary.LittleEndian.Uint16(b[8:]); major != majorVersion {
-		return nil, fmt.Errorf("wva: %w: file is major version %d, this reader reads %d", ErrVersion, major, majorVersion)
+	major := binary.LittleEndian.Uint16(b[8:])
+	if major < oldestMajor || major > majorVersion {
+		return nil, fmt.Errorf("wva: %w: file is major version %d, this reader reads %d to %d", ErrVersion, major, oldestMajor, majorVersion)
 	}
 	if len(b) < preambleSize {
 		return nil, truncatedf(part, "%d bytes, shorter than the %d-byte preamble", len(b), preambleSize)
 	}
 	in := &Info{
-		Major: majorVersion,
+		Major: major,
 		Minor: binary.LittleEndian.Uint16(b[10:]),
 		Size:  len(b),
 	}
@@ -119,7 +120,7 @@ func parseContainer(b []byte) (*Info, error) {
 			Raw:    binary.LittleEndian.Uint64(e[24:]),
 			CRC:    binary.LittleEndian.Uint32(e[32:]),
 		}
-		if err := checkEntry(b, s, binary.LittleEndian.Uint32(e[36:]), prev, end); err != nil {
+		if err := checkEntry(b, major, s, binary.LittleEndian.Uint32(e[36:]), prev, end); err != nil {
 			return nil, err
 		}
 		in.Sections = append(in.Sections, s)
@@ -141,7 +142,7 @@ func parseContainer(b []byte) (*Info, error) {
 // one with zero padding between, inside the file, and lengths consistent
 // with the flags. prevEnd is where the previous section (or the table
 // checksum) ended.
-func checkEntry(b []byte, s SectionInfo, reserved uint32, prev Kind, prevEnd uint64) error {
+func checkEntry(b []byte, major uint16, s SectionInfo, reserved uint32, prev Kind, prevEnd uint64) error {
 	part := "section table: " + s.Kind.String()
 	size := uint64(len(b))
 	switch {
@@ -168,8 +169,8 @@ func checkEntry(b []byte, s SectionInfo, reserved uint32, prev Kind, prevEnd uin
 		return corruptf(part, "reserved field is %#x", reserved)
 	case s.Flags&^flagDeflate != 0:
 		return corruptf(part, "unknown flags %#x", s.Flags)
-	case s.Flags&flagDeflate != 0 && !s.Kind.compressible():
-		return corruptf(part, "compressed, but %s is always stored raw", s.Kind)
+	case s.Flags&flagDeflate != 0 && !s.Kind.compressible(major):
+		return corruptf(part, "compressed, but %s is always stored raw in format %d", s.Kind, major)
 	case s.Flags&flagDeflate == 0 && s.Raw != s.Stored:
 		return corruptf(part, "uncompressed, but raw length %d differs from stored length %d", s.Raw, s.Stored)
 	case s.Flags&flagDeflate != 0 && (s.Stored >= s.Raw || s.Raw > maxExpansion*s.Stored):

@@ -19,8 +19,8 @@ import (
 func smallFile(t testing.TB) []byte {
 	a := genAsset(t, rand.New(rand.NewPCG(5, 5)), genOpts{n: 12, lists: 2, tem: true, neighbors: 4, dim: 3, utf8: true})
 	// A vocabulary that compresses, so the DEFLATE path is covered too.
-	for i := range a.Words {
-		a.Words[i] = "representation" + string(rune('a'+i))
+	for i := range a.WordList() {
+		a.Word(i) = "representation" + string(rune('a'+i))
 	}
 	// Stand-ins that compress as well, front-coded or not: no shared
 	// prefixes, repetitive text.
@@ -30,7 +30,7 @@ func smallFile(t testing.TB) []byte {
 		words = append(words, string(rune('A'+i))+"representation-representation")
 		ids = append(ids, int32(i))
 	}
-	s, err := NewStandIns(len(a.Words), words, ids)
+	s, err := NewStandIns(a.Len(), words, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,11 +146,11 @@ func fileParts(t testing.TB, a *Asset) (Header, []testSection) {
 		t.Fatal(err)
 	}
 	secs := []testSection{
-		{kind: kindVocab, stored: encodeVocab(a.Words)},
+		{kind: kindVocab, stored: encodeVocab(a.WordList())},
 		{kind: kindCodes, stored: hamming.AppendBytes(nil, a.Codes)},
 	}
 	if len(a.Lists) > 0 {
-		secs = append(secs, testSection{kind: kindLists, stored: encodeLists(a.Lists, len(a.Words))})
+		secs = append(secs, testSection{kind: kindLists, stored: encodeLists(a.Lists, a.Len())})
 	}
 	if a.TEM != nil {
 		secs = append(secs, testSection{kind: kindTEMLists, stored: encodeTEM(a.TEM)})

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/wordveil/wordveil/internal/wva/internal/bitpack"
 )
@@ -20,10 +21,34 @@ import (
 // order, the smallest id of a greedy group is its seed, so this order is
 // also the order the greedy built them in, and only the last group can
 // be short. A CusTextSets is immutable and safe for concurrent use.
+//
+// Decode checks the sets completely but expands them (the two arrays
+// below, 8 bytes a word) only on their first use, from the section's
+// packed ids: only CusText reads them, so an asset opened for another
+// mechanism never pays for them.
 type CusTextSets struct {
-	k     int
-	order []uint32 // group g is order[g·k : min((g+1)·k, n)]
-	group []uint32 // group[w] is w's group
+	k, n int
+	// packed and idBits are the section's checked ids, expanded by
+	// expand on first use; nil for sets built in memory.
+	packed []byte
+	idBits uint
+	once   sync.Once
+	order  []uint32 // group g is order[g·k : min((g+1)·k, n)]
+	group  []uint32 // group[w] is w's group
+}
+
+// expanded returns s with order and group filled.
+func (s *CusTextSets) expanded() *CusTextSets {
+	s.once.Do(func() {
+		if s.packed == nil {
+			return
+		}
+		order := make([]uint32, s.n)
+		// Cannot fail: decodeCusText checked these exact bytes.
+		_ = bitpack.Unpack(order, s.packed, s.idBits)
+		s.order, s.group = order, groupsOf(order, s.k)
+	})
+	return s
 }
 
 // CUSTEXT section layout (integers little-endian):
@@ -75,34 +100,47 @@ func NewCusTextSets(n, k int, groups [][]uint32) (*CusTextSets, error) {
 	if len(order) != n {
 		return nil, invalidf(part, "groups hold %d words, vocabulary has %d", len(order), n)
 	}
-	s, msg := newSetsFromOrder(order, k)
-	if msg != "" {
+	if msg := checkSetsOrder(n, k, func(i int) uint32 { return order[i] }); msg != "" {
 		return nil, invalidf(part, "%s", msg)
 	}
-	return s, nil
+	return &CusTextSets{k: k, n: n, order: order, group: groupsOf(order, k)}, nil
 }
 
-// newSetsFromOrder checks that order is a permutation in canonical form
-// for group size k and derives each word's group; it returns why not.
-func newSetsFromOrder(order []uint32, k int) (*CusTextSets, string) {
-	n := len(order)
-	group := make([]uint32, n)
-	seen := make([]bool, n)
-	for i, id := range order {
+// checkSetsOrder returns why the n ids at(0..n−1) are not k-word groups
+// in canonical form partitioning 0..n−1, or "": each id below n and seen
+// once, ascending within a group, and each group starting after the one
+// before it. It allocates one bit per word.
+func checkSetsOrder(n, k int, at func(i int) uint32) string {
+	seen := make([]uint64, (n+63)/64)
+	var prev, groupStart uint32
+	for i := range n {
+		id := at(i)
 		switch {
 		case uint64(id) >= uint64(n):
-			return nil, fmt.Sprintf("position %d holds id %d, vocabulary has %d words", i, id, n)
-		case seen[id]:
-			return nil, fmt.Sprintf("word %d is in two groups", id)
-		case i%k != 0 && order[i-1] >= id:
-			return nil, fmt.Sprintf("group %d is not in ascending id order at position %d", i/k, i)
-		case i%k == 0 && i > 0 && order[i-k] >= id:
-			return nil, fmt.Sprintf("group %d starts at word %d, not after group %d's %d", i/k, id, i/k-1, order[i-k])
+			return fmt.Sprintf("position %d holds id %d, vocabulary has %d words", i, id, n)
+		case seen[id/64]>>(id%64)&1 != 0:
+			return fmt.Sprintf("word %d is in two groups", id)
+		case i%k != 0 && prev >= id:
+			return fmt.Sprintf("group %d is not in ascending id order at position %d", i/k, i)
+		case i%k == 0 && i > 0 && groupStart >= id:
+			return fmt.Sprintf("group %d starts at word %d, not after group %d's %d", i/k, id, i/k-1, groupStart)
 		}
-		seen[id] = true
+		seen[id/64] |= 1 << (id % 64)
+		if i%k == 0 {
+			groupStart = id
+		}
+		prev = id
+	}
+	return ""
+}
+
+// groupsOf returns each word's group for a checked canonical order.
+func groupsOf(order []uint32, k int) []uint32 {
+	group := make([]uint32, len(order))
+	for i, id := range order {
 		group[id] = uint32(i / k)
 	}
-	return &CusTextSets{k: k, order: order, group: group}, ""
+	return group
 }
 
 func checkCusTextParams(part string, n, k int, errf func(part, format string, args ...any) error) error {
@@ -116,16 +154,16 @@ func checkCusTextParams(part string, n, k int, errf func(part, format string, ar
 }
 
 // Len returns the vocabulary size N.
-func (s *CusTextSets) Len() int { return len(s.group) }
+func (s *CusTextSets) Len() int { return s.n }
 
 // K returns the group size (every group but the last has exactly K words).
 func (s *CusTextSets) K() int { return s.k }
 
 // Groups returns the number of groups, ⌈N/K⌉.
-func (s *CusTextSets) Groups() int { return (len(s.order) + s.k - 1) / s.k }
+func (s *CusTextSets) Groups() int { return (s.n + s.k - 1) / s.k }
 
 // GroupOf returns the group of word w. It panics if w is not in [0, Len()).
-func (s *CusTextSets) GroupOf(w int) int { return int(s.group[w]) }
+func (s *CusTextSets) GroupOf(w int) int { return int(s.expanded().group[w]) }
 
 // Members appends group g's words, ascending, to dst and returns the
 // extended slice. It panics if g is not in [0, Groups()).
@@ -133,14 +171,16 @@ func (s *CusTextSets) Members(g int, dst []uint32) []uint32 {
 	if uint(g) >= uint(s.Groups()) {
 		panic(fmt.Sprintf("wva: CusText group %d out of range [0, %d)", g, s.Groups()))
 	}
-	return append(dst, s.order[g*s.k:min((g+1)*s.k, len(s.order))]...)
+	s.expanded()
+	return append(dst, s.order[g*s.k:min((g+1)*s.k, s.n)]...)
 }
 
 // SizeBytes returns the memory held by the sets.
-func (s *CusTextSets) SizeBytes() int { return 4*cap(s.order) + 4*cap(s.group) }
+func (s *CusTextSets) SizeBytes() int { return 4*cap(s.expanded().order) + 4*cap(s.group) }
 
 func encodeCusText(s *CusTextSets) []byte {
-	n := len(s.order)
+	s.expanded()
+	n := s.n
 	idBits := bitpack.Width(uint64(max(n, 1) - 1))
 	b := make([]byte, custextFixedLen, custextFixedLen+bitpack.PackedLen(n, idBits))
 	binary.LittleEndian.PutUint32(b[0:], uint32(n))
@@ -153,7 +193,7 @@ func encodeCusText(s *CusTextSets) []byte {
 // decodeCusText parses the sets of an n-word vocabulary, checking every
 // field and the canonical partition. The id array is sized by n, which
 // checkHeader bounded by the CODES section.
-func decodeCusText(raw []byte, n int, info *CusTextInfo) (*CusTextSets, error) {
+func decodeCusText(raw []byte, n int, info *CusTextInfo, inPlace bool) (*CusTextSets, error) {
 	const part = "section CUSTEXT"
 	if len(raw) < custextFixedLen {
 		return nil, corruptf(part, "%d bytes, shorter than its %d-byte header", len(raw), custextFixedLen)
@@ -180,15 +220,17 @@ func decodeCusText(raw []byte, n int, info *CusTextInfo) (*CusTextSets, error) {
 	if want := bitpack.PackedLen(n, idBits); len(raw)-custextFixedLen != want {
 		return nil, corruptf(part, "%d bytes of ids, %d words need %d", len(raw)-custextFixedLen, n, want)
 	}
-	order := make([]uint32, n)
-	if err := bitpack.Unpack(order, raw[custextFixedLen:], idBits); err != nil {
+	packed := raw[custextFixedLen:]
+	if err := bitpack.CheckStream(packed, n, idBits); err != nil {
 		return nil, corruptf(part, "%v", err)
 	}
-	s, msg := newSetsFromOrder(order, int(k))
-	if msg != "" {
+	if msg := checkSetsOrder(n, int(k), func(i int) uint32 { return uint32(bitpack.Field(packed, i, idBits)) }); msg != "" {
 		return nil, corruptf(part, "%s", msg)
 	}
-	return s, nil
+	if !inPlace {
+		packed = slices.Clone(packed)
+	}
+	return &CusTextSets{k: int(k), n: n, packed: packed, idBits: idBits}, nil
 }
 
 // deriveCusText fills the header's description of the sets.
@@ -201,8 +243,8 @@ func (a *Asset) deriveCusText(h *Header) error {
 		h.CusText = nil
 		return nil
 	}
-	if s.Len() != len(a.Words) {
-		return invalidf("custext", "sets for %d words, vocabulary has %d", s.Len(), len(a.Words))
+	if s.Len() != a.Len() {
+		return invalidf("custext", "sets for %d words, vocabulary has %d", s.Len(), a.Len())
 	}
 	info := CusTextInfo{}
 	if h.CusText != nil {

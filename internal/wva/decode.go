@@ -99,10 +99,10 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 	if err := checkHeader(&h, sec); err != nil {
 		return nil, err
 	}
-	if err := checkRawSizes(&h, &sec); err != nil {
+	if err := checkRawSizes(&h, &sec, in.Major); err != nil {
 		return nil, err
 	}
-	if err := checkDecodeCost(&h, &sec, opt); err != nil {
+	if err := checkDecodeCost(&h, &sec, in.Major, opt); err != nil {
 		return nil, err
 	}
 	n := h.Words
@@ -137,7 +137,11 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 				res.err = err
 				return
 			}
-			res.s, res.err = decodeStandIns(r, n, h.StandIns)
+			if in.Major == 3 {
+				res.s, res.err = decodeStandInsV3(r, n, h.StandIns, opt.InPlace)
+			} else {
+				res.s, res.err = decodeStandIns(r, n, h.StandIns)
+			}
 		}()
 	}
 
@@ -152,18 +156,19 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 		sum := sha256.Sum256(b)
 		a.shaOnce.Do(func() { a.sha = sum })
 	}
+	v3 := in.Major == 3
 	r, err := raw(kindVocab)
 	if err != nil {
 		return nil, err
 	}
-	if a.Words, err = decodeVocab(r, n); err != nil {
+	if v3 {
+		a.words, err = decodeVocab(r, n, opt.InPlace)
+	} else {
+		a.words, err = decodeVocabV2(r, n)
+	}
+	if err != nil {
 		return nil, err
 	}
-	idx, first, second, ok := buildIndex(a.Words)
-	if !ok {
-		return nil, corruptf("section VOCAB", "word %q at ids %d and %d", a.Words[first], first, second)
-	}
-	a.index.Store(idx)
 
 	if r, err = raw(kindCodes); err != nil {
 		return nil, err
@@ -176,7 +181,12 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 		if r, err = raw(kindLists); err != nil {
 			return nil, err
 		}
-		if a.Lists, err = decodeLists(r, n); err != nil {
+		if v3 {
+			a.Lists, err = decodeLists(r, n, opt.InPlace)
+		} else {
+			a.Lists, err = decodeListsV2(r, n)
+		}
+		if err != nil {
 			return nil, err
 		}
 		if len(a.Lists) != h.Lists.Count {
@@ -208,7 +218,7 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 		if r, err = raw(kindCusText); err != nil {
 			return nil, err
 		}
-		if a.CusText, err = decodeCusText(r, n, h.CusText); err != nil {
+		if a.CusText, err = decodeCusText(r, n, h.CusText, opt.InPlace); err != nil {
 			return nil, err
 		}
 	}

@@ -25,9 +25,9 @@ func Marshal(a *Asset) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := len(a.Words)
+	n := a.Len()
 	secs := []outSection{
-		{kind: kindVocab, stored: encodeVocab(a.Words)},
+		{kind: kindVocab, stored: encodeVocab(&a.words)},
 		{kind: kindCodes, stored: hamming.AppendBytes(make([]byte, 0, n*hamming.CodeSize), a.Codes)},
 	}
 	if len(a.Lists) > 0 {
@@ -48,7 +48,7 @@ func Marshal(a *Asset) ([]byte, error) {
 	for i := range secs {
 		s := &secs[i]
 		s.raw = uint64(len(s.stored))
-		if s.kind.compressible() {
+		if s.kind.compressible(majorVersion) {
 			if z := compress(s.stored); z != nil {
 				s.stored, s.flags = z, flagDeflate
 			}
@@ -72,7 +72,7 @@ func Marshal(a *Asset) ([]byte, error) {
 	b := make([]byte, crcAt, total)
 	copy(b, magic)
 	binary.LittleEndian.PutUint16(b[8:], majorVersion)
-	binary.LittleEndian.PutUint16(b[10:], fileMinor(secs))
+	binary.LittleEndian.PutUint16(b[10:], minorVersion)
 	binary.LittleEndian.PutUint32(b[12:], uint32(len(hj)))
 	binary.LittleEndian.PutUint32(b[16:], uint32(len(secs)))
 	copy(b[preambleSize:], hj)
@@ -93,15 +93,4 @@ func Marshal(a *Asset) ([]byte, error) {
 		b = append(b, s.stored...)
 	}
 	return b, nil
-}
-
-// fileMinor is the lowest minor version that has every section of secs:
-// 1 with a STANDINS section, else 0.
-func fileMinor(secs []outSection) uint16 {
-	for _, s := range secs {
-		if s.kind == kindStandIns {
-			return 1
-		}
-	}
-	return 0
 }

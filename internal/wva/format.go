@@ -11,18 +11,23 @@ const (
 	// Magic is the first 8 bytes of every asset file.
 	magic = "WVASSET\x00"
 
-	// MajorVersion is the format major version this package reads and
-	// writes. A reader refuses any other major version: a major bump means
+	// MajorVersion is the format major version this package writes. A
+	// reader refuses a major version it does not know: a major bump means
 	// the layout changed in a way old readers would misread.
 	// Version 2 replaced version 1's zstd sections by DEFLATE ones.
-	majorVersion = 2
+	// Version 3 lays out the sections a mechanism reads on every word
+	// (VOCAB with its lookup table, LISTS, STANDINS) so that a reader uses
+	// them where they lie, uncompressed and aligned, instead of decoding
+	// them into memory.
+	majorVersion = 3
+	// oldestMajor is the oldest major version this package still reads
+	// (into memory, as before): format 2.
+	oldestMajor = 2
 	// MinorVersion is the newest minor version this package writes.
 	// Readers accept any minor version of their major: minor bumps only add
 	// header fields or new section kinds, which older readers ignore.
-	// Version 2.1 added the STANDINS section. A file is written with the
-	// lowest minor version that has every section it holds (fileMinor), so
-	// an asset without stand-ins is still the 2.0 file, byte for byte.
-	minorVersion = 1
+	// (Version 2.1 added the STANDINS section; 3.0 has it.)
+	minorVersion = 0
 
 	// preambleSize is magic(8) + major(2) + minor(2) + header length(4) +
 	// section count(4) + reserved(4).
@@ -51,6 +56,10 @@ const (
 	// MaxDim bounds the float vector dimension.
 	maxDim = 1 << 16
 )
+
+// maxVocabText bounds the vocabulary's text (all words' bytes): 1 GiB,
+// so that its uint32 offsets and a 32-bit int hold every position.
+const maxVocabText = 1 << 30
 
 // MaxWordLen is the longest vocabulary word in bytes (stand-ins are at
 // most MaxStandInLen): a token whose lookup form is longer is in neither.
@@ -102,12 +111,17 @@ func (k Kind) known() bool { return k >= kindVocab && k <= kindLast }
 // flagDeflate marks a section stored as one DEFLATE stream (RFC 1951).
 const flagDeflate uint32 = 1
 
-// compressible reports whether a kind may carry flagDeflate. Only the word
-// tables (vocabulary and stand-ins) and the float vectors compress; codes,
-// permutations and neighbour lists are near-random bits, and keeping them
-// raw bounds what their decoders allocate by the file size.
-func (k Kind) compressible() bool {
-	return k == kindVocab || k == kindFloats || k == kindStandIns
+// compressible reports whether a kind may carry flagDeflate in a file of
+// the given major version. In format 3 only the float vectors (research
+// builds, never read on a device) compress: the word tables are read in
+// place, and codes, permutations and neighbour lists are near-random bits;
+// keeping them raw also bounds what their decoders allocate by the file
+// size. Format 2 also compressed the word tables.
+func (k Kind) compressible(major uint16) bool {
+	if major == oldestMajor && (k == kindVocab || k == kindStandIns) {
+		return true
+	}
+	return k == kindFloats
 }
 
 // castagnoli is the CRC-32C table. CRC-32C detects every error burst of up

@@ -54,21 +54,28 @@ func (opt DecodeOptions) maxMemory() (uint64, error) {
 // here overflows a uint64). ok is false for a kind whose length the
 // counts do not bound (TEMLISTS, never compressed: its raw length is its
 // stored length, inside the file).
-func maxRaw(k Kind, h *Header) (max uint64, ok bool) {
+func maxRaw(k Kind, h *Header, major uint16) (max uint64, ok bool) {
 	n := uint64(h.Words)
 	switch k {
 	case kindVocab:
-		// Each word: a length varint of 1..2 bytes and 1..maxWordLen
-		// bytes of text.
-		return n * (maxVarint16 + maxWordLen), true
+		if major == oldestMajor {
+			// Each word: a length varint of 1..2 bytes and 1..maxWordLen
+			// bytes of text.
+			return n * (maxVarint16 + maxWordLen), true
+		}
+		// The fixed part, an offset and a sorted id per word, and
+		// 1..maxWordLen bytes of text.
+		return vocabFixedLen + 4 + n*(8+maxWordLen), true
 	case kindCodes:
 		return 32 * n, true
 	case kindLists:
 		if h.Lists == nil {
 			return 0, false
 		}
-		l := uint64(h.Lists.Count) * uint64(bitpack.PackedLen(h.Words, idWidth(h.Words)))
-		return listsFixedLen + l, true
+		if major == oldestMajor {
+			return listsV2Len(h.Lists.Count, h.Words), true
+		}
+		return listsV3FixedLen + uint64(h.Lists.Count)*4*n, true
 	case kindFloats:
 		return 4 * n * uint64(h.Dim), true
 	case kindCusText:
@@ -80,8 +87,9 @@ func maxRaw(k Kind, h *Header) (max uint64, ok bool) {
 		}
 		m := uint64(h.StandIns.Words)
 		ids := uint64(bitpack.PackedLen(h.StandIns.Words, idWidth(h.Words)))
-		// Each entry: two length bytes and 1..MaxStandInLen bytes of text.
-		return standinsFixedLen + m*(2+MaxStandInLen) + ids, true
+		// Each entry: two length bytes and 1..MaxStandInLen bytes of text;
+		// format 3 adds a text length and the ids' slack.
+		return standinsV3FixedLen + bitpack.Slack + m*(2+MaxStandInLen) + ids, true
 	}
 	return 0, false
 }
@@ -91,13 +99,13 @@ func maxRaw(k Kind, h *Header) (max uint64, ok bool) {
 // more than its kind can hold for the header's counts is refused without
 // reading its stream. (Too short a section is left to its decoder, which
 // says what is missing.)
-func checkRawSizes(h *Header, sec *[kindLast + 1]*SectionInfo) error {
+func checkRawSizes(h *Header, sec *[kindLast + 1]*SectionInfo, major uint16) error {
 	for k := kindVocab; k <= kindLast; k++ {
 		s := sec[k]
 		if s == nil {
 			continue
 		}
-		if hi, ok := maxRaw(k, h); ok && s.Raw > hi {
+		if hi, ok := maxRaw(k, h, major); ok && s.Raw > hi {
 			return corruptf("section "+k.String(), "declares %d raw bytes, above the %d its header counts allow", s.Raw, hi)
 		}
 	}
@@ -110,13 +118,26 @@ func checkRawSizes(h *Header, sec *[kindLast + 1]*SectionInfo) error {
 // section against the same counts before allocating by them). inflate is
 // the raw length when the section is compressed (its inflated buffer) and
 // 0 when it is used in place (plus the inflater's state).
-func decodeCost(h *Header, sec *[kindLast + 1]*SectionInfo, opt DecodeOptions) (total uint64, costs [kindLast + 1]uint64) {
+func decodeCost(h *Header, sec *[kindLast + 1]*SectionInfo, major uint16, opt DecodeOptions) (total uint64, costs [kindLast + 1]uint64) {
 	n := uint64(h.Words)
 	inflate := func(s *SectionInfo) uint64 {
 		if s.Flags&flagDeflate != 0 {
 			return s.Raw + inflaterSize
 		}
 		return 0
+	}
+	// copied is what a section read in place costs when it is not
+	// (DecodeOptions.InPlace unset, or a misaligned or big-endian host):
+	// a copy of its bytes.
+	copied := func(s *SectionInfo) uint64 {
+		if major == oldestMajor {
+			return 0 // counted by the section's own format-2 terms
+		}
+		return s.Raw
+	}
+	v2 := uint64(0)
+	if major == oldestMajor {
+		v2 = 1
 	}
 	for k := kindVocab; k <= kindLast; k++ {
 		s := sec[k]
@@ -126,14 +147,16 @@ func decodeCost(h *Header, sec *[kindLast + 1]*SectionInfo, opt DecodeOptions) (
 		var c uint64
 		switch k {
 		case kindVocab:
-			// The text (copied out of the raw bytes), a uint16 length, a
-			// string header and at most four index slots (uint32) a word.
-			c = inflate(s) + s.Raw + n*(2+16+16)
+			// Format 3: at most a copy of the section. Format 2: the
+			// text (copied out of the inflated bytes), an offset and a
+			// sorted id a word, and the sort's scratch (a uint32 a word).
+			c = inflate(s) + copied(s) + v2*(s.Raw+n*12)
 		case kindCodes:
 			c = 32 * n
 		case kindLists:
-			// Order and inverse, uint32 each, per list.
-			c = uint64(h.Lists.Count) * 8 * n
+			// Order (in place in format 3, unless copied) and inverse,
+			// uint32 each, per list.
+			c = uint64(h.Lists.Count)*4*n + copied(s) + v2*uint64(h.Lists.Count)*4*n
 		case kindTEMLists:
 			if opt.SkipTEM {
 				continue
@@ -161,14 +184,16 @@ func decodeCost(h *Header, sec *[kindLast + 1]*SectionInfo, opt DecodeOptions) (
 			}
 			c = inflate(s) + 4*n*uint64(h.Dim)
 		case kindCusText:
-			// The unpacked ids, the canonical order, a group index and a
-			// seen flag per word, and a slice header per group.
-			c = n*(4+4+4+1) + uint64(h.CusText.Groups)*24
+			// A seen bit per word to check them, a copy of the packed ids
+			// unless in place, and, expanded on first use, the canonical
+			// order and a group index per word.
+			c = n/8 + 8 + s.Raw + n*(4+4)
 		case kindStandIns:
-			// The front-coded text kept (copied), the unpacked ids before
-			// packing, the packed ids and the block offsets.
+			// The block offsets, and at most a copy of the section;
+			// format 2 also keeps its inflated text and unpacks and
+			// repacks the ids.
 			m := uint64(h.StandIns.Words)
-			c = inflate(s) + s.Raw + m*4 + m*4 + (m/standInBlock+1)*4
+			c = inflate(s) + s.Raw + (m/standInBlock+1)*4 + v2*(m*4+m*4+bitpack.Slack)
 		}
 		costs[k] = c
 		total += c
@@ -178,12 +203,12 @@ func decodeCost(h *Header, sec *[kindLast + 1]*SectionInfo, opt DecodeOptions) (
 
 // checkDecodeCost refuses a file whose decoding would allocate more than
 // opt's budget, naming the section that costs most.
-func checkDecodeCost(h *Header, sec *[kindLast + 1]*SectionInfo, opt DecodeOptions) error {
+func checkDecodeCost(h *Header, sec *[kindLast + 1]*SectionInfo, major uint16, opt DecodeOptions) error {
 	limit, err := opt.maxMemory()
 	if err != nil {
 		return err
 	}
-	total, costs := decodeCost(h, sec, opt)
+	total, costs := decodeCost(h, sec, major, opt)
 	if total <= limit {
 		return nil
 	}

@@ -6,7 +6,60 @@ import (
 	"github.com/wordveil/wordveil/internal/wva/internal/bitpack"
 )
 
-// LISTS section layout:
+// LISTS section, format 3 (integers little-endian):
+//
+//	0   u32  L, the number of lists (1..MaxLists)
+//	4   u32  N, the vocabulary size
+//	8   L lists, each N u32 ids: list l's word at position p
+//
+// Stored raw and read in place: a list's order is the section's bytes
+// (only its inverse, the position of each word, is built, 4 bytes a word,
+// in the same pass that proves the order a permutation). A 32-bit id
+// takes twice the 16 bits that suffice at 50,000 words, but an app
+// package's zip compression takes most of that back.
+const listsV3FixedLen = 8
+
+func encodeLists(lists []Permutation, n int) []byte {
+	b := make([]byte, listsV3FixedLen, listsV3FixedLen+4*len(lists)*n)
+	binary.LittleEndian.PutUint32(b[0:], uint32(len(lists)))
+	binary.LittleEndian.PutUint32(b[4:], uint32(n))
+	for _, p := range lists {
+		b = appendU32s(b, p.Order)
+	}
+	return b
+}
+
+// decodeLists parses a format-3 LISTS section of an n-word vocabulary,
+// each order in place when inPlace, and checks that each is an exact
+// permutation, deriving its inverse in the same pass.
+func decodeLists(raw []byte, n int, inPlace bool) ([]Permutation, error) {
+	const part = "section LISTS"
+	if len(raw) < listsV3FixedLen {
+		return nil, corruptf(part, "%d bytes, shorter than its %d-byte header", len(raw), listsV3FixedLen)
+	}
+	l := binary.LittleEndian.Uint32(raw[0:])
+	secN := binary.LittleEndian.Uint32(raw[4:])
+	switch {
+	case l == 0 || l > maxLists:
+		return nil, corruptf(part, "%d lists, want 1..%d", l, maxLists)
+	case uint64(secN) != uint64(n):
+		return nil, corruptf(part, "%d words, header says %d", secN, n)
+	case uint64(len(raw)-listsV3FixedLen) != uint64(l)*4*uint64(n):
+		return nil, corruptf(part, "%d bytes of ids, %d lists of %d words need %d", len(raw)-listsV3FixedLen, l, n, uint64(l)*4*uint64(n))
+	}
+	lists := make([]Permutation, l)
+	for i := range lists {
+		order := u32s(raw[listsV3FixedLen+4*i*n:listsV3FixedLen+4*(i+1)*n], inPlace)
+		pos, err := invert(order)
+		if err != nil {
+			return nil, corruptf(part, "list %d is not a permutation: %v", i, err)
+		}
+		lists[i] = Permutation{Order: order, Pos: pos}
+	}
+	return lists, nil
+}
+
+// LISTS section, format 2:
 //
 //	0   u32  L, the number of lists (1..MaxLists)
 //	4   u32  N, the vocabulary size
@@ -20,24 +73,19 @@ import (
 // memory speed; they are never compressed.
 const listsFixedLen = 12
 
+// listsV2Len is the length of a format-2 LISTS section of l lists of n
+// words.
+func listsV2Len(l, n int) uint64 {
+	return listsFixedLen + uint64(l)*uint64(bitpack.PackedLen(n, idWidth(n)))
+}
+
 // maxLists bounds the number of 1-Diffractor lists.
 const maxLists = 256
 
-func encodeLists(lists []Permutation, n int) []byte {
-	idBits := bitpack.Width(uint64(max(n, 1) - 1))
-	b := make([]byte, listsFixedLen, listsFixedLen+len(lists)*bitpack.PackedLen(n, idBits))
-	binary.LittleEndian.PutUint32(b[0:], uint32(len(lists)))
-	binary.LittleEndian.PutUint32(b[4:], uint32(n))
-	b[8] = byte(idBits)
-	for _, p := range lists {
-		b = bitpack.Pack(b, p.Order, idBits)
-	}
-	return b
-}
-
-// decodeLists parses the lists of an n-word vocabulary and checks that each
-// is an exact permutation, deriving its inverse in the same pass.
-func decodeLists(raw []byte, n int) ([]Permutation, error) {
+// decodeListsV2 parses a format-2 LISTS section of an n-word vocabulary
+// and checks that each list is an exact permutation, deriving its inverse
+// in the same pass.
+func decodeListsV2(raw []byte, n int) ([]Permutation, error) {
 	const part = "section LISTS"
 	if len(raw) < listsFixedLen {
 		return nil, corruptf(part, "%d bytes, shorter than its %d-byte header", len(raw), listsFixedLen)

@@ -66,7 +66,7 @@ const (
 // the scan within a few cache lines.
 const standInBlock = 16
 
-// standinsFixedLen is the size of the STANDINS section's fixed header.
+// standinsFixedLen is the size of a format-2 STANDINS section's fixed header.
 const standinsFixedLen = 12
 
 // NewStandIns validates and returns the stand-ins in canonical form (sorted
@@ -234,34 +234,110 @@ func (s *StandIns) At(i int) (word string, id int) {
 // (Lookup): a validated asset never has a word in both.
 func (a *Asset) StandIn(word string) (id int, ok bool) { return a.StandIns.Lookup(word) }
 
-// STANDINS section layout (integers little-endian):
+// STANDINS section, format 3 (integers little-endian):
 //
 //	0       u32  M, the number of stand-ins (≥ 1: an empty set is no section)
 //	4       u32  N, the vocabulary size
 //	8       u8   idBits = Width(N−1) (0 when N ≤ 1)
 //	9       3 bytes reserved, 0
-//	12      the M entries, front-coded in blocks of 16 (StandIns.text):
-//	        u8 shared, u8 rest (≥ 1), rest bytes; strictly ascending words
-//	then    M ids of idBits bits (bitpack order), zero-padded to a byte
+//	12      u32  T, the length of the entries' text
+//	16      M ids of idBits bits (bitpack order), zero-padded to a byte,
+//	        then 8 zero bytes, so that any id is read with one 8-byte load
+//	then    the M entries, T bytes, front-coded in blocks of 16
+//	        (StandIns.text): u8 shared, u8 rest (≥ 1), rest bytes; strictly
+//	        ascending words
 //
-// The section is normally compressed; front coding first halves what
-// DEFLATE has to inflate at load.
+// It is stored raw and read in place: the ids and the text are the
+// section's bytes; only the block offsets (4 bytes per 16 entries) are
+// built, by the pass that checks every entry.
+const standinsV3FixedLen = 16
 
 func encodeStandIns(s *StandIns) []byte {
 	m := s.Len()
-	idBits := idWidth(s.vocab)
-	b := make([]byte, standinsFixedLen, standinsFixedLen+len(s.text)+bitpack.PackedLen(m, idBits))
+	ids := s.ids.Bytes()
+	b := make([]byte, standinsV3FixedLen, standinsV3FixedLen+len(ids)+bitpack.Slack+len(s.text))
 	binary.LittleEndian.PutUint32(b[0:], uint32(m))
 	binary.LittleEndian.PutUint32(b[4:], uint32(s.vocab))
-	b[8] = byte(idBits)
-	b = append(b, s.text...)
-	w := bitpack.NewWriter(b)
-	for i := range m {
-		w.Write(s.ids.Get(i), idBits)
-	}
-	return w.Bytes()
+	b[8] = byte(idWidth(s.vocab))
+	binary.LittleEndian.PutUint32(b[12:], uint32(len(s.text)))
+	b = append(b, ids...)
+	b = append(b, make([]byte, bitpack.Slack)...)
+	return append(b, s.text...)
 }
 
+// decodeStandInsV3 parses a format-3 STANDINS section of an n-word
+// vocabulary, in place when inPlace; see decodeStandIns for what is
+// checked.
+func decodeStandInsV3(raw []byte, n int, info *StandInsInfo, inPlace bool) (*StandIns, error) {
+	const part = "section STANDINS"
+	if len(raw) < standinsV3FixedLen {
+		return nil, corruptf(part, "%d bytes, shorter than its %d-byte header", len(raw), standinsV3FixedLen)
+	}
+	m := uint64(binary.LittleEndian.Uint32(raw[0:]))
+	secN := binary.LittleEndian.Uint32(raw[4:])
+	idBits := uint(raw[8])
+	t := uint64(binary.LittleEndian.Uint32(raw[12:]))
+	body := uint64(len(raw) - standinsV3FixedLen)
+	if err := checkStandInsCounts(m, body, secN, idBits, n, info, raw[9:12]); err != nil {
+		return nil, err
+	}
+	mi := int(m) // ≤ MaxStandIns
+	idLen := uint64(bitpack.PackedLen(mi, idBits)) + bitpack.Slack
+	if idLen > body || body-idLen != t {
+		return nil, corruptf(part, "%d bytes after the header; %d %d-bit ids with their slack and %d bytes of text need %d", body, m, idBits, t, idLen+t)
+	}
+	idBytes := raw[standinsV3FixedLen : standinsV3FixedLen+idLen]
+	if !inPlace {
+		idBytes = slices.Clone(idBytes)
+	}
+	ids, err := bitpack.View(idBytes, mi, idBits)
+	if err != nil {
+		return nil, corruptf(part, "ids: %v", err)
+	}
+	for i := range mi {
+		if id := ids.Get(i); id >= uint64(n) {
+			return nil, corruptf(part, "stand-in %d stands in for id %d, vocabulary has %d words", i, id, n)
+		}
+	}
+	text := raw[standinsV3FixedLen+idLen:]
+	blocks, end, err := checkStandInEntries(text, mi)
+	if err != nil {
+		return nil, err
+	}
+	if end != len(text) {
+		return nil, corruptf(part, "%d bytes after %d stand-ins' entries", len(text)-end, mi)
+	}
+	return &StandIns{vocab: n, text: str(text, inPlace), blocks: blocks, ids: ids}, nil
+}
+
+// checkStandInsCounts checks a STANDINS section's fixed fields (either
+// format): m entries in body bytes after the fixed part, for a vocabulary
+// of secN words (n expected) with idBits-bit ids.
+func checkStandInsCounts(m, body uint64, secN uint32, idBits uint, n int, info *StandInsInfo, reserved []byte) error {
+	const part = "section STANDINS"
+	switch {
+	case m == 0:
+		return corruptf(part, "no stand-ins (an empty set is written as no section)")
+	case m > MaxStandIns:
+		return corruptf(part, "%d stand-ins, at most %d", m, MaxStandIns)
+	case m > body/3:
+		// Every entry takes two length bytes and at least one byte of text.
+		return corruptf(part, "%d bytes cannot hold %d stand-ins", body, m)
+	case uint64(info.Words) != m:
+		return corruptf(part, "%d stand-ins, header says %d", m, info.Words)
+	case uint64(secN) != uint64(n):
+		return corruptf(part, "vocabulary of %d words, header says %d", secN, n)
+	case idBits != idWidth(n):
+		return corruptf(part, "id width %d bits, %d words need %d", idBits, n, idWidth(n))
+	case reserved[0] != 0 || reserved[1] != 0 || reserved[2] != 0:
+		return corruptf(part, "reserved bytes are not zero")
+	}
+	return nil
+}
+
+// STANDINS section, format 2: the format-3 fields without T, the entries
+// right after the 12-byte fixed part, then the ids (without slack);
+// normally compressed.
 // decodeStandIns parses the stand-ins of an n-word vocabulary, checking
 // every field against the section's size before allocating. One pass over
 // the entries checks each against the one before it (canonical front
@@ -277,66 +353,15 @@ func decodeStandIns(raw []byte, n int, info *StandInsInfo) (*StandIns, error) {
 	m := uint64(binary.LittleEndian.Uint32(raw[0:]))
 	secN := binary.LittleEndian.Uint32(raw[4:])
 	idBits := uint(raw[8])
-	wantBits := idWidth(n)
 	body := uint64(len(raw) - standinsFixedLen)
-	switch {
-	case m == 0:
-		return nil, corruptf(part, "no stand-ins (an empty set is written as no section)")
-	case m > MaxStandIns:
-		return nil, corruptf(part, "%d stand-ins, at most %d", m, MaxStandIns)
-	case m > body/3:
-		// Every entry takes two length bytes and at least one byte of text.
-		return nil, corruptf(part, "%d bytes cannot hold %d stand-ins", body, m)
-	case uint64(info.Words) != m:
-		return nil, corruptf(part, "%d stand-ins, header says %d", m, info.Words)
-	case uint64(secN) != uint64(n):
-		return nil, corruptf(part, "vocabulary of %d words, header says %d", secN, n)
-	case idBits != wantBits:
-		return nil, corruptf(part, "id width %d bits, %d words need %d", idBits, n, wantBits)
-	case raw[9] != 0 || raw[10] != 0 || raw[11] != 0:
-		return nil, corruptf(part, "reserved bytes are not zero")
+	if err := checkStandInsCounts(m, body, secN, idBits, n, info, raw[9:12]); err != nil {
+		return nil, err
 	}
 	mi := int(m) // ≤ MaxStandIns
 	text := raw[standinsFixedLen:]
-	blocks := make([]uint32, 0, numBlocks(mi))
-	var buf [MaxStandInLen]byte
-	prevLen, off := 0, 0
-	for i := range mi {
-		if len(text)-off < 2 {
-			return nil, corruptf(part, "stand-in %d: section ends inside the entry", i)
-		}
-		shared, rest := int(text[off]), int(text[off+1])
-		switch {
-		case i%standInBlock == 0 && shared != 0:
-			return nil, corruptf(part, "stand-in %d starts a block but shares %d bytes", i, shared)
-		case shared > prevLen:
-			return nil, corruptf(part, "stand-in %d shares %d bytes with a %d-byte word", i, shared, prevLen)
-		case rest == 0:
-			return nil, corruptf(part, "stand-in %d adds no byte to the word before it", i)
-		case shared+rest > MaxStandInLen:
-			return nil, corruptf(part, "stand-in %d has %d bytes, at most %d", i, shared+rest, MaxStandInLen)
-		case len(text)-off-2 < rest:
-			return nil, corruptf(part, "stand-in %d: section ends inside the entry", i)
-		}
-		suffix := text[off+2 : off+2+rest]
-		// Strictly after the previous word, and front-coded canonically:
-		// the first byte that differs is where sharing stops and is
-		// larger. A word that extends the previous one is after it.
-		if i%standInBlock != 0 && shared < prevLen && suffix[0] <= buf[shared] {
-			return nil, corruptf(part, "stand-in %d (%q) does not follow %q in ascending byte order with its shared prefix", i, append(buf[:shared:shared], suffix...), buf[:prevLen])
-		}
-		if i%standInBlock == 0 && i > 0 && bytes.Compare(suffix, buf[:prevLen]) <= 0 {
-			return nil, corruptf(part, "stand-in %d (%q) does not follow %q in ascending byte order", i, suffix, buf[:prevLen])
-		}
-		if i%standInBlock == 0 {
-			blocks = append(blocks, uint32(off))
-		}
-		copy(buf[shared:], suffix)
-		prevLen = shared + rest
-		if !utf8.Valid(buf[:prevLen]) {
-			return nil, corruptf(part, "stand-in %d is not valid UTF-8", i)
-		}
-		off += 2 + rest
+	blocks, off, err := checkStandInEntries(text, mi)
+	if err != nil {
+		return nil, err
 	}
 	idBytes := bitpack.PackedLen(mi, idBits)
 	if len(text)-off != idBytes {
@@ -356,6 +381,55 @@ func decodeStandIns(raw []byte, n int, info *StandInsInfo) (*StandIns, error) {
 	return &StandIns{vocab: n, text: string(text[:off]), blocks: blocks, ids: ap.Array()}, nil
 }
 
+// checkStandInEntries checks the first m front-coded entries of text, one
+// pass, each against the one before it (canonical front coding, strict
+// order, lengths, UTF-8), and returns the offset of every block's first
+// entry and where the entries end.
+func checkStandInEntries(text []byte, m int) (blocks []uint32, end int, err error) {
+	const part = "section STANDINS"
+	blocks = make([]uint32, 0, numBlocks(m))
+	var buf [MaxStandInLen]byte
+	prevLen, off := 0, 0
+	for i := range m {
+		if len(text)-off < 2 {
+			return nil, 0, corruptf(part, "stand-in %d: section ends inside the entry", i)
+		}
+		shared, rest := int(text[off]), int(text[off+1])
+		switch {
+		case i%standInBlock == 0 && shared != 0:
+			return nil, 0, corruptf(part, "stand-in %d starts a block but shares %d bytes", i, shared)
+		case shared > prevLen:
+			return nil, 0, corruptf(part, "stand-in %d shares %d bytes with a %d-byte word", i, shared, prevLen)
+		case rest == 0:
+			return nil, 0, corruptf(part, "stand-in %d adds no byte to the word before it", i)
+		case shared+rest > MaxStandInLen:
+			return nil, 0, corruptf(part, "stand-in %d has %d bytes, at most %d", i, shared+rest, MaxStandInLen)
+		case len(text)-off-2 < rest:
+			return nil, 0, corruptf(part, "stand-in %d: section ends inside the entry", i)
+		}
+		suffix := text[off+2 : off+2+rest]
+		// Strictly after the previous word, and front-coded canonically:
+		// the first byte that differs is where sharing stops and is
+		// larger. A word that extends the previous one is after it.
+		if i%standInBlock != 0 && shared < prevLen && suffix[0] <= buf[shared] {
+			return nil, 0, corruptf(part, "stand-in %d (%q) does not follow %q in ascending byte order with its shared prefix", i, append(buf[:shared:shared], suffix...), buf[:prevLen])
+		}
+		if i%standInBlock == 0 && i > 0 && bytes.Compare(suffix, buf[:prevLen]) <= 0 {
+			return nil, 0, corruptf(part, "stand-in %d (%q) does not follow %q in ascending byte order", i, suffix, buf[:prevLen])
+		}
+		if i%standInBlock == 0 {
+			blocks = append(blocks, uint32(off))
+		}
+		copy(buf[shared:], suffix)
+		prevLen = shared + rest
+		if !utf8.Valid(buf[:prevLen]) {
+			return nil, 0, corruptf(part, "stand-in %d is not valid UTF-8", i)
+		}
+		off += 2 + rest
+	}
+	return blocks, off, nil
+}
+
 // collision returns the first stand-in for which isWord is true.
 func (s *StandIns) collision(isWord func(string) bool) (string, bool) {
 	for i := range s.Len() {
@@ -366,10 +440,10 @@ func (s *StandIns) collision(isWord func(string) bool) (string, bool) {
 	return "", false
 }
 
-// deriveStandIns checks the stand-ins against the vocabulary (idx indexes
-// a.Words) and fills the header's description of them. An empty set is
-// written as no section, so it leaves the description nil.
-func (a *Asset) deriveStandIns(h *Header, idx *wordIndex) error {
+// deriveStandIns checks the stand-ins against the vocabulary and fills
+// the header's description of them. An empty set is written as no
+// section, so it leaves the description nil.
+func (a *Asset) deriveStandIns(h *Header) error {
 	s := a.StandIns
 	if s.Len() == 0 {
 		if h.StandIns != nil && h.StandIns.Words != 0 {
@@ -378,13 +452,13 @@ func (a *Asset) deriveStandIns(h *Header, idx *wordIndex) error {
 		h.StandIns = nil
 		return nil
 	}
-	if s.vocab != len(a.Words) {
-		return invalidf("stand-ins", "ids index a vocabulary of %d words, vocabulary has %d", s.vocab, len(a.Words))
+	if s.vocab != a.Len() {
+		return invalidf("stand-ins", "ids index a vocabulary of %d words, vocabulary has %d", s.vocab, a.Len())
 	}
 	if h.StandIns != nil && h.StandIns.Words != 0 && h.StandIns.Words != s.Len() {
 		return invalidf("header", "standIns words %d, asset has %d stand-ins", h.StandIns.Words, s.Len())
 	}
-	isWord := func(w string) bool { _, ok := idx.lookup(a.Words, w); return ok }
+	isWord := func(w string) bool { _, ok := a.Lookup(w); return ok }
 	if w, found := s.collision(isWord); found {
 		return invalidf("stand-ins", "%q is also a vocabulary word", w)
 	}

@@ -2,72 +2,239 @@ package wva
 
 import (
 	"encoding/binary"
+	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
-// VOCAB section (raw form): the N word lengths as unsigned LEB128 varints
-// (minimal encoding, 1..MaxWordLen), then the N words' bytes concatenated.
-// Lengths first, text after, so DEFLATE sees one run of similar text; the
-// section is normally compressed (about 2×).
-
-func encodeVocab(words []string) []byte {
-	size := 0
-	for _, w := range words {
-		size += binary.MaxVarintLen16 + len(w)
-	}
-	b := make([]byte, 0, size)
-	for _, w := range words {
-		b = binary.AppendUvarint(b, uint64(len(w)))
-	}
-	for _, w := range words {
-		b = append(b, w...)
-	}
-	return b
+// vocab is the word table of an Asset: word id's bytes are
+// text[off[id]:off[id+1]], and sorted lists every id once, in ascending
+// byte order of its word, which is what Lookup binary-searches. Decoded
+// from a 3.x file in place, all three alias the file's VOCAB section, so
+// the table costs no heap and no work beyond its validation; decoded from
+// a 2.x file or built by NewVocab-style callers (Asset.SetWords), they are
+// built in memory.
+//
+// A binary search needs no hash key and has no bad inputs: a lookup
+// compares at most ⌈log2 N⌉+1 words (17 at 50,000) whatever the text, so
+// crafted tokens cannot slow it down.
+type vocab struct {
+	text   string
+	off    []uint32 // len N+1 (nil when N = 0)
+	sorted []uint32 // len N
 }
 
-// decodeVocab parses n words. The words share one string allocation (the
-// text part), so the vocabulary costs its text plus one string header per
-// word.
-func decodeVocab(raw []byte, n int) ([]string, error) {
+func (v *vocab) len() int { return len(v.sorted) }
+
+func (v *vocab) word(id int) string { return v.text[v.off[id]:v.off[id+1]] }
+
+// lookup returns the id of word by binary search over sorted.
+func (v *vocab) lookup(word string) (int, bool) {
+	lo, hi := 0, len(v.sorted)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		switch c := strings.Compare(v.word(int(v.sorted[mid])), word); {
+		case c == 0:
+			return int(v.sorted[mid]), true
+		case c < 0:
+			lo = mid + 1
+		default:
+			hi = mid
+		}
+	}
+	return 0, false
+}
+
+// newVocab builds the table of words (in id order). If a word occurs more
+// than once, dupA and dupB are two of its ids (dupA < dupB) and ok is
+// false; the table is still built (lookups find one of the ids).
+func newVocab(words []string) (v vocab, dupA, dupB int, ok bool) {
+	n := len(words)
+	if n == 0 {
+		return vocab{}, 0, 0, true
+	}
+	size := 0
+	for _, w := range words {
+		size += len(w)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	v.off = make([]uint32, n+1)
+	for i, w := range words {
+		b.WriteString(w)
+		v.off[i+1] = v.off[i] + uint32(len(w))
+	}
+	v.text = b.String()
+	v.sorted = sortedIDs(&v)
+	ok = true
+	for k := 1; k < n; k++ {
+		a, c := int(v.sorted[k-1]), int(v.sorted[k])
+		if v.word(a) == v.word(c) {
+			return v, min(a, c), max(a, c), false
+		}
+	}
+	return v, 0, 0, true
+}
+
+// sortedIDs returns v's ids in ascending byte order of their words, equal
+// words by id.
+func sortedIDs(v *vocab) []uint32 {
+	ids := make([]uint32, len(v.off)-1)
+	for i := range ids {
+		ids[i] = uint32(i)
+	}
+	slices.SortFunc(ids, func(a, b uint32) int {
+		if c := strings.Compare(v.word(int(a)), v.word(int(b))); c != 0 {
+			return c
+		}
+		return int(a) - int(b)
+	})
+	return ids
+}
+
+// VOCAB section, format 3 (integers little-endian; the section starts
+// 8-aligned, so both arrays are 4-aligned in the file):
+//
+//	0          u32  N, the number of words
+//	4          u32  reserved, 0
+//	8          u32  off[N+1]: word i is text[off[i]:off[i+1]], off[0] = 0
+//	8+4(N+1)   u32  sorted[N]: the ids in strictly ascending byte order of
+//	                their words
+//	8+8N+4     the words' bytes in id order, off[N] bytes
+//
+// It is stored raw, so that a reader uses it where it lies: the text as
+// the words' strings, the arrays as the lookup table. An app package
+// compresses it (APK and IPA files are zip archives) about as well as
+// DEFLATE did when it was compressed in the file.
+const vocabFixedLen = 8
+
+func encodeVocab(v *vocab) []byte {
+	n := v.len()
+	b := make([]byte, vocabFixedLen, vocabFixedLen+8*n+4+len(v.text))
+	binary.LittleEndian.PutUint32(b[0:], uint32(n))
+	off := v.off
+	if n == 0 {
+		off = []uint32{0}
+	}
+	b = appendU32s(b, off)
+	b = appendU32s(b, v.sorted)
+	return append(b, v.text...)
+}
+
+// decodeVocab checks a format-3 VOCAB section of n words and returns its
+// table, in place when inPlace. The checks prove what Lookup and Word
+// rely on: offsets increase by 1..MaxWordLen and end at the text's end;
+// the text is valid UTF-8 and every word starts at a rune boundary, so
+// every word is valid UTF-8; and the sorted ids are below n with their
+// words strictly ascending, which makes them distinct (so a permutation
+// of the ids) and the words unique. Linear in the section, one pass each.
+func decodeVocab(raw []byte, n int, inPlace bool) (vocab, error) {
+	const part = "section VOCAB"
+	// The fixed part, the arrays and one byte of text per word: this
+	// bounds n by the section size before anything is sliced.
+	if len(raw) < vocabFixedLen+4 || uint64(n) > (uint64(len(raw))-vocabFixedLen-4)/9 {
+		return vocab{}, corruptf(part, "%d bytes cannot hold %d words", len(raw), n)
+	}
+	if secN := binary.LittleEndian.Uint32(raw[0:]); uint64(secN) != uint64(n) {
+		return vocab{}, corruptf(part, "%d words, header says %d", secN, n)
+	}
+	if binary.LittleEndian.Uint32(raw[4:]) != 0 {
+		return vocab{}, corruptf(part, "reserved field is not zero")
+	}
+	textAt := vocabFixedLen + 8*n + 4
+	off := u32s(raw[vocabFixedLen:vocabFixedLen+4*(n+1)], inPlace)
+	v := vocab{off: off, sorted: u32s(raw[vocabFixedLen+4*(n+1):textAt], inPlace)}
+	text := raw[textAt:]
+	if off[0] != 0 {
+		return vocab{}, corruptf(part, "first offset is %d, not 0", off[0])
+	}
+	for i := range n {
+		if l := uint64(off[i+1]) - uint64(off[i]); off[i+1] <= off[i] || l > maxWordLen {
+			return vocab{}, corruptf(part, "word %d spans offsets %d..%d, want 1..%d bytes", i, off[i], off[i+1], maxWordLen)
+		}
+		if uint64(off[i]) < uint64(len(text)) && !utf8.RuneStart(text[off[i]]) {
+			return vocab{}, corruptf(part, "word %d does not start at a UTF-8 character", i)
+		}
+	}
+	if uint64(off[n]) != uint64(len(text)) {
+		return vocab{}, corruptf(part, "offsets end at %d, %d bytes of text follow", off[n], len(text))
+	}
+	if !utf8.Valid(text) {
+		return vocab{}, corruptf(part, "text is not valid UTF-8")
+	}
+	v.text = str(text, inPlace)
+	if n == 0 {
+		v.off = nil
+	}
+	for k, id := range v.sorted {
+		if uint64(id) >= uint64(n) {
+			return vocab{}, corruptf(part, "sorted entry %d is id %d, vocabulary has %d words", k, id, n)
+		}
+		if k > 0 && v.word(int(v.sorted[k-1])) >= v.word(int(id)) {
+			a, b := v.sorted[k-1], id
+			if v.word(int(a)) == v.word(int(b)) {
+				return vocab{}, corruptf(part, "word %q at ids %d and %d", v.word(int(a)), min(a, b), max(a, b))
+			}
+			return vocab{}, corruptf(part, "sorted entry %d (%q) does not follow %q", k, v.word(int(b)), v.word(int(a)))
+		}
+	}
+	return v, nil
+}
+
+// VOCAB section, format 2: the N word lengths as unsigned LEB128 varints
+// (minimal encoding, 1..MaxWordLen), then the N words' bytes
+// concatenated; normally compressed. decodeVocabV2 reads it into the same
+// table, built in memory (the sort costs a few milliseconds at 50,000
+// words: format 2 files are read, no longer written).
+func decodeVocabV2(raw []byte, n int) (vocab, error) {
 	const part = "section VOCAB"
 	// Every word takes at least two bytes (a length and one byte of text),
 	// which bounds n before allocating.
 	if uint64(n) > uint64(len(raw))/2 {
-		return nil, corruptf(part, "%d bytes cannot hold %d words", len(raw), n)
+		return vocab{}, corruptf(part, "%d bytes cannot hold %d words", len(raw), n)
 	}
-	lens := make([]uint16, n)
+	if n == 0 {
+		if len(raw) != 0 {
+			return vocab{}, corruptf(part, "%d bytes of text for no words", len(raw))
+		}
+		return vocab{}, nil
+	}
+	off := make([]uint32, n+1)
 	p := 0
-	var total uint64 // 64-bit: n·MaxWordLen can overflow a 32-bit int
-	for i := range lens {
-		v, k := binary.Uvarint(raw[p:])
+	for i := range n {
+		l, k := binary.Uvarint(raw[p:])
 		if k <= 0 {
-			return nil, corruptf(part, "length of word %d is not a valid varint", i)
+			return vocab{}, corruptf(part, "length of word %d is not a valid varint", i)
 		}
-		if k != uvarintLen(v) {
-			return nil, corruptf(part, "length of word %d is not minimally encoded", i)
+		if k != uvarintLen(l) {
+			return vocab{}, corruptf(part, "length of word %d is not minimally encoded", i)
 		}
-		if v == 0 || v > maxWordLen {
-			return nil, corruptf(part, "word %d has length %d, want 1..%d", i, v, maxWordLen)
+		if l == 0 || l > maxWordLen {
+			return vocab{}, corruptf(part, "word %d has length %d, want 1..%d", i, l, maxWordLen)
 		}
-		lens[i] = uint16(v)
-		total += v
+		off[i+1] = off[i] + uint32(l) // ≤ n·MaxWordLen < 2^35: checked against the section below first
+		if uint64(off[i+1]) > uint64(len(raw)) {
+			return vocab{}, corruptf(part, "lengths sum past the section's %d bytes", len(raw))
+		}
 		p += k
 	}
-	if uint64(len(raw)-p) != total {
-		return nil, corruptf(part, "lengths sum to %d bytes, %d bytes of text follow", total, len(raw)-p)
+	if uint64(len(raw)-p) != uint64(off[n]) {
+		return vocab{}, corruptf(part, "lengths sum to %d bytes, %d bytes of text follow", off[n], len(raw)-p)
 	}
-	text := string(raw[p:])
-	words := make([]string, n)
-	off := 0
-	for i, l := range lens {
-		w := text[off : off+int(l)]
-		if !utf8.ValidString(w) {
-			return nil, corruptf(part, "word %d is not valid UTF-8", i)
+	v := vocab{text: string(raw[p:]), off: off}
+	for i := range n {
+		if !utf8.ValidString(v.word(i)) {
+			return vocab{}, corruptf(part, "word %d is not valid UTF-8", i)
 		}
-		words[i] = w
-		off += int(l)
 	}
-	return words, nil
+	v.sorted = sortedIDs(&v)
+	for k := 1; k < n; k++ {
+		a, b := v.sorted[k-1], v.sorted[k]
+		if v.word(int(a)) == v.word(int(b)) {
+			return vocab{}, corruptf(part, "word %q at ids %d and %d", v.word(int(a)), a, b)
+		}
+	}
+	return v, nil
 }
 
 func uvarintLen(v uint64) int {

@@ -1,6 +1,9 @@
 package bitpack
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // MaxArrayWidth is the widest Array field, in bits: a 57-bit field shifted
 // by at most 7 bits still fits in the one 64-bit load that reads it.
@@ -148,4 +151,42 @@ func (a *Appender) Array() Array {
 	b = b[:len(b)+slack]
 	clear(b[len(b)-slack:])
 	return Array{b: b, n: a.n, width: a.width, mask: mask(a.width)}
+}
+
+// Slack is the number of zero bytes an Array's packed fields must be
+// followed by (see View).
+const Slack = slack
+
+// View returns the Array whose packed fields are b's first bytes, where
+// they lie (no copy): b must hold exactly the fields' bytes, with zero
+// padding bits in the last one, followed by Slack zero bytes, which let
+// every field be read with one 8-byte load. b must not change while the
+// Array is in use. It returns an error wrapping ErrPadding (wrong length,
+// non-zero padding or slack) or ErrWidth.
+func View(b []byte, n int, width uint) (Array, error) {
+	size := arrayLen(n, width)
+	switch {
+	case size < 0 || width > MaxWidth:
+		return Array{}, ErrWidth
+	case len(b) != size+slack:
+		return Array{}, fmt.Errorf("%w: %d bytes, %d fields of %d bits and %d bytes of slack need %d", ErrPadding, len(b), n, width, slack, size+slack)
+	}
+	if err := checkPadding(b[:size], uint64(n)*uint64(width)); err != nil {
+		return Array{}, err
+	}
+	for _, c := range b[size:] {
+		if c != 0 {
+			return Array{}, fmt.Errorf("%w: non-zero slack byte", ErrPadding)
+		}
+	}
+	return Array{b: b[:size+slack:size+slack], n: n, width: width, mask: mask(width)}, nil
+}
+
+// Bytes returns the packed fields without the slack (for writing them):
+// the layout View reads, less its Slack zero bytes.
+func (a *Array) Bytes() []byte {
+	if len(a.b) < slack {
+		return nil // the zero Array
+	}
+	return a.b[:len(a.b)-slack]
 }

@@ -129,3 +129,25 @@ func checkPadding(src []byte, end uint64) error {
 	}
 	return nil
 }
+
+// CheckStream checks that src is exactly a stream of n fields of the
+// given width (length and zero padding), as Unpack would, without
+// unpacking it.
+func CheckStream(src []byte, n int, width uint) error {
+	if width > MaxWidth {
+		return ErrWidth
+	}
+	l := PackedLen(n, width)
+	if l < 0 || len(src) < l {
+		return ErrShort
+	}
+	return checkPadding(src, uint64(n)*uint64(width))
+}
+
+// Field returns field i of a stream of fields of the given width, reading
+// no byte past src's end (fields there read as zero). For a checked
+// stream (CheckStream) and i below its length it is the i-th value Unpack
+// would return.
+func Field(src []byte, i int, width uint) uint64 {
+	return loadTail(src, uint64(i)*uint64(width)) & mask(width)
+}
