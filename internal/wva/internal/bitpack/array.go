@@ -179,7 +179,7 @@ func View(b []byte, n int, width uint) (Array, error) {
 			return Array{}, fmt.Errorf("%w: non-zero slack byte", ErrPadding)
 		}
 	}
-	return Array{b: b[:size+slack:size+slack], n: n, width: width, mask: mask(width)}, nil
+	return Array{b: b[: size+slack : size+slack], n: n, width: width, mask: mask(width)}, nil
 }
 
 // Bytes returns the packed fields without the slack (for writing them):
