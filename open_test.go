@@ -51,13 +51,13 @@ func TestExcludedWordsNeverOutputByDefault(t *testing.T) {
 	}
 	excluded := map[string]bool{}
 	for _, id := range a.Header.Excluded.IDs {
-		excluded[strings.ToLower(a.Words[id])] = true
+		excluded[strings.ToLower(a.Word(int(id)))] = true
 	}
 	// Words near excluded ones: the excluded words themselves, typed by a
 	// user, are what most often yields an excluded output.
 	var words []string
 	for _, id := range a.Header.Excluded.IDs {
-		words = append(words, a.Words[id])
+		words = append(words, a.Word(int(id)))
 	}
 	n := 20000
 	if testing.Short() {

@@ -35,7 +35,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	r := rand.New(rand.NewPCG(1, 2))
 	var sb strings.Builder
 	for i := 0; i < *nWords; i++ {
-		sb.WriteString(a.Words[r.IntN(min(5000, a.Len()))])
+		sb.WriteString(a.Word(r.IntN(min(5000, a.Len()))))
 		sb.WriteByte(" .,"[min(r.IntN(20), 2)])
 	}
 	text := sb.String()

@@ -59,7 +59,7 @@ func neighbours(args []string, stdout, stderr io.Writer) error {
 				fmt.Fprintf(stdout, "%-14s (not in the vocabulary)\n", w)
 				continue
 			}
-			label = w + " → " + a.Words[id]
+			label = w + " → " + a.Word(id)
 		}
 		res, err := idx.KNN(buf, a.Codes[id], *k+1, hamming.Options{})
 		if err != nil {
@@ -68,7 +68,7 @@ func neighbours(args []string, stdout, stderr io.Writer) error {
 		var parts []string
 		for _, n := range res {
 			if (int(n.ID) != id || label != w) && len(parts) < *k {
-				parts = append(parts, fmt.Sprintf("%s %d", a.Words[n.ID], n.Dist))
+				parts = append(parts, fmt.Sprintf("%s %d", a.Word(int(n.ID)), n.Dist))
 			}
 		}
 		fmt.Fprintf(stdout, "%-14s %s\n", label, strings.Join(parts, ", "))

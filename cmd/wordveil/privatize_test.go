@@ -337,7 +337,7 @@ func smallAsset(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	small := &wva.Asset{Header: a.Header, Words: a.Words[:2000], Codes: a.Codes[:2000]}
+	small := (&wva.Asset{Header: a.Header, Codes: a.Codes[:2000]}).SetWords(a.WordList()[:2000])
 	small.Header.Name, small.Header.Words, small.Header.Lists, small.Header.TEM = "small", 2000, nil, nil
 	small.Header.Presets, small.Header.Excluded, small.Header.CusText, small.Header.StandIns = nil, nil, nil, nil
 	b, err := wva.Marshal(small)

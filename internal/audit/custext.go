@@ -57,7 +57,7 @@ func cusTextCases(t *Table, a *wva.Asset, k int) error {
 		return nil
 	case a.CusText == nil:
 		k = min(k, 40)
-		sub, err := builtHere(a.Words[:k], a.Codes[:k])
+		sub, err := builtHere(a.WordList()[:k], a.Codes[:k])
 		if err != nil {
 			return err
 		}
@@ -92,7 +92,7 @@ func builtHere(words []string, codes []hamming.Code) (*wva.Asset, error) {
 	if bad, first := checkGreedy(codes, sets, allGroups(sets)); bad > 0 {
 		return nil, fmt.Errorf("audit: CusText: sets built here differ from the construction at group %d", first)
 	}
-	return &wva.Asset{Words: words, Codes: codes, CusText: sets}, nil
+	return (&wva.Asset{Codes: codes, CusText: sets}).SetWords(words), nil
 }
 
 // setsNote describes sets whose listed groups were re-derived.
@@ -108,7 +108,7 @@ func cusTextLaws(t *Table, a *wva.Asset, vocab string, epss []float64) error {
 	stop := make([]bool, n)
 	for w := range n {
 		groups[w] = a.CusText.GroupOf(w)
-		stop[w] = keepwords.IsStopWord(a.Words[w])
+		stop[w] = keepwords.IsStopWord(a.Word(w))
 	}
 	same, err := dpexact.SameSet(d, groups, nil)
 	if err != nil {
@@ -322,7 +322,7 @@ func wholeGroups(a *wva.Asset, minWords int) (*wva.Asset, error) {
 	sub := &wva.Asset{}
 	for i, id := range ids {
 		local[id] = uint32(i)
-		sub.Words = append(sub.Words, a.Words[id])
+		sub.SetWords(append(sub.WordList(), a.Word(int(id))))
 		sub.Codes = append(sub.Codes, a.Codes[id])
 	}
 	for _, m := range gs {

@@ -17,7 +17,7 @@ func custextAsset(t *testing.T, n, k int, farthest bool) *wva.Asset {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sub := &wva.Asset{Words: a.Words[:n], Codes: a.Codes[:n]}
+	sub := (&wva.Asset{Codes: a.Codes[:n]}).SetWords(a.WordList()[:n])
 	if sub.CusText, err = wva.NewCusTextSets(n, k, greedyGroups(sub.Codes, k, farthest)); err != nil {
 		t.Fatal(err)
 	}

@@ -443,11 +443,11 @@ type subset struct {
 
 func restrict(a *wva.Asset, ids []int) (*subset, error) {
 	k := len(ids)
-	if len(a.Codes) != a.Len() || len(a.Words) == 0 {
+	if len(a.Codes) != a.Len() || a.Len() == 0 {
 		return nil, errors.New("audit: asset has no words or a code count different from its word count")
 	}
 	local := make(map[int]int, k)
-	s := &subset{centre: a.Words[ids[0]], codes: make([]hamming.Code, k)}
+	s := &subset{centre: a.Word(ids[0]), codes: make([]hamming.Code, k)}
 	for i, id := range ids {
 		local[id] = i
 		s.codes[i] = a.Codes[id]

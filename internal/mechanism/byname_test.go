@@ -21,7 +21,7 @@ func TestNew(t *testing.T) {
 	if _, err := New("vickrey", a, 1, Options{}); !errors.Is(err, ErrUnknownMechanism) {
 		t.Errorf("unknown name: %v", err)
 	}
-	noTEM := &wva.Asset{Words: a.Words, Codes: a.Codes, Lists: a.Lists}
+	noTEM := (&wva.Asset{Codes: a.Codes, Lists: a.Lists}).SetWords(a.WordList())
 	if _, err := New(NameTEM, noTEM, 9, Options{}); !errors.Is(err, ErrNoLists) {
 		t.Errorf("asset without TEM lists: %v", err)
 	}

@@ -123,14 +123,14 @@ func newCusText(a *wva.Asset, eps float64, plus bool, o *Outputs) (*custextMech,
 			}
 		}
 		if int(m.start[g]) == len(m.order) {
-			return nil, errwrap.Tag(ErrNoOutputs, "%s: the output vocabulary excludes every word of the output set of %q (%d words), which would leave its words nothing to release (allow one of them, or use another mechanism)", name, a.Words[buf[0]], len(buf))
+			return nil, errwrap.Tag(ErrNoOutputs, "%s: the output vocabulary excludes every word of the output set of %q (%d words), which would leave its words nothing to release (allow one of them, or use another mechanism)", name, a.Word(int(buf[0])), len(buf))
 		}
 		m.start = append(m.start, uint32(len(m.order)))
 	}
 	if plus {
 		m.stop = make([]bool, n)
-		for id, w := range a.Words {
-			m.stop[id] = keepwords.IsStopWord(w)
+		for id := range m.stop {
+			m.stop[id] = keepwords.IsStopWord(a.Word(id))
 		}
 	}
 	for k := range m.weight {

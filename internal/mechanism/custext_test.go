@@ -43,12 +43,12 @@ func custextTestAsset(t testing.TB, n, g int) (custextFixture, []bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return custextFixture{a: &wva.Asset{Words: words, Codes: codes, CusText: sets}, low: low}, stop
+	return custextFixture{a: (&wva.Asset{Codes: codes, CusText: sets}).SetWords(words), low: low}, stop
 }
 
 func TestCusTextErrors(t *testing.T) {
 	ct, _ := custextTestAsset(t, 20, 5)
-	noSets := &wva.Asset{Words: ct.a.Words, Codes: ct.a.Codes}
+	noSets := (&wva.Asset{Codes: ct.a.Codes}).SetWords(ct.a.WordList())
 	for _, tc := range []struct {
 		name string
 		err  error
@@ -202,7 +202,7 @@ func TestCusTextSaturationBound(t *testing.T) {
 	if s := r.(Facts).SaturationEpsilon(); !math.IsInf(s, 1) {
 		t.Errorf("restricted without word 2: saturation ε %v, want +Inf", s)
 	}
-	eq := &wva.Asset{Words: []string{"a", "b"}, Codes: []hamming.Code{{1}, {1}}, CusText: ct.a.CusText}
+	eq := (&wva.Asset{Codes: []hamming.Code{{1}, {1}}, CusText: ct.a.CusText}).SetWords([]string{"a", "b"})
 	eq.CusText, _ = wva.NewCusTextSets(2, 2, [][]uint32{{0, 1}})
 	if m, err := NewCusText(eq, 1); err != nil || !math.IsInf(m.(Facts).SaturationEpsilon(), 1) {
 		t.Errorf("equal codes in a set: %v", err)
@@ -251,7 +251,7 @@ func BenchmarkCusTextPrivatize(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m, err := NewCusText(&wva.Asset{Words: words, Codes: codes, CusText: sets}, 100)
+	m, err := NewCusText((&wva.Asset{Codes: codes, CusText: sets}).SetWords(words), 100)
 	if err != nil {
 		b.Fatal(err)
 	}

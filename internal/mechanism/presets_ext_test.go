@@ -68,9 +68,9 @@ func TestPresetsHitTargets(t *testing.T) {
 
 func TestPresetErrors(t *testing.T) {
 	a := defaultAsset(t)
-	bare := &wva.Asset{Header: a.Header, Words: a.Words, Codes: a.Codes, Lists: a.Lists}
+	bare := (&wva.Asset{Header: a.Header, Codes: a.Codes, Lists: a.Lists}).SetWords(a.WordList())
 	bare.Header.Presets = nil
-	partial := &wva.Asset{Header: a.Header, Words: a.Words, Codes: a.Codes, Lists: a.Lists}
+	partial := (&wva.Asset{Header: a.Header, Codes: a.Codes, Lists: a.Lists}).SetWords(a.WordList())
 	partial.Header.Presets = &wva.Presets{Targets: a.Header.Presets.Targets, Epsilon: map[string]map[string]float64{
 		mechanism.NameBRR: {mechanism.LevelStrong: a.Header.Presets.Epsilon[mechanism.NameBRR][mechanism.LevelStrong]},
 	}}

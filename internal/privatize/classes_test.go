@@ -128,7 +128,7 @@ func TestClassAccountingExact(t *testing.T) {
 	a := defaultAsset(t)
 	n := a.Len()
 	rank := n / 2
-	rare := a.Words[n-20]
+	rare := a.Word(n - 20)
 	if id, ok := a.Lookup(rare); !ok || id < rank {
 		t.Fatalf("rare word %q not found at a rare rank", rare)
 	}
@@ -253,7 +253,7 @@ func TestRareClassEpsilonMeasured(t *testing.T) {
 		return true
 	}
 	plain := func(id int) bool {
-		w := a.Words[id]
+		w := a.Word(id)
 		toks := tokenize.Tokenize(w)
 		return len(toks) == 1 && toks[0].Kind == tokenize.Word && toks[0].Part == tokenize.Single &&
 			tokenize.CaseOf(w) == tokenize.Lower && interior(id)
@@ -277,15 +277,15 @@ func TestRareClassEpsilonMeasured(t *testing.T) {
 	measure := func(id int) float64 {
 		texts := make([]string, draws)
 		for i := range texts {
-			texts[i] = a.Words[id]
+			texts[i] = a.Word(id)
 		}
 		same := 0
 		// Seeded, so that a failure reproduces (a 5σ band still fails a
 		// correct sampler about once in 1.7 million runs).
-		src := seeded.Key(stattest.Seed("classes-rare/" + a.Words[id]))
+		src := seeded.Key(stattest.Seed("classes-rare/" + a.Word(id)))
 		_, err := p.block(context.Background(), texts, src, nil,
 			func(_ tokenize.Token, out string, how tokenSource) {
-				if how == fromMechanism && out == a.Words[id] {
+				if how == fromMechanism && out == a.Word(id) {
 					same++
 				}
 			})
@@ -296,14 +296,14 @@ func TestRareClassEpsilonMeasured(t *testing.T) {
 	}
 	within := func(got, p float64) bool { return math.Abs(got-p) <= 5*math.Sqrt(p*(1-p)/draws) }
 	if got := measure(rare); !within(got, stay(rareEps)) || within(got, stay(base)) {
-		t.Errorf("rare word %q: N_w %.4f, want %.4f (ε %v), not %.4f (ε %v)", a.Words[rare], got, stay(rareEps), rareEps, stay(base), base)
+		t.Errorf("rare word %q: N_w %.4f, want %.4f (ε %v), not %.4f (ε %v)", a.Word(rare), got, stay(rareEps), rareEps, stay(base), base)
 	} else {
-		t.Logf("rare word %q: N_w %.4f, closed form %.4f at ε_rare, %.4f at base", a.Words[rare], got, stay(rareEps), stay(base))
+		t.Logf("rare word %q: N_w %.4f, closed form %.4f at ε_rare, %.4f at base", a.Word(rare), got, stay(rareEps), stay(base))
 	}
 	if got := measure(common); !within(got, stay(base)) || within(got, stay(rareEps)) {
-		t.Errorf("common word %q: N_w %.4f, want %.4f (base ε), not %.4f", a.Words[common], got, stay(base), stay(rareEps))
+		t.Errorf("common word %q: N_w %.4f, want %.4f (base ε), not %.4f", a.Word(common), got, stay(base), stay(rareEps))
 	} else {
-		t.Logf("common word %q: N_w %.4f, closed form %.4f at base", a.Words[common], got, stay(base))
+		t.Logf("common word %q: N_w %.4f, closed form %.4f at base", a.Word(common), got, stay(base))
 	}
 }
 

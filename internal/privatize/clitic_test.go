@@ -530,8 +530,8 @@ func TestStandInIsItsWord(t *testing.T) {
 		differ := 0
 		for i := 0; i < a.StandIns.Len(); i += a.StandIns.Len() / 25 {
 			st, id := a.StandIns.At(i)
-			word := a.Words[id]
-			other := a.Words[(id+1)%a.Len()]
+			word := a.Word(id)
+			other := a.Word((id + 1) % a.Len())
 			seed := stattest.Seed("standin/" + nm.name + "/" + st)
 			run := func(text string) *Result {
 				res, err := p.Privatize(text, seeded.Key(seed))

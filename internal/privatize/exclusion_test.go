@@ -25,7 +25,7 @@ func TestDefaultExclusionNeverReleased(t *testing.T) {
 	}
 	var excluded []string
 	for _, id := range a.Header.Excluded.IDs {
-		excluded = append(excluded, a.Words[id])
+		excluded = append(excluded, a.Word(int(id)))
 	}
 	// Excluded words typed by the user, ordinary words, clitics, stand-ins,
 	// hyphenated words, OOV tokens.

@@ -68,7 +68,7 @@ func TestMemoIdentity(t *testing.T) {
 		}
 	}
 	// The same content built in memory: its hash is zero, a's is its file's.
-	b := &wva.Asset{Words: a.Words, Codes: a.Codes, Lists: a.Lists}
+	b := (&wva.Asset{Codes: a.Codes, Lists: a.Lists}).SetWords(a.WordList())
 	if b.SHA256() == a.SHA256() {
 		t.Fatal("an asset built in memory has its file's hash")
 	}
@@ -114,7 +114,7 @@ func TestMemoConcurrentPrivatizers(t *testing.T) {
 		trials = 10
 	}
 	for trial := 0; trial < trials; trial++ {
-		word := a.Words[100+trial]
+		word := a.Word(100 + trial)
 		var wg sync.WaitGroup
 		outs := make([]string, 8)
 		for g := range outs {

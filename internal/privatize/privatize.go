@@ -535,9 +535,9 @@ func (p *Privatizer) lookup(tk tokenize.Token) (id, rank int, ok bool) {
 // outputs), independent of the token it replaces.
 func (p *Privatizer) oovWord(src rand.Source) string {
 	if p.outputs != nil {
-		return p.asset.Words[p.outputs.Uniform(src)]
+		return p.asset.Word(p.outputs.Uniform(src))
 	}
-	return p.asset.Words[sample.UniformInt(src, p.asset.Len())]
+	return p.asset.Word(sample.UniformInt(src, p.asset.Len()))
 }
 
 // assemble writes each text's output: layout kept, vocabulary words and
@@ -619,7 +619,7 @@ func (p *Privatizer) writeText(t string, at *textCursor, found bitset, resp []in
 			// Pass 1's test, so the k-th word found is resp[k].
 			if found.has(at.seg) {
 				k := at.word
-				out = p.asset.Words[resp[k]]
+				out = p.asset.Word(int(resp[k]))
 				if acc != nil {
 					acc.Words++
 					m := memoized != nil && memoized[k]

@@ -40,8 +40,8 @@ func TestStandInClassIsItsWords(t *testing.T) {
 			if id == 0 || id >= n-1 {
 				continue // RareRank must be in [1, N−1] on both sides of id
 			}
-			word := a.Words[id]
-			other := a.Words[(id+1)%n]
+			word := a.Word(id)
+			other := a.Word((id + 1) % n)
 			for _, c := range []Classes{
 				{},
 				{RareRank: id + 1, Rare: low}, // the word is not rare

@@ -25,7 +25,7 @@ func syntheticAsset(tb testing.TB) *wva.Asset {
 	tb.Helper()
 	r := rand.New(rand.NewPCG(3, 4))
 	n := len(syntheticWords)
-	a := &wva.Asset{Words: syntheticWords, Codes: make([]hamming.Code, n)}
+	a := (&wva.Asset{Codes: make([]hamming.Code, n)}).SetWords(syntheticWords)
 	for i := range a.Codes {
 		for j := range a.Codes[i] {
 			a.Codes[i][j] = r.Uint64()
@@ -103,7 +103,7 @@ func restrict(tb testing.TB, m mechanism.Mechanism, a *wva.Asset, allowed ...str
 		keep[w] = true
 	}
 	var excluded []int
-	for id, w := range a.Words {
+	for id, w := range a.WordList() {
 		if !keep[w] {
 			excluded = append(excluded, id)
 		}

@@ -48,7 +48,7 @@ func outsideOutputAlphabet(p *Privatizer, s string) bool {
 	v, ok := alphabets.Load(p)
 	if !ok {
 		al := map[rune]bool{'’': true}
-		for _, w := range p.asset.Words {
+		for _, w := range p.asset.WordList() {
 			for _, c := range []tokenize.Case{tokenize.Lower, tokenize.Title, tokenize.Upper} {
 				for _, r := range tokenize.Apply(c, w) {
 					al[r] = true
@@ -334,7 +334,7 @@ func TestTextErrors(t *testing.T) {
 	if _, err := New(tem, a, Options{Ledger: l}); !errors.Is(err, ErrNoUnitLoss) {
 		t.Errorf("TEM lists with a ledger: %v", err)
 	}
-	small := &wva.Asset{Words: []string{"a"}}
+	small := (&wva.Asset{}).SetWords([]string{"a"})
 	if _, err := New(dg, small, Options{}); err == nil {
 		t.Error("mechanism and asset of different sizes accepted")
 	}
@@ -388,7 +388,7 @@ func BenchmarkText(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var sb strings.Builder
 	for i := 0; i < 10000; i++ {
-		w := a.Words[r.IntN(5000)]
+		w := a.Word(r.IntN(5000))
 		switch r.IntN(20) {
 		case 0:
 			w = strings.ToUpper(w[:1]) + w[1:] + ","

@@ -100,18 +100,21 @@ func (a *Asset) WordList() []string {
 
 // SetWords sets the vocabulary to words, in id order, for an Asset built
 // in memory (to be written with Marshal, or used directly): words are
-// copied into one table. Validate (and Marshal) check them.
-func (a *Asset) SetWords(words []string) {
+// copied into one table. Validate (and Marshal) check them. It returns a,
+// so that a literal can be completed in one expression:
+// (&wva.Asset{Codes: codes}).SetWords(words).
+func (a *Asset) SetWords(words []string) *Asset {
 	size := 0
 	for _, w := range words {
 		size += len(w)
 		if size > maxVocabText || size < 0 {
 			a.words, a.wordsErr = vocab{}, invalidf("vocabulary", "more than %d bytes of text", maxVocabText)
-			return
+			return a
 		}
 	}
 	a.words, _, _, _ = newVocab(words)
 	a.wordsErr = nil
+	return a
 }
 
 // Lookup returns the id of word, matching bytes exactly (callers normalize

@@ -70,7 +70,7 @@ func ExampleNewMadlib() {
 func ExampleMadlib_text() {
 	words := []string{"good", "great", "bad", "awful", "movie", "film"}
 	vecs := []float32{1, 0, 1.1, 0.1, -1, 0, -1.1, -0.1, 0, 1, 0.1, 1.1}
-	a := &wva.Asset{Words: words, Floats: vecs, Codes: make([]hamming.Code, len(words))}
+	a := (&wva.Asset{Floats: vecs, Codes: make([]hamming.Code, len(words))}).SetWords(words)
 	a.Header.Dim = 2
 	emb, err := floatmech.FromAsset(a)
 	if err != nil {

@@ -74,7 +74,7 @@ func Build(src []byte, cfg Config) (*wva.Asset, error) {
 	}
 	logf("binarized with %s in %v", proj, time.Since(t0).Round(time.Millisecond))
 
-	a := &wva.Asset{Words: emb.Words, Codes: codes}
+	a := (&wva.Asset{Codes: codes}).SetWords(emb.Words)
 	if cfg.TypedText != nil {
 		t0 = time.Now()
 		if a.StandIns, err = buildStandIns(all, emb.Words, codes, proj, cfg.TypedText); err != nil {

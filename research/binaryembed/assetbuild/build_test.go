@@ -160,7 +160,7 @@ func TestBuildDeterministicAndValid(t *testing.T) {
 			wantVecs = append(wantVecs, vecs[i]...)
 		}
 	}
-	if strings.Join(got.Words, " ") != strings.Join(want, " ") {
+	if strings.Join(got.WordList(), " ") != strings.Join(want, " ") {
 		t.Fatalf("vocabulary differs from the filtered source")
 	}
 	if len(got.Lists) != 3 || got.Header.Seeds["master"] != cfg.Seed {

@@ -161,8 +161,8 @@ func TestCusTextSetsOnDefaultAsset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	with := &wva.Asset{Header: a.Header, Words: a.Words, Codes: a.Codes, Lists: a.Lists, TEM: a.TEM, Floats: a.Floats,
-		CusText: s, StandIns: a.StandIns}
+	with := (&wva.Asset{Header: a.Header, Codes: a.Codes, Lists: a.Lists, TEM: a.TEM, Floats: a.Floats,
+		CusText: s, StandIns: a.StandIns}).SetWords(a.WordList())
 	with.Header.CusText = &wva.CusTextInfo{Metric: "hamming"}
 	after, err := wva.Marshal(with)
 	if err != nil {

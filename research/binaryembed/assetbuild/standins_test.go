@@ -81,7 +81,7 @@ func TestStandIns(t *testing.T) {
 			}
 		}
 		if id != best {
-			t.Fatalf("stand-in %q → %q (distance %d), nearest is %q (%d)", w, a.Words[id], dist(c, a.Codes[id]), a.Words[best], dist(c, a.Codes[best]))
+			t.Fatalf("stand-in %q → %q (distance %d), nearest is %q (%d)", w, a.Word(id), dist(c, a.Codes[id]), a.Word(best), dist(c, a.Codes[best]))
 		}
 		if id != 0 {
 			nonzero++

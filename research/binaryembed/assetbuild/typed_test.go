@@ -69,11 +69,11 @@ func TestTypedTextVocabulary(t *testing.T) {
 		t.Fatalf("%d words, want %d", a.Len(), cfg.Words)
 	}
 	// Ranking order first; missing words induced; required ones in.
-	if a.Words[0] != "lol" || slices.Contains(a.Words, "zzrare") || slices.Contains(a.Words, "don't") || slices.Contains(a.Words, "never-seen") {
-		t.Fatalf("vocabulary head %v", a.Words[:5])
+	if a.Word(0) != "lol" || slices.Contains(a.WordList(), "zzrare") || slices.Contains(a.WordList(), "don't") || slices.Contains(a.WordList(), "never-seen") {
+		t.Fatalf("vocabulary head %v", a.WordList()[:5])
 	}
 	for _, w := range []string{"n't", "5"} {
-		if !slices.Contains(a.Words, w) {
+		if !slices.Contains(a.WordList(), w) {
 			t.Errorf("required word %q missing", w)
 		}
 	}
@@ -86,7 +86,7 @@ func TestTypedTextVocabulary(t *testing.T) {
 		t.Fatal(err)
 	}
 	same := 0
-	for i, w := range a.Words {
+	for i, w := range a.WordList() {
 		if j, ok := p.Lookup(w); ok {
 			if a.Codes[i] != p.Codes[j] {
 				t.Fatalf("%q: code differs from the plain build", w)
@@ -99,7 +99,7 @@ func TestTypedTextVocabulary(t *testing.T) {
 	}
 	// Exclusion: lower-cased list matched against the vocabulary.
 	x := a.Header.Excluded
-	if x == nil || x.Licence != "CC0-1.0" || len(x.IDs) != 2 || a.Words[x.IDs[0]] != "lol" {
+	if x == nil || x.Licence != "CC0-1.0" || len(x.IDs) != 2 || a.Word(int(x.IDs[0])) != "lol" {
 		t.Fatalf("excluded %+v", x)
 	}
 	// Deterministic and valid.

@@ -40,7 +40,7 @@ func evalOOV(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// The same asset without its stand-ins, to count the tokens they take.
-	core := &wva.Asset{Header: a.Header, Words: a.Words, Codes: a.Codes, Lists: a.Lists, TEM: a.TEM, CusText: a.CusText}
+	core := (&wva.Asset{Header: a.Header, Codes: a.Codes, Lists: a.Lists, TEM: a.TEM, CusText: a.CusText}).SetWords(a.WordList())
 	core.Header.StandIns = nil
 	with, err := oovCounts(a, *cache)
 	if err != nil {

@@ -52,7 +52,7 @@ func (cfg *EmpiricalConfig) universe() ([]int, []float64, error) {
 	type wc struct{ w, c int }
 	var cands []wc
 	for _, w := range cfg.Train.Types {
-		if cfg.Valence[cfg.Env.Asset.Words[w]] != 0 {
+		if cfg.Valence[cfg.Env.Asset.Word(w)] != 0 {
 			cands = append(cands, wc{w, len(cfg.Train.Positions[w])})
 		}
 	}
@@ -89,7 +89,7 @@ func RunEmpirical(ctx context.Context, cfg EmpiricalConfig) error {
 	if err != nil {
 		return err
 	}
-	dL := privacy.SentimentFlip(cfg.Valence, cfg.Env.Asset.Words)
+	dL := privacy.SentimentFlip(cfg.Valence, cfg.Env.Asset.WordList())
 	specs, err := Specs(cfg.Env, cfg.Mechanisms, cfg.Grid)
 	if err != nil {
 		return err

@@ -229,7 +229,7 @@ func TestEmpiricalTakesNewMechanisms(t *testing.T) {
 	val := map[string]int{}
 	for w := range env.Asset.Len() {
 		if w%3 == 0 {
-			val[env.Asset.Words[w]] = 2*(w%2) - 1 // −1 or +1
+			val[env.Asset.Word(w)] = 2*(w%2) - 1 // −1 or +1
 		}
 	}
 	names := []string{"tem-hamming", "santext", "custext", "syntf", "truncgumbel", "santext-float"}

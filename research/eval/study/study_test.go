@@ -28,7 +28,7 @@ func fixture(t *testing.T) (*Env, *Corpus, *Corpus) {
 	a := &wva.Asset{Floats: make([]float32, n*d), Codes: make([]hamming.Code, n)}
 	a.Header.Name, a.Header.Dim = "fixture", d
 	for w := range n {
-		a.Words = append(a.Words, fmt.Sprintf("w%02d", w))
+		a.SetWords(append(a.WordList(), fmt.Sprintf("w%02d", w)))
 		for i := range d {
 			// Two clusters: the label halves are far apart.
 			c := 0.0
