@@ -2,18 +2,22 @@ package mechanism
 
 import (
 	"slices"
+	"sort"
 
 	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // listOutputs is an output vocabulary seen through 1-Diffractor lists:
-// for each list, the positions holding allowed words and those holding
-// excluded words, ascending. A nil *listOutputs allows every position, and
-// its methods then answer as if every position were allowed.
+// for each list, the positions holding excluded words, ascending. Only
+// those are stored (an exclusion list is a few hundred words, so this is
+// a few KiB where the allowed positions took 4 bytes a word); the allowed
+// positions are their complement, ranked by binary search. A nil
+// *listOutputs allows every position, and its methods then answer as if
+// every position were allowed.
 type listOutputs struct {
 	o        *Outputs
-	allowed  [][]int32 // allowed[l]: positions of list l whose word is in A
-	excluded [][]int32 // excluded[l]: the other positions
+	n        int       // positions per list
+	excluded [][]int32 // excluded[l]: positions of list l whose word is not in A
 }
 
 // newListOutputs returns o through lists, or nil for nil o.
@@ -21,18 +25,16 @@ func newListOutputs(lists []wva.Permutation, o *Outputs) *listOutputs {
 	if o == nil {
 		return nil
 	}
-	lo := &listOutputs{o: o, allowed: make([][]int32, len(lists)), excluded: make([][]int32, len(lists))}
+	lo := &listOutputs{o: o, excluded: make([][]int32, len(lists))}
 	for k, l := range lists {
-		al := make([]int32, 0, o.Len())
+		lo.n = len(l.Order)
 		ex := make([]int32, 0, len(l.Order)-o.Len())
 		for p, id := range l.Order {
-			if o.Allowed(int(id)) {
-				al = append(al, int32(p))
-			} else {
+			if !o.Allowed(int(id)) {
 				ex = append(ex, int32(p))
 			}
 		}
-		lo.allowed[k], lo.excluded[k] = al, ex
+		lo.excluded[k] = ex
 	}
 	return lo
 }
@@ -58,16 +60,21 @@ func (lo *listOutputs) rankBelow(l, p int) int {
 	if lo == nil {
 		return p
 	}
-	r, _ := slices.BinarySearch(lo.allowed[l], int32(p))
-	return r
+	j, _ := slices.BinarySearch(lo.excluded[l], int32(p))
+	return p - j
 }
 
-// position is the allowed position of rank k (from 0) in list l.
+// position is the allowed position of rank k (from 0) in list l: k plus
+// the number j of excluded positions before it, where j is the first
+// excluded index whose position has more than k allowed positions below
+// it (ex[j] − j > k; ex[j] − j never decreases, so it is found by binary
+// search).
 func (lo *listOutputs) position(l, k int) int {
 	if lo == nil {
 		return k
 	}
-	return int(lo.allowed[l][k])
+	ex := lo.excluded[l]
+	return k + sort.Search(len(ex), func(j int) bool { return int(ex[j])-j > k })
 }
 
 // allowedAt reports whether position p of list l holds an allowed word.
@@ -75,8 +82,8 @@ func (lo *listOutputs) allowedAt(l, p int) bool {
 	if lo == nil {
 		return true
 	}
-	_, found := slices.BinarySearch(lo.allowed[l], int32(p))
-	return found
+	_, found := slices.BinarySearch(lo.excluded[l], int32(p))
+	return !found
 }
 
 // excludedIn returns the excluded positions of list l in [a, b] (not a
@@ -99,18 +106,24 @@ func (lo *listOutputs) nearest(l, p int) int {
 	if lo == nil {
 		return p
 	}
-	al := lo.allowed[l]
-	i, found := slices.BinarySearch(al, int32(p))
-	switch {
-	case found:
+	ex := lo.excluded[l]
+	i, found := slices.BinarySearch(ex, int32(p))
+	if !found {
 		return p
-	case i == 0: // A is never empty: al[0] exists
-		return int(al[0])
-	case i == len(al):
-		return int(al[i-1])
 	}
-	below, above := int(al[i-1]), int(al[i])
-	if p-below <= above-p {
+	// p lies in a run of consecutive excluded positions ex[a..b]
+	// (ex[b] − ex[a] = b − a); the allowed neighbours are just outside it.
+	// Both ends are found by binary search, since ex[i] − ex[j] − (i − j)
+	// is 0 inside the run and grows away from it.
+	a := sort.Search(i, func(j int) bool { return int(ex[i])-int(ex[j]) == i-j })
+	b := i + sort.Search(len(ex)-i, func(d int) bool { return int(ex[i+d])-int(ex[i]) != d }) - 1
+	below, above := int(ex[a])-1, int(ex[b])+1
+	switch {
+	case below < 0: // A is never empty: above is in the list
+		return above
+	case above >= lo.n:
+		return below
+	case p-below <= above-p:
 		return below
 	}
 	return above

@@ -420,9 +420,17 @@ func checkStandInEntries(text []byte, m int) (blocks []uint32, end int, err erro
 		if i%standInBlock == 0 {
 			blocks = append(blocks, uint32(off))
 		}
+		// The word is valid UTF-8 if the previous word (valid) is cut at a
+		// character boundary and the suffix is valid; only when the cut
+		// may split a character is the whole word checked.
+		cut := shared == prevLen || utf8.RuneStart(buf[shared])
 		copy(buf[shared:], suffix)
 		prevLen = shared + rest
-		if !utf8.Valid(buf[:prevLen]) {
+		if cut && utf8.RuneStart(suffix[0]) {
+			if !utf8.Valid(suffix) {
+				return nil, 0, corruptf(part, "stand-in %d is not valid UTF-8", i)
+			}
+		} else if !utf8.Valid(buf[:prevLen]) {
 			return nil, 0, corruptf(part, "stand-in %d is not valid UTF-8", i)
 		}
 		off += 2 + rest

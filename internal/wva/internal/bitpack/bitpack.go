@@ -149,5 +149,9 @@ func CheckStream(src []byte, n int, width uint) error {
 // stream (CheckStream) and i below its length it is the i-th value Unpack
 // would return.
 func Field(src []byte, i int, width uint) uint64 {
-	return loadTail(src, uint64(i)*uint64(width)) & mask(width)
+	bit := uint64(i) * uint64(width)
+	if p := bit >> 3; p+8 <= uint64(len(src)) {
+		return binary.LittleEndian.Uint64(src[p:]) >> (bit & 7) & mask(width)
+	}
+	return loadTail(src, bit) & mask(width)
 }
