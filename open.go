@@ -95,6 +95,13 @@ func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer
 // loadAsset returns the asset cfg names. Only Euclidean TEM reads the TEM
 // lists (~3 MB decoded) and nothing on the device reads the float vectors,
 // so they are left undecoded (still checked against their checksums).
+//
+// Every asset is used in place (wva.DecodeOptions.InPlace): the embedded
+// one where the program's read-only data holds it; a file or Config.Asset
+// in the one buffer it is read or copied into, which nothing else can
+// reach and so never changes. A file is read, not mapped: a mapped file
+// that another process truncates would fault the host app on the next
+// access (SIGBUS), where a read file is only ever checked once.
 func loadAsset(cfg *Config) (*wva.Asset, error) {
 	opt := decodeOptions(cfg)
 	switch {
@@ -103,8 +110,10 @@ func loadAsset(cfg *Config) (*wva.Asset, error) {
 		if err != nil {
 			return nil, err
 		}
+		opt.InPlace = true
 		return decode(b, opt)
 	case cfg.Asset != nil:
+		opt.InPlace = true
 		return decode(append([]byte(nil), cfg.Asset...), opt)
 	case opt.SkipTEM:
 		return slimDefault()

@@ -14,9 +14,10 @@ import (
 )
 
 // TestOpenFromFileExpansionBomb: the default asset with its VOCAB
-// section declaring 64 times its stored length (13 MB) is refused by
-// OpenPrivatizerFromFile with an error naming the section, and opening it
-// allocates at most the file and the decoding budget
+// section marked compressed and declaring 64 times its stored length
+// (49 MB) is refused by OpenPrivatizerFromFile with an error naming the
+// section (format 3 stores VOCAB raw, so nothing is inflated), and
+// opening it allocates at most the file and the decoding budget
 // (wva.DefaultMaxDecodeMemory), the bound docs/ASSET_FORMAT.md states.
 func TestOpenFromFileExpansionBomb(t *testing.T) {
 	b := append([]byte(nil), assets.DefaultBytes()...)
@@ -28,6 +29,7 @@ func TestOpenFromFileExpansionBomb(t *testing.T) {
 	for i := range nsec {
 		e := b[table+40*i:]
 		if binary.LittleEndian.Uint32(e[0:]) == 1 { // VOCAB
+			binary.LittleEndian.PutUint32(e[4:], 1) // DEFLATE
 			binary.LittleEndian.PutUint64(e[24:], 64*binary.LittleEndian.Uint64(e[16:]))
 			patched = true
 		}
@@ -47,7 +49,7 @@ func TestOpenFromFileExpansionBomb(t *testing.T) {
 	if err == nil || p != nil {
 		t.Fatal("a VOCAB section declaring 64× its size was accepted")
 	}
-	if !strings.Contains(err.Error(), "section VOCAB") || codeOf(err) != CodeCorruptAsset {
+	if !strings.Contains(err.Error(), "VOCAB") || codeOf(err) != CodeCorruptAsset {
 		t.Fatalf("error %q: want WV_CORRUPT_ASSET naming the section", err)
 	}
 	got := m1.TotalAlloc - m0.TotalAlloc

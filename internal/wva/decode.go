@@ -35,7 +35,8 @@ func LoadWith(path string, opt DecodeOptions) (*Asset, error) {
 //
 // Decode copies what it keeps: the result holds no reference to b, and
 // Asset.SHA256 is computed here. DecodeWith with InPlace lets the Asset
-// use b where it lies instead.
+// use b where it lies instead. Decode reads format 3, which this package
+// writes, and format 2 (built before 2026-11), into the same Asset.
 func Decode(b []byte) (a *Asset, err error) {
 	return DecodeWith(b, DecodeOptions{})
 }
@@ -50,15 +51,18 @@ type DecodeOptions struct {
 	SkipTEM bool
 	// SkipFloats leaves Asset.Floats nil (research builds carry them).
 	SkipFloats bool
-	// InPlace lets the Asset use b where it lies: Asset.Codes may alias
-	// b's CODES section (when aligned on a little-endian host; see
-	// codes.go) and Asset.SHA256 hashes b on first use, so Decode neither
-	// copies the codes nor hashes the file. The caller promises that b is
+	// InPlace lets the Asset use b where it lies: in a format-3 file the
+	// codes, the vocabulary's text and lookup table, the lists' orders,
+	// the stand-ins' text and ids and the CusText sets' packed ids are
+	// then views of b's sections (the arrays when aligned on a
+	// little-endian host; see codes.go and u32view.go), and Asset.SHA256
+	// hashes b on first use: Decode checks every section but neither
+	// copies them nor hashes the file. The caller promises that b is
 	// never modified nor unmapped while the Asset is in use: the embedded
-	// asset (read-only program data) qualifies. Without InPlace the
-	// codes are copied and the hash computed at once, so the Asset keeps
-	// no reference to b and a caller's buffer (a file read into memory)
-	// can be collected: keeping it would cost more than the codes it saves.
+	// asset (read-only program data) qualifies. Without InPlace every
+	// section used is copied and the hash computed at once, so the Asset
+	// keeps no reference to b (a caller's buffer can be collected).
+	// Format-2 files are decoded into memory either way, except the codes.
 	InPlace bool
 	// MaxMemory bounds what decoding may allocate, in bytes: before any
 	// section is inflated or decoded, an upper bound on its allocations
