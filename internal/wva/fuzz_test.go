@@ -36,7 +36,9 @@ func FuzzDecode(f *testing.F) {
 		}
 	}
 	for _, k := range []Kind{kindVocab, kindFloats, kindStandIns} {
-		f.Add(bombFile(f, k, 1<<20)) // declares 64× its stored length
+		for _, major := range []uint16{oldestMajor, majorVersion} {
+			f.Add(bombFile(f, major, k, 1<<20)) // declares 64× its stored length
+		}
 	}
 	f.Add([]byte{})
 	f.Add([]byte(magic))
