@@ -308,13 +308,15 @@ func TestCusTextSize(t *testing.T) {
 	}
 }
 
-// FuzzDecodeCusText is FuzzDecode seeded with files carrying CUSTEXT.
+// FuzzDecodeCusText is FuzzDecode seeded with files carrying CUSTEXT,
+// format 3 and format 2.
 func FuzzDecodeCusText(f *testing.F) {
 	r := rand.New(rand.NewPCG(3, 3))
 	for _, c := range []struct{ n, k int }{{0, 2}, {1, 2}, {7, 3}, {30, 4}} {
 		a := wordsAsset(genWords(r, c.n, false))
 		a.CusText = mustSets(f, c.n, c.k, shuffledGroups(r, c.n, c.k))
 		addSeedAndFlips(f, mustMarshal(f, a), 1, 5, 14)
+		addSeedAndFlips(f, v2File(f, a, true), 1, 5, 14)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkDecode(t, b)

@@ -815,14 +815,17 @@ func FuzzStandInsLookup(f *testing.F) {
 	})
 }
 
-// FuzzDecodeStandIns is FuzzDecode seeded with files carrying STANDINS.
+// FuzzDecodeStandIns is FuzzDecode seeded with files carrying STANDINS,
+// format 3 and format 2 (compressed).
 func FuzzDecodeStandIns(f *testing.F) {
 	r := rand.New(rand.NewPCG(5, 5))
 	for _, c := range []struct {
 		n, m int
 		full bool
 	}{{1, 1, false}, {5, 4, false}, {12, 40, true}, {30, 300, false}} {
-		addSeedAndFlips(f, mustMarshal(f, withStandIns(f, r, c.n, c.m, c.full)), 1, 5, 20)
+		a := withStandIns(f, r, c.n, c.m, c.full)
+		addSeedAndFlips(f, mustMarshal(f, a), 1, 5, 20)
+		addSeedAndFlips(f, v2File(f, a, true), 1, 5, 20)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkDecode(t, b)
