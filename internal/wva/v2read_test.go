@@ -153,7 +153,13 @@ func TestFormat2DefaultAsset(t *testing.T) {
 	}
 	checkEqual(t, a, again)
 	checkSetsEqual(t, a.CusText, again.CusText)
-	t.Logf("format 2: %d bytes; format 3: %d bytes", len(b), len(v3))
+	// What an app ships is the file in a zip archive: within 10% of the
+	// format-2 file's.
+	z2, z3 := zipped(t, b), zipped(t, v3)
+	t.Logf("on disk: format 2 %d bytes, format 3 %d bytes; in a zip: %d and %d bytes (ratio %.3f)", len(b), len(v3), z2, z3, float64(z3)/float64(z2))
+	if float64(z3) > 1.10*float64(z2) {
+		t.Errorf("the default asset in format 3 zips to %d bytes, above 110%% of format 2's %d", z3, z2)
+	}
 }
 
 // TestFormat2Compression: a format-2 file may store VOCAB and STANDINS
