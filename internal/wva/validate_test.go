@@ -100,6 +100,22 @@ func TestValidate(t *testing.T) {
 	if err := tinyAsset(t).Validate(); err != nil {
 		t.Fatalf("valid asset: %v", err)
 	}
+	// SetWords with a valid vocabulary clears an earlier refusal (the
+	// control for "vocabulary text above 1 GiB").
+	a0 := tinyAsset(t)
+	huge := strings.Repeat("x", 1<<20)
+	words := make([]string, maxVocabText>>20+1)
+	for i := range words {
+		words[i] = huge
+	}
+	a0.SetWords(words)
+	if err := a0.Validate(); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("vocabulary text above 1 GiB: %v", err)
+	}
+	a0.SetWords([]string{"the", "cat", "sat", "mat"})
+	if err := a0.Validate(); err != nil {
+		t.Fatalf("valid words after a refused vocabulary: %v", err)
+	}
 	// Derived fields may be left zero, or set to the right values.
 	a := tinyAsset(t)
 	a.Header.Words, a.Header.CodeBits = 4, hamming.Bits
