@@ -8,7 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/wva/internal/bitpack"
 )
 
@@ -97,7 +96,7 @@ func TestCusTextRoundTrip(t *testing.T) {
 			if tc.full {
 				a = genAsset(t, r, genOpts{n: tc.n, lists: 2, tem: true, neighbors: 4, dim: 2})
 			} else {
-				a = &Asset{Words: genWords(r, tc.n, false), Codes: make([]hamming.Code, tc.n)}
+				a = wordsAsset(genWords(r, tc.n, false))
 			}
 			a.CusText = mustSets(t, tc.n, tc.k, shuffledGroups(r, tc.n, tc.k))
 			a.Header.CusText = &CusTextInfo{Metric: "hamming"}
@@ -192,7 +191,8 @@ func TestNewCusTextSetsInvalid(t *testing.T) {
 		})
 	}
 	// An asset whose sets cover another vocabulary size is refused too.
-	a := &Asset{Words: []string{"a", "b", "c"}, Codes: make([]hamming.Code, 3), CusText: mustSets(t, 2, 2, [][]uint32{{0, 1}})}
+	a := wordsAsset([]string{"a", "b", "c"})
+	a.CusText = mustSets(t, 2, 2, [][]uint32{{0, 1}})
 	if _, err := Marshal(a); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("Marshal with sets of 2 words over 3: %v", err)
 	}
@@ -218,12 +218,10 @@ func custextSection(n, k, g uint32, idBits uint, ids []uint32) []byte {
 // ErrCorrupt. The base asset has 7 words in groups of 3: {0,2,3} {1,4,5} {6}.
 func TestCusTextCorruption(t *testing.T) {
 	base := func() *Asset {
-		return &Asset{
-			Header:  Header{Name: "sets", CusText: &CusTextInfo{Metric: "hamming"}},
-			Words:   []string{"a", "b", "c", "d", "e", "f", "g"},
-			Codes:   make([]hamming.Code, 7),
-			CusText: mustSets(t, 7, 3, [][]uint32{{0, 2, 3}, {1, 4, 5}, {6}}),
-		}
+		a := wordsAsset([]string{"a", "b", "c", "d", "e", "f", "g"})
+		a.Header = Header{Name: "sets", CusText: &CusTextInfo{Metric: "hamming"}}
+		a.CusText = mustSets(t, 7, 3, [][]uint32{{0, 2, 3}, {1, 4, 5}, {6}})
+		return a
 	}
 	good := []uint32{0, 2, 3, 1, 4, 5, 6}
 	for _, tc := range []struct {
@@ -310,13 +308,15 @@ func TestCusTextSize(t *testing.T) {
 	}
 }
 
-// FuzzDecodeCusText is FuzzDecode seeded with files carrying CUSTEXT.
+// FuzzDecodeCusText is FuzzDecode seeded with files carrying CUSTEXT,
+// format 3 and format 2.
 func FuzzDecodeCusText(f *testing.F) {
 	r := rand.New(rand.NewPCG(3, 3))
 	for _, c := range []struct{ n, k int }{{0, 2}, {1, 2}, {7, 3}, {30, 4}} {
-		a := &Asset{Words: genWords(r, c.n, false), Codes: make([]hamming.Code, c.n)}
+		a := wordsAsset(genWords(r, c.n, false))
 		a.CusText = mustSets(f, c.n, c.k, shuffledGroups(r, c.n, c.k))
 		addSeedAndFlips(f, mustMarshal(f, a), 1, 5, 14)
+		addSeedAndFlips(f, v2File(f, a, true), 1, 5, 14)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkDecode(t, b)

@@ -97,9 +97,9 @@ func genAsset(tb testing.TB, r *rand.Rand, o genOpts) *Asset {
 			Seeds:       map[string]uint64{"projection": 42, "lists": 1<<63 + 7},
 			Build:       Build{Tool: "wva-test", Version: "0"},
 		},
-		Words: genWords(r, o.n, o.utf8),
 		Codes: make([]hamming.Code, o.n),
 	}
+	a.SetWords(genWords(r, o.n, o.utf8))
 	for i := range a.Codes {
 		a.Codes[i] = hamming.Code{r.Uint64(), r.Uint64(), r.Uint64(), r.Uint64()}
 	}
@@ -135,6 +135,27 @@ func genAsset(tb testing.TB, r *rand.Rand, o genOpts) *Asset {
 	return a
 }
 
+// vocabOf returns the word table of words (in id order), duplicates
+// included, for tests that write VOCAB sections.
+func vocabOf(words ...string) *vocab {
+	v, _, _, _ := newVocab(words)
+	return &v
+}
+
+// wordsAsset returns an asset of words with zero codes and nothing else.
+func wordsAsset(words []string) *Asset {
+	a := &Asset{Codes: make([]hamming.Code, len(words))}
+	a.SetWords(words)
+	return a
+}
+
+// setWord replaces word id of a's vocabulary.
+func setWord(a *Asset, id int, w string) {
+	words := a.WordList()
+	words[id] = w
+	a.SetWords(words)
+}
+
 func mustMarshal(tb testing.TB, a *Asset) []byte {
 	tb.Helper()
 	b, err := Marshal(a)
@@ -159,7 +180,7 @@ func checkEqual(t *testing.T, want, got *Asset) {
 	if string(wj) != string(gj) {
 		t.Fatalf("header:\n got %s\nwant %s", gj, wj)
 	}
-	if !slices.Equal(want.Words, got.Words) {
+	if !slices.Equal(want.WordList(), got.WordList()) {
 		t.Fatalf("words differ")
 	}
 	if !slices.Equal(want.Codes, got.Codes) {
@@ -177,7 +198,7 @@ func checkEqual(t *testing.T, want, got *Asset) {
 	if (want.Floats == nil) != (got.Floats == nil) || !slices.Equal(want.Floats, got.Floats) {
 		t.Fatalf("floats differ")
 	}
-	for id, w := range got.Words {
+	for id, w := range got.WordList() {
 		if j, ok := got.Lookup(w); !ok || j != id {
 			t.Fatalf("Lookup(%q) = %d, %v; want %d", w, j, ok, id)
 		}
@@ -236,12 +257,18 @@ type testSection struct {
 }
 
 func buildFile(header []byte, secs []testSection) []byte {
+	return buildFileMajor(majorVersion, minorVersion, header, secs)
+}
+
+// buildFileMajor is buildFile writing the given format version (a
+// format-2 file needs format-2 sections: see v2enc_test.go).
+func buildFileMajor(major, minor uint16, header []byte, secs []testSection) []byte {
 	tableAt := preambleSize + len(header)
 	crcAt := tableAt + len(secs)*entrySize
 	b := make([]byte, crcAt)
 	copy(b, magic)
-	binary.LittleEndian.PutUint16(b[8:], majorVersion)
-	binary.LittleEndian.PutUint16(b[10:], minorVersion)
+	binary.LittleEndian.PutUint16(b[8:], major)
+	binary.LittleEndian.PutUint16(b[10:], minor)
 	binary.LittleEndian.PutUint32(b[12:], uint32(len(header)))
 	binary.LittleEndian.PutUint32(b[16:], uint32(len(secs)))
 	copy(b[preambleSize:], header)

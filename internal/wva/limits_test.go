@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -36,14 +37,29 @@ func TestDecodeCostBoundsAllocation(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 21))
 	full := withStandIns(t, r, 3000, 5000, true)
 	wide := genAsset(t, r, genOpts{n: 4000, lists: 4, tem: true, neighbors: 30, dim: 16, utf8: true})
+	v21, err := os.ReadFile("testdata/v2.1-full.wva")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Format 3 read in place allocates least, and by copy most: both are
+	// bounded. Format 2 is bounded too, with its sections compressed or
+	// not.
+	inPlace := DecodeOptions{InPlace: true}
 	for _, tc := range []struct {
 		name string
 		b    []byte
 		opt  DecodeOptions
 	}{
 		{"every section", mustMarshal(t, full), DecodeOptions{}},
+		{"every section, in place", aligned8Copy(mustMarshal(t, full)), inPlace},
+		{"every section, in place, misaligned", misaligned(mustMarshal(t, full)), inPlace},
 		{"lists, dense TEM and floats", mustMarshal(t, wide), DecodeOptions{}},
+		{"lists, dense TEM and floats, in place", aligned8Copy(mustMarshal(t, wide)), inPlace},
 		{"without TEM and floats", mustMarshal(t, wide), DecodeOptions{SkipTEM: true, SkipFloats: true}},
+		{"format 2, every section, compressed", v2File(t, full, true), DecodeOptions{}},
+		{"format 2, every section, raw", v2File(t, full, false), DecodeOptions{}},
+		{"format 2, every section, in place", aligned8Copy(v2File(t, full, true)), inPlace},
+		{"format 2.1 fixture", v21, DecodeOptions{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in, err := parseContainer(tc.b)
@@ -54,7 +70,7 @@ func TestDecodeCostBoundsAllocation(t *testing.T) {
 			for i := range in.Sections {
 				sec[in.Sections[i].Kind] = &in.Sections[i]
 			}
-			cost, _ := decodeCost(&in.Header, &sec, tc.opt)
+			cost, _ := decodeCost(&in.Header, &sec, in.Major, tc.opt)
 			var derr error
 			got := allocated(func() { _, derr = DecodeWith(tc.b, tc.opt) })
 			if derr != nil {
@@ -84,7 +100,7 @@ func TestDefaultAssetWithinBudget(t *testing.T) {
 	for i := range in.Sections {
 		sec[in.Sections[i].Kind] = &in.Sections[i]
 	}
-	cost, _ := decodeCost(&in.Header, &sec, DecodeOptions{})
+	cost, _ := decodeCost(&in.Header, &sec, in.Major, DecodeOptions{})
 	got := allocated(func() { _, err = Decode(b) })
 	if err != nil {
 		t.Fatal(err)
@@ -98,11 +114,12 @@ func TestDefaultAssetWithinBudget(t *testing.T) {
 	}
 }
 
-// bombFile returns a file of 10 words whose section of kind is a DEFLATE
-// stream of raw zero bytes, padded so that it declares exactly 64 times
-// its stored length: the container's ratio rule passes it, and only the
-// per-kind maximum stops it before inflating.
-func bombFile(t testing.TB, kind Kind, raw int) []byte {
+// bombFile returns a file of 10 words in the given format whose section
+// of kind is a DEFLATE stream of raw zero bytes, padded so that it
+// declares exactly 64 times its stored length: the container's ratio rule
+// passes it, and only the per-kind maximum (or, in format 3, the rule
+// that the kind is stored raw) stops it before inflating.
+func bombFile(t testing.TB, major uint16, kind Kind, raw int) []byte {
 	t.Helper()
 	const n = 10
 	h := Header{CodeBits: 256, Words: n}
@@ -113,8 +130,12 @@ func bombFile(t testing.TB, kind Kind, raw int) []byte {
 	z := deflateBytes(t, make([]byte, raw))
 	stored := make([]byte, max(len(z), raw/maxExpansion))
 	copy(stored, z)
+	vocab := encodeVocab(vocabOf(words...))
+	if major == oldestMajor {
+		vocab = encodeVocabV2(words)
+	}
 	secs := []testSection{
-		{kind: kindVocab, stored: encodeVocab(words)},
+		{kind: kindVocab, stored: vocab},
 		{kind: kindCodes, stored: make([]byte, n*32)},
 	}
 	bomb := testSection{kind: kind, flags: flagDeflate, stored: stored, raw: uint64(raw)}
@@ -128,24 +149,36 @@ func bombFile(t testing.TB, kind Kind, raw int) []byte {
 		h.StandIns = &StandInsInfo{Words: 1}
 		secs = append(secs, bomb)
 	}
-	return buildFile(mustJSON(t, h), secs)
+	return buildFileMajor(major, 0, mustJSON(t, h), secs)
 }
 
 // TestRawSizeLimits: a compressed section of each kind that declares
 // more raw bytes than the header's counts allow is refused, naming the
 // section and the limit, without allocating its declared size. Reverting
 // the per-kind maxima makes decompress allocate the 4 MiB and fails this.
+// Format 3 stores VOCAB and STANDINS raw, so there a compressed one is
+// refused by the section table already.
 func TestRawSizeLimits(t *testing.T) {
 	const raw = 4 << 20
-	// FLOATS' exact length (4·words·dim) is a header rule, checked first.
-	limitText := map[Kind]string{kindVocab: "header counts allow", kindStandIns: "header counts allow", kindFloats: "FLOATS section holds"}
-	for _, k := range []Kind{kindVocab, kindFloats, kindStandIns} {
-		t.Run(k.String(), func(t *testing.T) {
-			b := bombFile(t, k, raw)
+	for _, tc := range []struct {
+		major uint16
+		kind  Kind
+		msg   string
+	}{
+		{oldestMajor, kindVocab, "header counts allow"},
+		{oldestMajor, kindStandIns, "header counts allow"},
+		// FLOATS' exact length (4·words·dim) is a header rule, checked first.
+		{oldestMajor, kindFloats, "FLOATS section holds"},
+		{majorVersion, kindFloats, "FLOATS section holds"},
+		{majorVersion, kindVocab, "always stored raw"},
+		{majorVersion, kindStandIns, "always stored raw"},
+	} {
+		t.Run(fmt.Sprintf("format %d %s", tc.major, tc.kind), func(t *testing.T) {
+			b := bombFile(t, tc.major, tc.kind, raw)
 			var err error
 			got := allocated(func() { _, err = Decode(b) })
-			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), k.String()) || !strings.Contains(err.Error(), limitText[k]) {
-				t.Fatalf("Decode: %v, want ErrCorrupt naming %s and %q", err, k, limitText[k])
+			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tc.kind.String()) || !strings.Contains(err.Error(), tc.msg) {
+				t.Fatalf("Decode: %v, want ErrCorrupt naming %s and %q", err, tc.kind, tc.msg)
 			}
 			t.Logf("%d-byte file: %v; %d bytes allocated", len(b), err, got)
 			if limit := uint64(len(b)) + parseSlack(b); got > limit {
@@ -169,7 +202,7 @@ func TestDecodeBudget(t *testing.T) {
 	tem[16], tem[17] = 0, 1
 	h := Header{CodeBits: 256, Words: n, TEM: &TEMInfo{Metric: "euclidean", Step: 1, MaxSteps: 1, GammaMax: 1, Pairs: 8 * body}}
 	b := buildFile(mustJSON(t, h), []testSection{
-		{kind: kindVocab, stored: encodeVocab(words)},
+		{kind: kindVocab, stored: encodeVocab(vocabOf(words...))},
 		{kind: kindCodes, stored: make([]byte, n*32)},
 		{kind: kindTEMLists, stored: tem},
 	})
@@ -201,41 +234,44 @@ func TestDecodeBudget(t *testing.T) {
 	}
 }
 
-// TestHugeDeclaredRaw patches each section of a valid asset (every kind)
-// to declare far more raw bytes than it holds — 64 times its stored
-// length, the most the container allows, and 2^62 — compressed where the
-// kind may be: every file fails cleanly (one of the sentinels) and
-// decoding allocates within the file and the budget.
+// TestHugeDeclaredRaw patches each section of a valid asset (every kind,
+// format 3 and format 2) to declare far more raw bytes than it holds — 64
+// times its stored length, the most the container allows, and 2^62 —
+// compressed where the kind may be: every file fails cleanly (one of the
+// sentinels) and decoding allocates within the file and the budget.
 func TestHugeDeclaredRaw(t *testing.T) {
-	valid := mustMarshal(t, withStandIns(t, rand.New(rand.NewPCG(8, 8)), 3000, 5000, true))
-	in, err := parseContainer(valid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tableAt := preambleSize + uint64(binary.LittleEndian.Uint32(valid[12:]))
-	for i, s := range in.Sections {
-		for _, raw := range []uint64{maxExpansion * s.Stored, 1 << 62} {
-			b := bytes.Clone(valid)
-			e := b[tableAt+uint64(i)*entrySize:]
-			if s.Kind.compressible() {
-				binary.LittleEndian.PutUint32(e[4:], flagDeflate)
-			}
-			binary.LittleEndian.PutUint64(e[24:], raw)
-			reseal(b)
-			var err error
-			got := allocated(func() { _, err = Decode(b) })
-			if err == nil || !isAny(err, sentinels) || strings.Contains(err.Error(), internalPanic) {
-				t.Fatalf("%s declaring %d raw bytes: %v", s.Kind, raw, err)
-			}
-			if limit := uint64(len(b)) + DefaultMaxDecodeMemory + parseSlack(b); got > limit {
-				t.Fatalf("%s declaring %d raw bytes: allocated %d, above %d", s.Kind, raw, got, limit)
+	a := withStandIns(t, rand.New(rand.NewPCG(8, 8)), 3000, 5000, true)
+	for _, valid := range [][]byte{mustMarshal(t, a), v2File(t, a, true)} {
+		in, err := parseContainer(valid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tableAt := preambleSize + uint64(binary.LittleEndian.Uint32(valid[12:]))
+		for i, s := range in.Sections {
+			for _, raw := range []uint64{maxExpansion * s.Stored, 1 << 62} {
+				b := bytes.Clone(valid)
+				e := b[tableAt+uint64(i)*entrySize:]
+				if s.Kind.compressible(in.Major) {
+					binary.LittleEndian.PutUint32(e[4:], flagDeflate)
+				}
+				binary.LittleEndian.PutUint64(e[24:], raw)
+				reseal(b)
+				var err error
+				got := allocated(func() { _, err = Decode(b) })
+				if err == nil || !isAny(err, sentinels) || strings.Contains(err.Error(), internalPanic) {
+					t.Fatalf("format %d: %s declaring %d raw bytes: %v", in.Major, s.Kind, raw, err)
+				}
+				if limit := uint64(len(b)) + DefaultMaxDecodeMemory + parseSlack(b); got > limit {
+					t.Fatalf("format %d: %s declaring %d raw bytes: allocated %d, above %d", in.Major, s.Kind, raw, got, limit)
+				}
 			}
 		}
 	}
 }
 
 // TestWriteExpansionAsset writes, when WVA_EXPANSION_DIR names a
-// directory, expansion-vocab.wva: an 8 MB asset of 50,000 words whose
+// directory, expansion-vocab.wva: an 8 MB format-2 asset (format 3 never
+// compresses VOCAB) of 50,000 words whose
 // VOCAB section is a real DEFLATE stream of 410 MB of zeros padded to
 // 6.4 MB, declaring 64 times its stored length. It is the file for
 // measuring a command's peak memory on such an asset (/usr/bin/time -v);
@@ -253,7 +289,7 @@ func TestWriteExpansionAsset(t *testing.T) {
 	}
 	vocab := make([]byte, stored)
 	copy(vocab, z)
-	b := buildFile(mustJSON(t, Header{CodeBits: 256, Words: n}), []testSection{
+	b := buildFileMajor(oldestMajor, 0, mustJSON(t, Header{CodeBits: 256, Words: n}), []testSection{
 		{kind: kindVocab, flags: flagDeflate, stored: vocab, raw: uint64(len(raw))},
 		{kind: kindCodes, stored: make([]byte, n*32)},
 	})

@@ -10,7 +10,7 @@ import (
 // stand-ins over the synthetic 50k-word vocabulary.
 var synthStandIns100k = sync.OnceValues(func() (*StandIns, []string) {
 	a, _ := synth50k()
-	words, ids := genStandIns(rand.New(rand.NewPCG(100, 1)), a.Words, 100000)
+	words, ids := genStandIns(rand.New(rand.NewPCG(100, 1)), a.WordList(), 100000)
 	s, err := NewStandIns(a.Len(), words, ids)
 	if err != nil {
 		panic(err)
@@ -54,7 +54,8 @@ func BenchmarkStandInLookup(b *testing.B) {
 func BenchmarkDecode50kStandIns100k(b *testing.B) {
 	base, _ := synth50k()
 	s, _ := synthStandIns100k()
-	a := &Asset{Header: base.Header, Words: base.Words, Codes: base.Codes, Lists: base.Lists, TEM: base.TEM, StandIns: s}
+	a := &Asset{Header: base.Header, Codes: base.Codes, Lists: base.Lists, TEM: base.TEM, StandIns: s}
+	a.words = base.words
 	file, err := Marshal(a)
 	if err != nil {
 		b.Fatal(err)

@@ -6,13 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/wva/internal/bitpack"
 )
 
@@ -102,9 +100,9 @@ func withStandIns(t testing.TB, r *rand.Rand, n, m int, full bool) *Asset {
 		a.CusText = mustSets(t, n, 3, shuffledGroups(r, n, 3))
 		a.Header.CusText = &CusTextInfo{Metric: "hamming"}
 	} else {
-		a = &Asset{Words: genWords(r, n, true), Codes: make([]hamming.Code, n)}
+		a = wordsAsset(genWords(r, n, true))
 	}
-	words, ids := genStandIns(r, a.Words, m)
+	words, ids := genStandIns(r, a.WordList(), m)
 	a.StandIns = mustStandIns(t, n, words, ids)
 	return a
 }
@@ -112,17 +110,16 @@ func withStandIns(t testing.TB, r *rand.Rand, n, m int, full bool) *Asset {
 func TestStandInsRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 11))
 	for _, tc := range []struct {
-		name     string
-		n, m     int
-		full     bool
-		compress bool // the section must come out compressed
+		name string
+		n, m int
+		full bool
 	}{
-		{"one word, zero-bit ids", 1, 3, false, false},
-		{"one stand-in", 5, 1, false, false},
-		{"one full block", 40, 16, false, false},
-		{"block plus one", 40, 17, true, false},
-		{"every section", 300, 1000, true, true},
-		{"17-bit ids", 70000, 5000, false, true},
+		{"one word, zero-bit ids", 1, 3, false},
+		{"one stand-in", 5, 1, false},
+		{"one full block", 40, 16, false},
+		{"block plus one", 40, 17, true},
+		{"every section", 300, 1000, true},
+		{"17-bit ids", 70000, 5000, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if testing.Short() && tc.n > 10000 {
@@ -163,76 +160,14 @@ func TestStandInsRoundTrip(t *testing.T) {
 			if !ok {
 				t.Fatal("no STANDINS section")
 			}
-			if tc.compress && st.Flags != flagDeflate {
-				t.Fatalf("STANDINS of %d entries stored raw (%d bytes)", tc.m, st.Raw)
+			if st.Flags != 0 {
+				t.Fatalf("STANDINS of %d entries stored compressed: format 3 reads it in place", tc.m)
+			}
+			if !bytes.Equal(b[st.Offset:st.Offset+st.Stored], encodeStandIns(a.StandIns)) {
+				t.Fatal("STANDINS is not stored as encodeStandIns writes it")
 			}
 			t.Logf("%d stand-ins: section raw %d bytes, stored %d", tc.m, st.Raw, st.Stored)
 		})
-	}
-}
-
-// TestStandInsFormatCompatibility pins what 2.1 changed for files without
-// stand-ins: nothing (the writer records the lowest minor version that
-// has the file's sections), and for files with them: one more section.
-// testdata/v2.0-tiny.wva was written by the 2.0 writer from the asset
-// rebuilt here.
-func TestStandInsFormatCompatibility(t *testing.T) {
-	old, err := os.ReadFile("testdata/v2.0-tiny.wva")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := tinyAsset(t)
-	a.CusText = mustSets(t, 4, 2, [][]uint32{{0, 1}, {2, 3}})
-	a.Header.CusText = &CusTextInfo{Metric: "hamming"}
-	a.Header.Description = "format 2.0 file written before STANDINS existed"
-
-	// A 2.1 reader reads the 2.0 file.
-	got, err := Decode(old)
-	if err != nil {
-		t.Fatalf("2.0 file: %v", err)
-	}
-	if got.StandIns != nil || got.Header.StandIns != nil {
-		t.Fatal("2.0 file decoded with stand-ins")
-	}
-	checkEqual(t, a, got)
-
-	// Without stand-ins the 2.1 writer writes the 2.0 file, byte for byte.
-	plain := mustMarshal(t, a)
-	if !bytes.Equal(plain, old) {
-		t.Fatal("an asset without stand-ins is not written as the 2.0 file")
-	}
-	in, err := Inspect(plain)
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	// Adding stand-ins appends a section and a header field; every other
-	// section keeps its bytes.
-	a.StandIns = mustStandIns(t, 4, []string{"Paris", "Alice", "kitten"}, []int32{2, 0, 1})
-	with := mustMarshal(t, a)
-	if !bytes.Contains(with, []byte(`"standIns":{"words":3}`)) {
-		t.Fatal("header lacks the standIns description")
-	}
-	win, err := Inspect(with)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if win.Minor != 1 || in.Minor != 0 {
-		t.Fatalf("minor versions: %d with stand-ins, %d without; want 1 and 0", win.Minor, in.Minor)
-	}
-	if len(win.Sections) != len(in.Sections)+1 || win.Sections[len(in.Sections)].Kind != kindStandIns {
-		t.Fatalf("sections with stand-ins: %v", win.Sections)
-	}
-	for i, s := range in.Sections {
-		w := win.Sections[i]
-		if w.Kind != s.Kind || !bytes.Equal(with[w.Offset:w.Offset+w.Stored], plain[s.Offset:s.Offset+s.Stored]) {
-			t.Fatalf("section %s changed when stand-ins were added", s.Kind)
-		}
-	}
-	// An empty set is no section: the file is the one without stand-ins.
-	a.StandIns = mustStandIns(t, 4, nil, nil)
-	if empty := mustMarshal(t, a); !bytes.Equal(empty, plain) {
-		t.Fatal("an empty stand-in set changed the file")
 	}
 }
 
@@ -393,6 +328,11 @@ func TestValidateStandIns(t *testing.T) {
 // in the given order (each entry shares with the one before it the bytes
 // they have in common, none at a block's start).
 func standinsSection(m, n uint32, idBits uint, words []string, ids []uint32) []byte {
+	return rawStandins(m, n, idBits, frontCode(words), ids)
+}
+
+// frontCode returns words' front-coded entries, in the given order.
+func frontCode(words []string) []entry {
 	var entries []entry
 	for i, w := range words {
 		shared := 0
@@ -404,7 +344,7 @@ func standinsSection(m, n uint32, idBits uint, words []string, ids []uint32) []b
 		}
 		entries = append(entries, entry{shared, w[shared:]})
 	}
-	return rawStandins(m, n, idBits, entries, ids)
+	return entries
 }
 
 // entry is one front-coded STANDINS entry, written as given.
@@ -413,7 +353,27 @@ type entry struct {
 	rest   string
 }
 
+// rawStandins writes a format-3 STANDINS section: the fixed part (T is
+// the entries' length), the ids, the 8 bytes of slack, the entries.
 func rawStandins(m, n uint32, idBits uint, entries []entry, ids []uint32) []byte {
+	var text []byte
+	for _, e := range entries {
+		text = append(text, byte(e.shared), byte(len(e.rest)))
+		text = append(text, e.rest...)
+	}
+	b := make([]byte, standinsV3FixedLen)
+	binary.LittleEndian.PutUint32(b[0:], m)
+	binary.LittleEndian.PutUint32(b[4:], n)
+	b[8] = byte(idBits)
+	binary.LittleEndian.PutUint32(b[12:], uint32(len(text)))
+	b = bitpack.Pack(b, ids, idBits)
+	b = append(b, make([]byte, bitpack.Slack)...)
+	return append(b, text...)
+}
+
+// rawStandinsV2 writes a format-2 STANDINS section: the 12-byte fixed
+// part, the entries, the ids.
+func rawStandinsV2(m, n uint32, idBits uint, entries []entry, ids []uint32) []byte {
 	b := make([]byte, standinsFixedLen)
 	binary.LittleEndian.PutUint32(b[0:], m)
 	binary.LittleEndian.PutUint32(b[4:], n)
@@ -427,17 +387,17 @@ func rawStandins(m, n uint32, idBits uint, entries []entry, ids []uint32) []byte
 
 // TestStandInsCorruption builds checksum-valid files whose STANDINS section
 // or its header description breaks one rule. Decode must refuse each with
-// ErrCorrupt naming the problem, without panicking. The base asset has 5
-// words (3-bit ids, so ids 5..7 can be spelled and 4 padding bits follow
-// the 4 ids) and the stand-ins Alice→0 Bob→1 Paris→2 kitten→4.
+// ErrCorrupt naming the problem, without panicking, in place or not. The
+// base asset has 5 words (3-bit ids, so ids 5..7 can be spelled and 4
+// padding bits follow the 4 ids) and the stand-ins Alice→0 Bob→1 Paris→2
+// kitten→4. Its format-3 section: 16 bytes of fixed part, the ids at
+// 16..17, 8 bytes of slack at 18..25, the entries from 26.
 func TestStandInsCorruption(t *testing.T) {
 	base := func() *Asset {
-		return &Asset{
-			Header:   Header{Name: "stand-ins"},
-			Words:    []string{"the", "cat", "sat", "mat", "a"},
-			Codes:    make([]hamming.Code, 5),
-			StandIns: mustStandIns(t, 5, []string{"kitten", "Paris", "Bob", "Alice"}, []int32{4, 2, 1, 0}),
-		}
+		a := wordsAsset([]string{"the", "cat", "sat", "mat", "a"})
+		a.Header = Header{Name: "stand-ins"}
+		a.StandIns = mustStandIns(t, 5, []string{"kitten", "Paris", "Bob", "Alice"}, []int32{4, 2, 1, 0})
+		return a
 	}
 	good := []string{"Alice", "Bob", "Paris", "kitten"}
 	goodIDs := []uint32{0, 1, 2, 4}
@@ -457,10 +417,7 @@ func TestStandInsCorruption(t *testing.T) {
 	}{
 		{"valid baseline", func(h *Header, s []byte) []byte { return s }, "", false},
 		{"hand-written baseline", func(h *Header, s []byte) []byte { return hand(good, goodIDs) }, "", false},
-		{"compressed", func(h *Header, s []byte) []byte { return hand(long, goodIDs) }, "", true},
-		{"compressed, id out of range", func(h *Header, s []byte) []byte {
-			return hand(long, []uint32{0, 1, 6, 4})
-		}, "stands in for id 6", true},
+		{"compressed", func(h *Header, s []byte) []byte { return hand(long, goodIDs) }, "always stored raw in format 3", true},
 		{"two stand-ins for one id", func(h *Header, s []byte) []byte {
 			return hand([]string{"Alice", "Bob", "Paris", "kitten"}, []uint32{4, 4, 4, 4})
 		}, "", false},
@@ -500,8 +457,16 @@ func TestStandInsCorruption(t *testing.T) {
 			return rawStandins(4, 5, 3, []entry{{0, strings.Repeat("a", 200)}, {200, strings.Repeat("b", 100)}, {0, "c"}, {0, "d"}}, goodIDs)
 		}, "at most 255", false},
 		{"section ends inside an entry", func(h *Header, s []byte) []byte {
-			return rawStandins(4, 5, 3, []entry{{0, "Alice"}, {0, "Bob"}, {0, "Paris"}}, nil)
+			return rawStandins(4, 5, 3, []entry{{0, "Alice"}, {0, "Bob"}, {0, "Paris"}}, goodIDs)
 		}, "ends inside the entry", false},
+		{"last entry cut short", func(h *Header, s []byte) []byte {
+			b := rawStandins(4, 5, 3, frontCode(good), goodIDs)
+			binary.LittleEndian.PutUint32(b[12:], binary.LittleEndian.Uint32(b[12:])-1)
+			return b[:len(b)-1]
+		}, "ends inside the entry", false},
+		{"entries end before the text", func(h *Header, s []byte) []byte {
+			return rawStandins(4, 5, 3, append(frontCode(good), entry{0, "zebra"}), goodIDs)
+		}, "7 bytes after 4 stand-ins' entries", false},
 		{"invalid UTF-8", func(h *Header, s []byte) []byte {
 			return hand([]string{"Alice", "Bo\xff", "Paris", "kitten"}, goodIDs)
 		}, "UTF-8", false},
@@ -509,15 +474,32 @@ func TestStandInsCorruption(t *testing.T) {
 			return hand([]string{"Alice", "Bob\xc3", "\xa9t", "kitten"}, goodIDs)
 		}, "UTF-8", false},
 		{"truncated", func(h *Header, s []byte) []byte { return s[:len(s)-1] }, "need", false},
-		{"short fixed header", func(h *Header, s []byte) []byte { return s[:standinsFixedLen-1] }, "shorter than", false},
+		{"short fixed header", func(h *Header, s []byte) []byte { return s[:standinsV3FixedLen-1] }, "shorter than", false},
 		{"trailing byte", func(h *Header, s []byte) []byte { return append(s, 0) }, "need", false},
+		{"T above the entries", func(h *Header, s []byte) []byte {
+			binary.LittleEndian.PutUint32(s[12:], binary.LittleEndian.Uint32(s[12:])+1)
+			return s
+		}, "need", false},
+		{"T below the entries", func(h *Header, s []byte) []byte {
+			binary.LittleEndian.PutUint32(s[12:], binary.LittleEndian.Uint32(s[12:])-1)
+			return s
+		}, "need", false},
+		{"T = 2^32-1", func(h *Header, s []byte) []byte {
+			binary.LittleEndian.PutUint32(s[12:], 1<<32-1)
+			return s
+		}, "need", false},
+		{"ids a byte short", func(h *Header, s []byte) []byte { return append(s[:17:17], s[18:]...) }, "need", false},
+		{"ids without their slack", func(h *Header, s []byte) []byte { return append(s[:18:18], s[26:]...) }, "need", false},
+		{"non-zero slack", func(h *Header, s []byte) []byte { s[25] = 1; return s }, "slack", false},
+		{"non-zero first slack byte", func(h *Header, s []byte) []byte { s[18] = 0x80; return s }, "slack", false},
 		{"id = N", func(h *Header, s []byte) []byte {
 			return hand(good, []uint32{0, 1, 5, 4})
 		}, "stands in for id 5", false},
 		{"id 7", func(h *Header, s []byte) []byte {
 			return hand(good, []uint32{0, 1, 2, 7})
 		}, "stands in for id 7", false},
-		{"non-zero padding bits", func(h *Header, s []byte) []byte { s[len(s)-1] |= 0x80; return s }, "padding", false},
+		{"non-zero padding bits", func(h *Header, s []byte) []byte { s[17] |= 0x80; return s }, "padding", false},
+		{"non-zero padding bit, lowest", func(h *Header, s []byte) []byte { s[17] |= 0x10; return s }, "padding", false},
 		{"non-zero reserved", func(h *Header, s []byte) []byte { s[10] = 1; return s }, "reserved", false},
 		{"wrong N", func(h *Header, s []byte) []byte {
 			return standinsSection(4, 6, 3, good, goodIDs)
@@ -568,26 +550,80 @@ func TestStandInsCorruption(t *testing.T) {
 				}
 				secs = append(secs, ts)
 			}
-			got, err := Decode(buildFile(mustJSON(t, h), secs))
-			if tc.msg == "" {
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got.StandIns.Len() != 4 {
-					t.Fatalf("%d stand-ins", got.StandIns.Len())
-				}
-				return
+			b := buildFile(mustJSON(t, h), secs)
+			checkStandInsCase(t, aligned8Copy(b), tc.msg)
+		})
+	}
+}
+
+// checkStandInsCase decodes b in place and by copy: it must hold the 4
+// stand-ins when msg is "", else fail with ErrCorrupt naming msg.
+func checkStandInsCase(t *testing.T, b []byte, msg string) {
+	t.Helper()
+	for _, inPlace := range []bool{false, true} {
+		got, err := DecodeWith(b, DecodeOptions{InPlace: inPlace})
+		if msg == "" {
+			if err != nil {
+				t.Fatalf("in place %v: %v", inPlace, err)
 			}
-			if !errors.Is(err, ErrCorrupt) || strings.Contains(err.Error(), internalPanic) {
-				t.Fatalf("err = %v, want ErrCorrupt without a panic", err)
+			if got.StandIns.Len() != 4 {
+				t.Fatalf("%d stand-ins", got.StandIns.Len())
 			}
-			if !strings.Contains(err.Error(), tc.msg) {
-				t.Fatalf("err = %v, want it to name %q", err, tc.msg)
-			}
-			if strings.Count(err.Error(), "wva:") != 1 {
-				t.Fatalf("error %q repeats its prefix", err)
-			}
+			continue
+		}
+		if !errors.Is(err, ErrCorrupt) || strings.Contains(err.Error(), internalPanic) {
+			t.Fatalf("in place %v: err = %v, want ErrCorrupt without a panic", inPlace, err)
+		}
+		if !strings.Contains(err.Error(), msg) {
+			t.Fatalf("in place %v: err = %v, want it to name %q", inPlace, err, msg)
+		}
+		if strings.Count(err.Error(), "wva:") != 1 {
+			t.Fatalf("error %q repeats its prefix", err)
+		}
+		if !inPlace {
 			t.Log(err)
+		}
+	}
+}
+
+// TestStandInsV2Corruption: the reader of format-2 STANDINS sections
+// (entries first, ids after, no text length, no slack; normally
+// compressed) refuses what breaks its layout, with the same base as
+// TestStandInsCorruption; the rules its entries share with format 3 are
+// tested there.
+func TestStandInsV2Corruption(t *testing.T) {
+	good := []string{"Alice", "Bob", "Paris", "kitten"}
+	goodIDs := []uint32{0, 1, 2, 4}
+	long := []string{"Arepresentationally-representationally", "Brepresentationally-representationally",
+		"Crepresentationally-representationally", "Drepresentationally-representationally"}
+	v2 := func(words []string, ids []uint32) []byte { return rawStandinsV2(4, 5, 3, frontCode(words), ids) }
+	for _, tc := range []struct {
+		name    string
+		sec     []byte
+		msg     string
+		deflate bool
+	}{
+		{"baseline", v2(good, goodIDs), "", false},
+		{"compressed", v2(long, goodIDs), "", true},
+		{"compressed, id out of range", v2(long, []uint32{0, 1, 6, 4}), "stands in for id 6", true},
+		{"id = N", v2(good, []uint32{0, 1, 5, 4}), "stands in for id 5", false},
+		{"unsorted", v2([]string{"Alice", "Paris", "Bob", "kitten"}, goodIDs), "ascending byte order", false},
+		{"ids truncated", v2(good, goodIDs)[:len(v2(good, goodIDs))-1], "need", false},
+		{"trailing byte", append(v2(good, goodIDs), 0), "need", false},
+		{"non-zero padding bits", func() []byte { b := v2(good, goodIDs); b[len(b)-1] |= 0x80; return b }(), "padding", false},
+		{"section ends inside an entry", rawStandinsV2(4, 5, 3, frontCode(good[:3]), nil), "ends inside the entry", false},
+		{"short fixed header", make([]byte, standinsFixedLen-1), "shorter than", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := wordsAsset([]string{"the", "cat", "sat", "mat", "a"})
+			a.StandIns = mustStandIns(t, 5, good, []int32{0, 1, 2, 4})
+			h, secs := v2Parts(t, a, false)
+			st := &secs[len(secs)-1]
+			st.stored = tc.sec
+			if tc.deflate {
+				st.stored, st.flags, st.raw = deflateBytes(t, tc.sec), flagDeflate, uint64(len(tc.sec))
+			}
+			checkStandInsCase(t, buildFileMajor(oldestMajor, 1, mustJSON(t, h), secs), tc.msg)
 		})
 	}
 }
@@ -704,13 +740,23 @@ func TestStandInsHeap(t *testing.T) {
 		t.Fatalf("front-coded text %d bytes, plain %d + %d length bytes", len(s.text), textBytes, 2*m)
 	}
 	bound := standInsHeapBound(len(s.text), m, idWidth(n))
-	heap := heapAfter(func() any {
-		got, err := decodeStandIns(raw, n, &StandInsInfo{Words: m})
-		if err != nil {
-			t.Fatal(err)
+	decoder := func(raw []byte, decode func([]byte) (*StandIns, error)) func() any {
+		return func() any {
+			got, err := decode(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return got
 		}
-		return got
-	})
+	}
+	info := &StandInsInfo{Words: m}
+	heap := heapAfter(decoder(raw, func(b []byte) (*StandIns, error) { return decodeStandInsV3(b, n, info, false) }))
+	rawV2 := encodeStandInsV2(s)
+	heapV2 := heapAfter(decoder(rawV2, func(b []byte) (*StandIns, error) { return decodeStandIns(b, n, info) }))
+	// In place only the block offsets are built.
+	inPlaceBound := uint64(4*numBlocks(m)) + uint64(4*numBlocks(m))/10 + 64<<10
+	rawAligned := aligned8Copy(raw)
+	heapInPlace := heapAfter(decoder(rawAligned, func(b []byte) (*StandIns, error) { return decodeStandInsV3(b, n, info, true) }))
 	control := heapAfter(func() any {
 		mp := make(map[string]int32, m)
 		// The keys are copies, as a decoder's would be.
@@ -722,12 +768,18 @@ func TestStandInsHeap(t *testing.T) {
 	// Keep the inputs alive through both measurements, so that freeing
 	// them does not offset what the loads retain.
 	runtime.KeepAlive(raw)
+	runtime.KeepAlive(rawV2)
+	runtime.KeepAlive(rawAligned)
 	runtime.KeepAlive(words)
 	runtime.KeepAlive(ids)
 	t.Logf("%d stand-ins, %d text bytes: decoded heap %d bytes (%.2f per entry), bound %d; map[string]int32 control %d bytes",
 		m, textBytes, heap, float64(heap)/m, bound, control)
-	if heap > bound {
-		t.Errorf("decoded stand-ins hold %d bytes of heap, bound %d", heap, bound)
+	t.Logf("format 2: %d bytes; format 3 in place: %d bytes, bound %d", heapV2, heapInPlace, inPlaceBound)
+	if heap > bound || heapV2 > bound {
+		t.Errorf("decoded stand-ins hold %d bytes of heap (format 2: %d), bound %d", heap, heapV2, bound)
+	}
+	if heapInPlace > inPlaceBound {
+		t.Errorf("stand-ins decoded in place hold %d bytes of heap, bound %d", heapInPlace, inPlaceBound)
 	}
 	if control <= bound {
 		t.Errorf("control: a map of the same words holds %d bytes, within the bound %d; the test cannot tell layouts apart", control, bound)
@@ -763,14 +815,17 @@ func FuzzStandInsLookup(f *testing.F) {
 	})
 }
 
-// FuzzDecodeStandIns is FuzzDecode seeded with files carrying STANDINS.
+// FuzzDecodeStandIns is FuzzDecode seeded with files carrying STANDINS,
+// format 3 and format 2 (compressed).
 func FuzzDecodeStandIns(f *testing.F) {
 	r := rand.New(rand.NewPCG(5, 5))
 	for _, c := range []struct {
 		n, m int
 		full bool
 	}{{1, 1, false}, {5, 4, false}, {12, 40, true}, {30, 300, false}} {
-		addSeedAndFlips(f, mustMarshal(f, withStandIns(f, r, c.n, c.m, c.full)), 1, 5, 20)
+		a := withStandIns(f, r, c.n, c.m, c.full)
+		addSeedAndFlips(f, mustMarshal(f, a), 1, 5, 20)
+		addSeedAndFlips(f, v2File(f, a, true), 1, 5, 20)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkDecode(t, b)

@@ -45,10 +45,22 @@ func TestValidate(t *testing.T) {
 		name   string
 		mutate func(a *Asset)
 	}{
-		{"duplicate word", func(a *Asset) { a.Words[2] = "the" }},
-		{"empty word", func(a *Asset) { a.Words[1] = "" }},
-		{"long word", func(a *Asset) { a.Words[1] = strings.Repeat("x", maxWordLen+1) }},
-		{"invalid UTF-8", func(a *Asset) { a.Words[1] = "\xff" }},
+		{"duplicate word", func(a *Asset) { setWord(a, 2, "the") }},
+		{"empty word", func(a *Asset) { setWord(a, 1, "") }},
+		{"long word", func(a *Asset) { setWord(a, 1, strings.Repeat("x", maxWordLen+1)) }},
+		{"invalid UTF-8", func(a *Asset) { setWord(a, 1, "\xff") }},
+		{"word starts with a UTF-8 continuation byte", func(a *Asset) { setWord(a, 1, "\xa9t") }},
+		{"vocabulary text above 1 GiB", func(a *Asset) {
+			// 1,025 words of 1 MiB sharing one string: over maxVocabText
+			// without allocating it. SetWords must refuse before building.
+			w := strings.Repeat("x", 1<<20)
+			words := make([]string, maxVocabText>>20+1)
+			for i := range words {
+				words[i] = w
+			}
+			a.SetWords(words)
+			a.Codes = make([]hamming.Code, len(words))
+		}},
 		{"codes count", func(a *Asset) { a.Codes = a.Codes[:3] }},
 		{"header words", func(a *Asset) { a.Header.Words = 3 }},
 		{"header codeBits", func(a *Asset) { a.Header.CodeBits = 64 }},
@@ -87,6 +99,22 @@ func TestValidate(t *testing.T) {
 	}
 	if err := tinyAsset(t).Validate(); err != nil {
 		t.Fatalf("valid asset: %v", err)
+	}
+	// SetWords with a valid vocabulary clears an earlier refusal (the
+	// control for "vocabulary text above 1 GiB").
+	a0 := tinyAsset(t)
+	huge := strings.Repeat("x", 1<<20)
+	words := make([]string, maxVocabText>>20+1)
+	for i := range words {
+		words[i] = huge
+	}
+	a0.SetWords(words)
+	if err := a0.Validate(); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("vocabulary text above 1 GiB: %v", err)
+	}
+	a0.SetWords([]string{"the", "cat", "sat", "mat"})
+	if err := a0.Validate(); err != nil {
+		t.Fatalf("valid words after a refused vocabulary: %v", err)
 	}
 	// Derived fields may be left zero, or set to the right values.
 	a := tinyAsset(t)
