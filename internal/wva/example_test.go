@@ -29,12 +29,12 @@ func ExampleDecode() {
 	}
 	// Output:
 	// en-glove100-50k 50000 words, 2 lists
-	// VOCAB       412057 bytes,    205519 stored
+	// VOCAB       762069 bytes,    762069 stored
 	// CODES      1600000 bytes,   1600000 stored
-	// LISTS       200012 bytes,    200012 stored
+	// LISTS       400008 bytes,    400008 stored
 	// TEMLISTS   1409275 bytes,   1409275 stored
 	// CUSTEXT     100016 bytes,    100016 stored
-	// STANDINS    715325 bytes,    469867 stored
+	// STANDINS    715337 bytes,    715337 stored
 }
 
 // ReadFile refuses, before reading, anything but a regular file; a missing
