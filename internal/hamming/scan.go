@@ -6,8 +6,13 @@ import "github.com/wordveil/wordveil/internal/sample"
 // time. Its cost is N distance computations whatever the radius, which makes
 // it the right choice for far queries (BRR's noisy codes lie ~90-100 bits from
 // everything) and for small databases.
+//
+// A scan made for Index.Without also holds the ids it skips: the kernels
+// still compute every distance, and each block's skipped codes are then
+// given the distance skippedDist (maskSkipped), which no search admits.
 type scan struct {
 	codes []Code
+	skip  []int32 // ids never returned, ascending and distinct (see skip.go)
 }
 
 // newScan returns a scan over codes. The slice is used in place, not copied:
@@ -21,8 +26,8 @@ func newScan(codes []Code) (*scan, error) {
 
 const maxCodes = 1<<31 - 1
 
-// Len returns the number of codes.
-func (s *scan) Len() int { return len(s.codes) }
+// Len returns the number of codes searched (the skipped ones left out).
+func (s *scan) Len() int { return len(s.codes) - len(s.skip) }
 
 // KNN appends to dst[:0] the k nearest codes to q, sorted by (distance, id),
 // with ties handled as opt.Ties says.
@@ -33,13 +38,18 @@ func (s *scan) KNN(dst []Neighbor, q Code, k int, opt Options) ([]Neighbor, erro
 	var t topK
 	t.reset(k, dst)
 	var buf [blockSize]uint16
-	codes := s.codes
+	codes, skip := s.codes, s.skip
 	for base := 0; base < len(codes); base += blockSize {
 		blk := codes[base:min(base+blockSize, len(codes))]
+		// The block's minimum counts skipped codes too: a lower bound,
+		// enough to pass over the block.
+		skip = skipFrom(skip, base)
 		if distBlock(&q, blk, buf[:]) > t.thr {
 			continue
 		}
-		for i, d := range buf[:len(blk)] {
+		ds := buf[:len(blk)]
+		skip, _ = maskSkipped(ds, base, skip)
+		for i, d := range ds {
 			if int(d) > t.thr {
 				continue
 			}
@@ -57,6 +67,13 @@ func (s *scan) KNN(dst []Neighbor, q Code, k int, opt Options) ([]Neighbor, erro
 // it is a uniformly random one among all minimizers, chosen by reservoir
 // sampling in a single pass; with TiesAll it is the lowest id among them.
 // It does not allocate.
+//
+// The reservoir draws depend on the blocks: a block whose minimum is
+// below the best so far starts the count afresh, so codes tied at a
+// distance later beaten are drawn for only if they sit in earlier blocks.
+// To draw exactly what a scan over a copy of the searched codes would,
+// the blocks hold blockSize searched codes each (and the skipped codes
+// among them), as that copy's blocks do.
 func (s *scan) Nearest(q Code, opt Options) (Neighbor, error) {
 	if err := checkKNN(1, &opt); err != nil {
 		return Neighbor{}, err
@@ -70,28 +87,54 @@ func (s *scan) Nearest(q Code, opt Options) (Neighbor, error) {
 		return res[0], nil
 	}
 	best, seen, pick := noDistance, 0, -1
-	var buf [blockSize]uint16
-	codes := s.codes
-	for base := 0; base < len(codes); base += blockSize {
-		blk := codes[base:min(base+blockSize, len(codes))]
-		m := distBlock(&q, blk, buf[:])
+	// Room for a block and as many skipped codes again: a block with
+	// more is computed twice (for its minimum, then for the walk).
+	var buf [2 * blockSize]uint16
+	codes, skip := s.codes, s.skip
+	for start := 0; start < len(codes); {
+		// [start, end) holds the next blockSize searched codes (fewer at
+		// the end) and the skipped ids inside, blk of skip.
+		end, nb := start+blockSize, 0
+		for nb < len(skip) && int(skip[nb]) < end {
+			end++
+			nb++
+		}
+		end = min(end, len(codes))
+		blk := skip[:nb]
+		skip = skip[nb:]
+		once := end-start <= len(buf)
+		m, rest := noDistance, blk
+		for b := start; b < end; b += len(buf) {
+			var mb int
+			mb, rest = s.blockDist(&q, b, min(b+len(buf), end), rest, buf[:])
+			m = min(m, mb)
+		}
 		if m > best {
+			start = end
 			continue
 		}
 		if m < best {
 			best, seen = m, 0
 		}
-		for i, d := range buf[:len(blk)] {
-			if int(d) != best {
-				continue
+		rest = blk
+		for b := start; b < end; b += len(buf) {
+			e := min(b+len(buf), end)
+			if !once {
+				_, rest = s.blockDist(&q, b, e, rest, buf[:])
 			}
-			seen++
-			// Keep the seen-th minimizer with probability 1/seen: every
-			// minimizer ends up chosen with probability 1/(total).
-			if seen == 1 || (opt.Ties == TiesRandom && sample.UniformInt(opt.Rand, seen) == 0) {
-				pick = base + i
+			for i, d := range buf[:e-b] {
+				if int(d) != best {
+					continue
+				}
+				seen++
+				// Keep the seen-th minimizer with probability 1/seen: every
+				// minimizer ends up chosen with probability 1/(total).
+				if seen == 1 || (opt.Ties == TiesRandom && sample.UniformInt(opt.Rand, seen) == 0) {
+					pick = b + i
+				}
 			}
 		}
+		start = end
 	}
 	if pick < 0 {
 		return Neighbor{}, ErrNoResult
@@ -99,20 +142,42 @@ func (s *scan) Nearest(q Code, opt Options) (Neighbor, error) {
 	return Neighbor{ID: int32(pick), Dist: int32(best)}, nil
 }
 
+// blockDist writes to buf the distances from q to codes[lo:hi] (at most
+// len(buf) codes), skipped codes (ids of skip, ascending, none below lo)
+// given skippedDist. It returns the smallest distance of a searched code
+// (noDistance if there is none) and skip without the ids below hi.
+func (s *scan) blockDist(q *Code, lo, hi int, skip []int32, buf []uint16) (int, []int32) {
+	ds := buf[:hi-lo]
+	m := distBlock(q, s.codes[lo:hi], ds)
+	if len(skip) == 0 {
+		return m, skip
+	}
+	rest, masked := maskSkipped(ds, lo, skip)
+	if masked == m {
+		// The kernel's minimum may be a skipped code's: recount.
+		m = minDist(ds)
+	}
+	return m, rest
+}
+
 // Range appends to dst[:0] every code within distance r of q, in id order.
 func (s *scan) Range(dst []Neighbor, q Code, r int, opt Options) ([]Neighbor, error) {
 	if r < 0 {
 		return dst[:0], ErrInvalidRadius
 	}
+	r = min(r, Bits) // every code is within Bits; a skipped one never
 	out := dst[:0]
 	var buf [blockSize]uint16
-	codes := s.codes
+	codes, skip := s.codes, s.skip
 	for base := 0; base < len(codes); base += blockSize {
 		blk := codes[base:min(base+blockSize, len(codes))]
+		skip = skipFrom(skip, base)
 		if distBlock(&q, blk, buf[:]) > r {
 			continue
 		}
-		for i, d := range buf[:len(blk)] {
+		ds := buf[:len(blk)]
+		skip, _ = maskSkipped(ds, base, skip)
+		for i, d := range ds {
 			if int(d) > r {
 				continue
 			}
