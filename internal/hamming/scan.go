@@ -86,7 +86,7 @@ func (s *scan) Nearest(q Code, opt Options) (Neighbor, error) {
 		}
 		return res[0], nil
 	}
-	best, seen, pick := noDistance, 0, -1
+	res := reservoir{best: noDistance, pick: -1}
 	// Room for a block and as many skipped codes again: a block with
 	// more is computed twice (for its minimum, then for the walk).
 	var buf [2 * blockSize]uint16
@@ -102,44 +102,71 @@ func (s *scan) Nearest(q Code, opt Options) (Neighbor, error) {
 		end = min(end, len(codes))
 		blk := skip[:nb]
 		skip = skip[nb:]
-		once := end-start <= len(buf)
-		m, rest := noDistance, blk
-		for b := start; b < end; b += len(buf) {
-			var mb int
-			mb, rest = s.blockDist(&q, b, min(b+len(buf), end), rest, buf[:])
-			m = min(m, mb)
-		}
-		if m > best {
-			start = end
-			continue
-		}
-		if m < best {
-			best, seen = m, 0
-		}
-		rest = blk
-		for b := start; b < end; b += len(buf) {
-			e := min(b+len(buf), end)
-			if !once {
-				_, rest = s.blockDist(&q, b, e, rest, buf[:])
-			}
-			for i, d := range buf[:e-b] {
-				if int(d) != best {
-					continue
-				}
-				seen++
-				// Keep the seen-th minimizer with probability 1/seen: every
-				// minimizer ends up chosen with probability 1/(total).
-				if seen == 1 || (opt.Ties == TiesRandom && sample.UniformInt(opt.Rand, seen) == 0) {
-					pick = b + i
-				}
-			}
+		if end-start <= len(buf) {
+			m, _ := s.blockDist(&q, start, end, blk, buf[:])
+			res.walk(m, buf[:end-start], start, &opt)
+		} else {
+			s.nearestLong(&q, start, end, blk, &buf, &res, &opt)
 		}
 		start = end
 	}
-	if pick < 0 {
+	if res.pick < 0 {
 		return Neighbor{}, ErrNoResult
 	}
-	return Neighbor{ID: int32(pick), Dist: int32(best)}, nil
+	return Neighbor{ID: int32(res.pick), Dist: int32(res.best)}, nil
+}
+
+// reservoir is Nearest's running choice: the best distance so far, how
+// many codes at it were seen, and the one kept.
+type reservoir struct {
+	best, seen, pick int
+}
+
+// walk offers a block whose distances are ds (ids from base) and whose
+// smallest searched distance is m.
+func (r *reservoir) walk(m int, ds []uint16, base int, opt *Options) {
+	if m > r.best {
+		return
+	}
+	best, seen, pick := m, r.seen, r.pick
+	if m < r.best {
+		seen = 0
+	}
+	for i, d := range ds {
+		if int(d) != best {
+			continue
+		}
+		seen++
+		// Keep the seen-th minimizer with probability 1/seen: every
+		// minimizer ends up chosen with probability 1/(total).
+		if seen == 1 || (opt.Ties == TiesRandom && sample.UniformInt(opt.Rand, seen) == 0) {
+			pick = base + i
+		}
+	}
+	r.best, r.seen, r.pick = best, seen, pick
+}
+
+// nearestLong is Nearest's step for a block [lo, hi) too long for buf
+// (more skipped codes than searched ones): one pass for its minimum, one
+// to walk it, piece by piece.
+func (s *scan) nearestLong(q *Code, lo, hi int, skip []int32, buf *[2 * blockSize]uint16, res *reservoir, opt *Options) {
+	m, rest := noDistance, skip
+	for b := lo; b < hi; b += len(buf) {
+		var mb int
+		mb, rest = s.blockDist(q, b, min(b+len(buf), hi), rest, buf[:])
+		m = min(m, mb)
+	}
+	if m > res.best {
+		return
+	}
+	rest = skip
+	for b := lo; b < hi; b += len(buf) {
+		e := min(b+len(buf), hi)
+		_, rest = s.blockDist(q, b, e, rest, buf[:])
+		// Every piece is offered at the block's minimum m: a piece
+		// without it adds no code, as in a single pass.
+		res.walk(m, buf[:e-b], b, opt)
+	}
 }
 
 // blockDist writes to buf the distances from q to codes[lo:hi] (at most
