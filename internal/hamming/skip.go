@@ -21,8 +21,11 @@ import (
 // (scan.Range caps its radius at Bits first).
 const skippedDist = math.MaxUint16
 
-// ErrSkipRange is returned by Without for an id outside the index.
-var ErrSkipRange = errors.New("hamming: skipped id outside the index")
+// Errors of Without.
+var (
+	ErrSkipRange = errors.New("hamming: skipped id outside the index")
+	ErrNoIndex   = errors.New("hamming: no index (nil or zero Index)")
+)
 
 // normalizeSkip returns the distinct ids of a and b, ascending, in a new
 // slice (nil when both are empty), or ErrSkipRange if one is outside

@@ -13,10 +13,13 @@ package hamming
 // query of either index that needs them) and keeps only the skipped ids,
 // sorted, 4 bytes each.
 //
-// An id outside [0, len(x.Codes())) is an error (ErrSkipRange). Skipping
-// every code is allowed: the index is then empty (Nearest returns
-// ErrNoResult).
+// An id outside [0, len(x.Codes())) is an error (ErrSkipRange), and so
+// is a nil or zero x (ErrNoIndex). Skipping every code is allowed: the
+// index is then empty (Nearest returns ErrNoResult).
 func (x *Index) Without(skip []int32) (*Index, error) {
+	if x == nil || x.scan == nil {
+		return nil, ErrNoIndex
+	}
 	ids, err := normalizeSkip(x.scan.skip, skip, len(x.scan.codes))
 	if err != nil {
 		return nil, err
@@ -25,21 +28,21 @@ func (x *Index) Without(skip []int32) (*Index, error) {
 }
 
 // Rank returns how many searched codes have an id below id, for id in
-// [0, len(Codes())]; -1 otherwise. On an index that skips nothing it is
+// [0, len(Codes())]; -1 otherwise (and for a nil or zero x). On an index that skips nothing it is
 // id itself. For a searched id it is that code's position among the
 // searched codes in id order: the id an index over a copy of them alone
 // would give it.
 func (x *Index) Rank(id int) int {
-	if id < 0 || id > len(x.scan.codes) {
+	if x == nil || x.scan == nil || id < 0 || id > len(x.scan.codes) {
 		return -1
 	}
 	return skipRank(x.scan.skip, id)
 }
 
 // ID returns the id of the j-th searched code in id order (j from 0), the
-// inverse of Rank; -1 for j outside [0, Len()).
+// inverse of Rank; -1 for j outside [0, Len()) (and for a nil or zero x).
 func (x *Index) ID(j int) int {
-	if j < 0 || j >= x.Len() {
+	if x == nil || x.scan == nil || j < 0 || j >= x.Len() {
 		return -1
 	}
 	return skipSelect(x.scan.skip, j)

@@ -321,14 +321,24 @@ func union(a, b *bitset.BitSet) *bitset.BitSet {
 	return a.Union(b)
 }
 
-// TestWithoutErrors: ids outside the index are refused; skipping again
-// adds to what is skipped; skipping everything leaves an empty index.
+// TestWithoutErrors: ids outside the index and a nil or zero index are
+// refused; skipping again adds to what is skipped; skipping everything
+// leaves an empty index.
 func TestWithoutErrors(t *testing.T) {
 	codes := randomCodes(rand.New(rand.NewPCG(2, 6)), 10)
 	x, _ := NewIndex(codes)
 	for _, bad := range [][]int32{{-1}, {10}, {3, 10}, {-5, 2}} {
 		if _, err := x.Without(bad); !errors.Is(err, ErrSkipRange) {
 			t.Errorf("Without(%v): %v, want ErrSkipRange", bad, err)
+		}
+	}
+	var zero Index
+	for _, ix := range []*Index{nil, &zero} {
+		if _, err := ix.Without([]int32{1}); !errors.Is(err, ErrNoIndex) {
+			t.Errorf("Without on %v: %v, want ErrNoIndex", ix, err)
+		}
+		if ix.Rank(0) != -1 || ix.ID(0) != -1 {
+			t.Errorf("Rank/ID on %v: %d, %d, want -1", ix, ix.Rank(0), ix.ID(0))
 		}
 	}
 	y, err := x.Without([]int32{1, 3})
