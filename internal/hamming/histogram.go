@@ -108,8 +108,8 @@ func (h *Histogram) Count(d int) int {
 }
 
 // Select returns the id of the j-th counted code (counting from 0, in id
-// order) whose distance from the query lies in [lo, hi], and ErrNoResult if fewer
-// than j+1 codes do. For j uniform in [0, Count), the id is uniform over
+// order) whose distance from the query lies in [lo, hi], and ErrNoResult
+// if fewer than j+1 codes do. For j uniform in [0, Count), the id is uniform over
 // those codes. It costs a binary search over the chunks (hi−lo+1 counts per
 // step) and a rescan of one chunk: the distances of each block up to the
 // match, counted without branches, and a walk of the block holding it.

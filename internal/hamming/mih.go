@@ -214,10 +214,12 @@ func (m *mih) rangeSpans(sc *mihScratch, q *Code, r int) (entries int) {
 }
 
 // rangeVerify visits the buckets rangeSpans chose and keeps the codes within
-// r, except those in skip (ascending) and opt.Exclude. Almost every candidate fails the distance test (at r = 16 on 200k word
-// codes: ~200 candidates for ~1 result), so each entry is verified straight
-// from its bucket and only the codes that pass go through the seen-set, which
-// removes duplicates (a code can sit in several probed buckets).
+// r, except those in skip (ascending) and opt.Exclude. Almost every
+// candidate fails the distance test (at r = 16 on 200k word codes: ~200
+// candidates for ~1 result), so each entry is verified straight from its
+// bucket and only the codes that pass go through the seen-set, which
+// removes duplicates (a code can sit in several probed buckets), and are
+// looked up in skip.
 func (m *mih) rangeVerify(sc *mihScratch, dst []Neighbor, q Code, r int, opt Options, skip []int32) []Neighbor {
 	out := dst[:0]
 	words := sc.words
