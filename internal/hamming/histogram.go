@@ -42,7 +42,7 @@ func (s *scan) Histogram(dst *Histogram, q Code) *Histogram {
 
 // Histogram fills dst (a new Histogram if dst is nil) with the distances
 // from q to every code it searches and returns it. It always scans: every
-// code is counted, so no index can skip any.
+// searched code is counted, so MIH could not spare the visit of any.
 func (x *Index) Histogram(dst *Histogram, q Code) *Histogram {
 	x.stats.Scans.Add(1)
 	return x.scan.Histogram(dst, q)
