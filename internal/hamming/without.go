@@ -13,6 +13,13 @@ package hamming
 // query of either index that needs them) and keeps only the skipped ids,
 // sorted, 4 bytes each.
 //
+// The price is time: a query computes the distance of every code, skipped
+// ones included, and a histogram also takes each skipped code off again,
+// so it costs at least what it costs on x, not on the codes left. That
+// suits an exclusion list (a few hundred words of 50,000: within the
+// noise of a scan); for a subset that leaves out most codes, an index over
+// a copy of the subset is the faster choice.
+//
 // An id outside [0, len(x.Codes())) is an error (ErrSkipRange), and so
 // is a nil or zero x (ErrNoIndex). Skipping every code is allowed: the
 // index is then empty (Nearest returns ErrNoResult).
