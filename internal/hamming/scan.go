@@ -13,6 +13,9 @@ import "github.com/wordveil/wordveil/internal/sample"
 type scan struct {
 	codes []Code
 	skip  []int32 // ids never returned, ascending and distinct (see skip.go)
+	// ends[g] ends Nearest's g-th block (nil when nothing is skipped):
+	// see blockEnds.
+	ends []int32
 }
 
 // newScan returns a scan over codes. The slice is used in place, not copied:
@@ -90,21 +93,33 @@ func (s *scan) Nearest(q Code, opt Options) (Neighbor, error) {
 	// Room for a block and as many skipped codes again: a block with
 	// more is computed twice (for its minimum, then for the walk).
 	var buf [2 * blockSize]uint16
-	codes, skip := s.codes, s.skip
-	for start := 0; start < len(codes); {
-		// [start, end) holds the next blockSize searched codes (fewer at
-		// the end) and the skipped ids inside, blk of skip.
-		end, nb := start+blockSize, 0
-		for nb < len(skip) && int(skip[nb]) < end {
-			end++
-			nb++
+	codes, skip, left := s.codes, s.skip, s.Len()
+	for g, start := 0, 0; start < len(codes); g++ {
+		// [start, end) holds the g-th blockSize searched codes (fewer at
+		// the end) and the nb skipped ids inside, blk of skip.
+		end := min(start+blockSize, len(codes))
+		if s.ends != nil {
+			end = int(s.ends[g])
 		}
-		end = min(end, len(codes))
+		kept := min(blockSize, left)
+		left -= kept
+		nb := end - start - kept
 		blk := skip[:nb]
 		skip = skip[nb:]
 		if end-start <= len(buf) {
-			m, _ := s.blockDist(&q, start, end, blk, buf[:])
-			res.walk(m, buf[:end-start], start, &opt)
+			// blockDist and walk written out, for BRR's hot loop. Masking
+			// can only raise the minimum: a block whose minimum, skipped
+			// codes included, is above the best (most blocks of a far
+			// query) needs none.
+			ds := buf[:end-start]
+			if m := distBlock(&q, codes[start:end], ds); m <= res.best {
+				if nb > 0 {
+					if _, masked := maskSkipped(ds, start, blk); masked == m {
+						m = minDist(ds)
+					}
+				}
+				res.walk(m, ds, start, &opt)
+			}
 		} else {
 			s.nearestLong(&q, start, end, blk, &buf, &res, &opt)
 		}

@@ -105,3 +105,22 @@ func skipRank(skip []int32, id int) int {
 func skipSelect(skip []int32, j int) int {
 	return j + sort.Search(len(skip), func(i int) bool { return int(skip[i])-i > j })
 }
+
+// blockEnds returns where each of Nearest's blocks ends for n codes of
+// which skip (ascending) are skipped, nil when none is: block g holds the
+// searched codes g·blockSize to (g+1)·blockSize−1 in id order, as the
+// g-th block of a scan over a copy of them, and the skipped ids among
+// them; the last block runs to n (a block holds at least one code, and
+// every skipped id lies in a block). 4 bytes per blockSize searched codes.
+func blockEnds(skip []int32, n int) []int32 {
+	if len(skip) == 0 {
+		return nil
+	}
+	g := max(1, (n-len(skip)+blockSize-1)/blockSize)
+	ends := make([]int32, g)
+	for i := range g - 1 {
+		ends[i] = int32(skipSelect(skip, (i+1)*blockSize-1) + 1)
+	}
+	ends[g-1] = int32(n)
+	return ends
+}

@@ -31,7 +31,8 @@ func (x *Index) Without(skip []int32) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Index{scan: &scan{codes: x.scan.codes, skip: ids}, tables: x.tables}, nil
+	s := &scan{codes: x.scan.codes, skip: ids, ends: blockEnds(ids, len(x.scan.codes))}
+	return &Index{scan: s, tables: x.tables}, nil
 }
 
 // Rank returns how many searched codes have an id below id, for id in
