@@ -11,7 +11,8 @@ package hamming
 // way releases exactly what it released over such a copy. It copies no
 // code: it shares x's codes and x's MIH tables (built once, on the first
 // query of either index that needs them) and keeps only the skipped ids,
-// sorted, 4 bytes each.
+// sorted, 4 bytes each, and where Nearest's blocks end, 4 bytes per 256
+// searched codes.
 //
 // The price is time: a query computes the distance of every code, skipped
 // ones included, and a histogram also takes each skipped code off again,
