@@ -88,7 +88,7 @@ func benchStrategies(b *testing.B, codes []Code) []benchStrategy {
 	x, _ := NewIndex(codes)
 	// The planner gets the same MIH tables as the "mih" row, so the two
 	// differ only by planning, not by where the tables sit in memory.
-	x.mihOnce.Do(func() { x.mih = m })
+	x.tables.once.Do(func() { x.tables.m = m })
 	return []benchStrategy{{"scan", s}, {"mih", m}, {"planner", x}}
 }
 

@@ -8,6 +8,12 @@
 //   - every code within a radius ([Index.Range]);
 //   - the same with some ids excluded (nearest-not-yet-visited chains).
 //
+// [Index.Without] restricts an index to a subset of its codes without
+// copying them (a keyboard's output vocabulary: every word but an
+// exclusion list): it keeps only the skipped ids and answers every query
+// exactly as an index over a copy of the codes left would, order, ties
+// and random draws included, with the original ids.
+//
 // Two strategies implement them: a linear scan ([Scan]) with XOR/popcount
 // kernels chosen once at start-up for the CPU (AVX-512 VPOPCNTQ or POPCNT on
 // amd64, NEON on arm64, plain Go elsewhere or with the purego build tag), and

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/bits-and-blooms/bitset"
 )
 
 // FuzzSearch builds a database from the fuzzer's bytes (short codes are
@@ -17,14 +19,7 @@ func FuzzSearch(f *testing.F) {
 	f.Add(bytes.Repeat([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9}, 100), uint8(10), uint16(40), uint64(99))
 	f.Add(bytes.Repeat([]byte{0xff}, 300), uint8(255), uint16(300), uint64(7))
 	f.Fuzz(func(t *testing.T, data []byte, k uint8, radius uint16, seed uint64) {
-		// 4 bytes of input per code: each input word seeds one 64-bit word
-		// through a tiny mixer, so similar inputs give similar codes.
-		var codes []Code
-		for i := 0; i+4 <= len(data) && len(codes) < 3000; i += 4 {
-			v := binary.LittleEndian.Uint32(data[i:])
-			c := Code{uint64(v), uint64(v) << 32, uint64(v&0xff) * 0x0101010101010101, uint64(v >> 8)}
-			codes = append(codes, c)
-		}
+		codes := fuzzCodes(data)
 		r := rand.New(rand.NewPCG(seed, 1))
 		q := Code{r.Uint64(), 0, 0, 0}
 		if len(codes) > 0 {
@@ -48,6 +43,60 @@ func FuzzSearch(f *testing.F) {
 			if err != nil || !slices.Equal(sortedCopy(gotR), refR) {
 				t.Fatalf("%s Range(r=%d) has %d codes, want %d (%v)", name, rad, len(gotR), len(refR), err)
 			}
+		}
+	})
+}
+
+// fuzzCodes makes up to 3000 codes of 4 bytes of input each: each input
+// word seeds one 64-bit word through a tiny mixer, so similar inputs give
+// similar codes.
+func fuzzCodes(data []byte) []Code {
+	var codes []Code
+	for i := 0; i+4 <= len(data) && len(codes) < 3000; i += 4 {
+		v := binary.LittleEndian.Uint32(data[i:])
+		c := Code{uint64(v), uint64(v) << 32, uint64(v&0xff) * 0x0101010101010101, uint64(v >> 8)}
+		codes = append(codes, c)
+	}
+	return codes
+}
+
+// FuzzWithout restricts a fuzzed database to a random subset (each code
+// skipped with probability 1/(every+1), none for every = 0) and checks
+// every query against the index over a copy of the codes left and against
+// brute force (TestWithoutMatchesCopy's checks).
+func FuzzWithout(f *testing.F) {
+	f.Add([]byte{}, uint64(1), uint8(1))
+	f.Add(bytes.Repeat([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9}, 300), uint64(3), uint8(2))
+	f.Add(bytes.Repeat([]byte{0xAA, 0x55}, 600), uint64(0xffff), uint8(0))
+	f.Add(bytes.Repeat([]byte{0xff, 0, 0x0f}, 400), uint64(7), uint8(255))
+	f.Fuzz(func(t *testing.T, data []byte, seed uint64, every uint8) {
+		codes := fuzzCodes(data)
+		r := rand.New(rand.NewPCG(seed, 2))
+		var skip []int32
+		excl := bitset.New(uint(len(codes)))
+		for i := range codes {
+			if every > 0 && r.IntN(int(every)+1) == 0 {
+				skip = append(skip, int32(i))
+			}
+			if r.IntN(5) == 0 {
+				excl.Set(uint(i))
+			}
+		}
+		x, err := NewIndex(codes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := x.Without(skip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := newCopyIndex(t, codes, skip)
+		checkRankID(t, y, ref)
+		for qi, q := range queriesFor(r, codes, 3) {
+			matchNearest(t, y, ref, q, qi)
+			matchKNN(t, y, ref, q, qi, excl)
+			matchRange(t, y, ref, q, qi)
+			matchHistogram(t, y, ref, q, qi)
 		}
 	})
 }

@@ -20,6 +20,7 @@ const histChunk = 8 * blockSize
 // allocate once its chunk table has grown to the database's size.
 type Histogram struct {
 	codes []Code
+	skip  []int32 // ids not counted, ascending (see Index.Without)
 	q     Code
 	count [Bits + 1]int32
 	// sub holds the running counts while filling, split by code position
@@ -35,13 +36,13 @@ func (s *scan) Histogram(dst *Histogram, q Code) *Histogram {
 	if dst == nil {
 		dst = new(Histogram)
 	}
-	dst.fill(s.codes, q, activeKernel)
+	dst.fill(s.codes, q, activeKernel, s.skip)
 	return dst
 }
 
 // Histogram fills dst (a new Histogram if dst is nil) with the distances
-// from q to every code and returns it. It always scans: every code is
-// counted, so no index can skip any.
+// from q to every code it searches and returns it. It always scans: every
+// searched code is counted, so MIH could not spare the visit of any.
 func (x *Index) Histogram(dst *Histogram, q Code) *Histogram {
 	x.stats.Scans.Add(1)
 	return x.scan.Histogram(dst, q)
@@ -56,11 +57,18 @@ func (x *Index) RangeCanBeatScan(r int) bool {
 	return r >= 0 && x.worthCounting(r)
 }
 
-// fill counts codes from q with kernel k: one counting pass per chunk into
-// the sub-histograms, whose total at the chunk's end is the chunk's
-// snapshot. The last snapshot is the histogram itself.
-func (h *Histogram) fill(codes []Code, q Code, k int) {
-	h.codes, h.q = codes, q
+// fill counts codes from q with kernel k, except the ids in skip
+// (ascending): one counting pass per chunk into the sub-histograms, whose
+// total at the chunk's end is the chunk's snapshot. The last snapshot is
+// the histogram itself.
+//
+// The kernels count every code; each skipped code of the chunk is then
+// taken off again, before the snapshot, from row 0 wherever the kernel
+// counted it. A row may wrap below zero, but the rows are uint32 and
+// their sum (sumInto, sumSubAVX512) is taken modulo 2^32, so the total at
+// each distance, which fits, is exact.
+func (h *Histogram) fill(codes []Code, q Code, k int, skip []int32) {
+	h.codes, h.skip, h.q = codes, skip, q
 	h.sub = subHist{}
 	nch := (len(codes) + histChunk - 1) / histChunk
 	if cap(h.cum) < nch {
@@ -68,7 +76,11 @@ func (h *Histogram) fill(codes []Code, q Code, k int) {
 	}
 	h.cum = h.cum[:nch]
 	for c := range nch {
-		histCountWith(k, &q, codes[c*histChunk:min((c+1)*histChunk, len(codes))], &h.sub)
+		end := min((c+1)*histChunk, len(codes))
+		histCountWith(k, &q, codes[c*histChunk:end], &h.sub)
+		for ; len(skip) > 0 && int(skip[0]) < end; skip = skip[1:] {
+			h.sub[0][Distance(q, codes[skip[0]])]--
+		}
 		sumSubWith(k, &h.sub, &h.cum[c])
 	}
 	if nch == 0 {
@@ -83,7 +95,7 @@ func (h *Histogram) Len() int {
 	if h == nil {
 		return 0
 	}
-	return len(h.codes)
+	return len(h.codes) - len(h.skip)
 }
 
 // Count returns the number of codes at distance d from the query (0 for d
@@ -95,9 +107,9 @@ func (h *Histogram) Count(d int) int {
 	return int(h.count[d])
 }
 
-// Select returns the id of the j-th code (counting from 0, in id order)
-// whose distance from the query lies in [lo, hi], and ErrNoResult if fewer
-// than j+1 codes do. For j uniform in [0, Count), the id is uniform over
+// Select returns the id of the j-th counted code (counting from 0, in id
+// order) whose distance from the query lies in [lo, hi], and ErrNoResult
+// if fewer than j+1 codes do. For j uniform in [0, Count), the id is uniform over
 // those codes. It costs a binary search over the chunks (hi−lo+1 counts per
 // step) and a rescan of one chunk: the distances of each block up to the
 // match, counted without branches, and a walk of the block holding it.
@@ -117,10 +129,12 @@ func (h *Histogram) Select(lo, hi, j int) (int, error) {
 	}
 	var buf [blockSize]uint16
 	end := min((c+1)*histChunk, len(h.codes))
+	skip := h.skip[sort.Search(len(h.skip), func(i int) bool { return int(h.skip[i]) >= c*histChunk }):]
 	for base := c * histChunk; base < end; base += blockSize {
 		blk := h.codes[base:min(base+blockSize, end)]
 		ds := buf[:len(blk)]
 		distBlock(&h.q, blk, ds)
+		skip, _ = maskSkipped(ds, base, skip)
 		// Count the block's matches without a branch per code (a match
 		// is a rare, unpredictable event), and walk only the block that
 		// holds the j-th one.

@@ -134,10 +134,10 @@ func TestHistogramSelectRange(t *testing.T) {
 func TestHistogramKernelsAgree(t *testing.T) {
 	for _, c := range histCases() {
 		var want Histogram
-		want.fill(c.codes, c.q, kernelGeneric)
+		want.fill(c.codes, c.q, kernelGeneric, nil)
 		for _, k := range availableKernels() {
 			var got Histogram
-			got.fill(c.codes, c.q, k)
+			got.fill(c.codes, c.q, k, nil)
 			if got.count != want.count {
 				t.Fatalf("%s kernel %s: counts differ from generic", c.name, kernelNames[k])
 			}
@@ -152,7 +152,7 @@ func TestHistogramKernelsAgree(t *testing.T) {
 		}
 		if len(c.codes) > 0 {
 			var other Histogram
-			other.fill(c.codes, c.q.xor(Code{1}), kernelGeneric)
+			other.fill(c.codes, c.q.xor(Code{1}), kernelGeneric, nil)
 			if other.count == want.count {
 				// Flipping one query bit moves every code by one, so
 				// the histogram must change (the highest non-empty

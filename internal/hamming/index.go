@@ -15,13 +15,20 @@ import (
 // 200k), so a caller that only ever makes far queries, such as BRR, never
 // pays for them.
 type Index struct {
-	scan    *scan
-	mihOnce sync.Once
-	mih     *mih
+	scan   *scan
+	tables *lazyMIH
 	// radiusEMA is a running estimate of recent k-th distances, in 1/256
 	// bits, used when a query gives no ExpectedRadius.
 	radiusEMA atomic.Int64
 	stats     planStats
+}
+
+// lazyMIH is the MIH tables over every code, built on first use and
+// shared by an index and every index Without derives from it: the tables
+// list all codes and the searches skip what their index skips.
+type lazyMIH struct {
+	once sync.Once
+	m    *mih
 }
 
 // planStats counts the planner's decisions, for benchmarks and diagnostics.
@@ -45,18 +52,21 @@ func NewIndex(codes []Code) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Index{scan: s}, nil
+	return &Index{scan: s, tables: new(lazyMIH)}, nil
 }
 
-// Len returns the number of codes.
+// Len returns the number of codes searched: every code but the skipped
+// ones (see Without).
 func (x *Index) Len() int { return x.scan.Len() }
 
-// Codes returns the indexed codes (not a copy).
+// Codes returns the codes the ids refer to (not a copy), skipped ones
+// included: for an index made by Without, len(Codes()) is more than Len().
 func (x *Index) Codes() []Code { return x.scan.codes }
 
 func (x *Index) getMIH() *mih {
-	x.mihOnce.Do(func() { x.mih, _ = newMIH(x.scan.codes) }) // size checked by NewScan
-	return x.mih
+	t := x.tables
+	t.once.Do(func() { t.m, _ = newMIH(x.scan.codes) }) // size checked by newScan
+	return t.m
 }
 
 func (x *Index) scanCost() float64 { return float64(x.Len()) * costScan[activeKernel] }
@@ -74,9 +84,9 @@ func (x *Index) Range(dst []Neighbor, q Code, r int, opt Options) ([]Neighbor, e
 		m := x.getMIH()
 		scr := m.scratch()
 		defer m.release(scr)
-		if mihCost(r, m.rangeSpans(scr, &q, r), x.Len()) <= x.scanCost() {
+		if x.rangeByMIH(m, scr, &q, r, m.rangeSpans(scr, &q, r)) {
 			x.stats.MIHs.Add(1)
-			return m.rangeVerify(scr, dst, q, r, opt), nil
+			return m.rangeVerify(scr, dst, q, r, opt, x.scan.skip), nil
 		}
 		scr.spans = scr.spans[:0]
 	}
@@ -94,7 +104,7 @@ func (x *Index) KNN(dst []Neighbor, q Code, k int, opt Options) ([]Neighbor, err
 	var res []Neighbor
 	var err error
 	if m, sc, warm, budget, ok := x.planKNN(&q, opt); ok {
-		res, err = m.knn(sc, warm, dst, q, k, opt, budget)
+		res, err = m.knn(sc, warm, dst, q, k, opt, budget, x.scan.skip)
 		m.release(sc)
 		if errors.Is(err, budgetError{}) {
 			x.stats.Fallbacks.Add(1)
@@ -145,7 +155,10 @@ func (x *Index) Nearest(q Code, opt Options) (Neighbor, error) {
 // and tries MIH when its predicted cost is below the scan's. The counted
 // buckets are handed to MIH (warm), so planning costs nothing extra when
 // MIH runs; the work budget, at least 15% of a scan, bounds the loss when
-// the prediction was too low.
+// the prediction was too low. On an index made by Without the count
+// includes the skipped codes' entries (the tables list every code): an
+// overestimate, harmless because a k-NN result, unlike Range's order,
+// does not depend on the strategy.
 func (x *Index) planKNN(q *Code, opt Options) (m *mih, sc *mihScratch, warm int, budget float64, ok bool) {
 	r := x.predictRadius(opt)
 	if !x.worthCounting(r) {

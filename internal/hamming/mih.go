@@ -191,7 +191,7 @@ func (m *mih) Range(dst []Neighbor, q Code, r int, opt Options) ([]Neighbor, err
 	sc := m.scratch()
 	defer m.release(sc)
 	m.rangeSpans(sc, &q, r)
-	return m.rangeVerify(sc, dst, q, r, opt), nil
+	return m.rangeVerify(sc, dst, q, r, opt, nil), nil
 }
 
 // rangeSpans fills sc.spans with every bucket a range search of radius r
@@ -214,11 +214,13 @@ func (m *mih) rangeSpans(sc *mihScratch, q *Code, r int) (entries int) {
 }
 
 // rangeVerify visits the buckets rangeSpans chose and keeps the codes within
-// r. Almost every candidate fails the distance test (at r = 16 on 200k word
-// codes: ~200 candidates for ~1 result), so each entry is verified straight
-// from its bucket and only the codes that pass go through the seen-set, which
-// removes duplicates (a code can sit in several probed buckets).
-func (m *mih) rangeVerify(sc *mihScratch, dst []Neighbor, q Code, r int, opt Options) []Neighbor {
+// r, except those in skip (ascending) and opt.Exclude. Almost every
+// candidate fails the distance test (at r = 16 on 200k word codes: ~200
+// candidates for ~1 result), so each entry is verified straight from its
+// bucket and only the codes that pass go through the seen-set, which
+// removes duplicates (a code can sit in several probed buckets), and are
+// looked up in skip.
+func (m *mih) rangeVerify(sc *mihScratch, dst []Neighbor, q Code, r int, opt Options, skip []int32) []Neighbor {
 	out := dst[:0]
 	words := sc.words
 	for _, sp := range sc.spans {
@@ -242,7 +244,7 @@ func (m *mih) rangeVerify(sc *mihScratch, dst []Neighbor, q Code, r int, opt Opt
 			}
 			words[w] |= bit
 			sc.touched = append(sc.touched, id)
-			if opt.Exclude != nil && opt.Exclude.Test(uint(id)) {
+			if opt.Exclude != nil && opt.Exclude.Test(uint(id)) || isSkipped(skip, id) {
 				continue
 			}
 			out = append(out, Neighbor{ID: int32(id), Dist: int32(d)})
@@ -273,7 +275,7 @@ func (m *mih) KNN(dst []Neighbor, q Code, k int, opt Options) ([]Neighbor, error
 	}
 	sc := m.scratch()
 	defer m.release(sc)
-	return m.knn(sc, -1, dst, q, k, opt, 0)
+	return m.knn(sc, -1, dst, q, k, opt, 0, nil)
 }
 
 // knn is the k-NN search. If warm ≥ 0, sc.spans already holds the buckets
@@ -281,8 +283,9 @@ func (m *mih) KNN(dst []Neighbor, q Code, k int, opt Options) ([]Neighbor, error
 // are visited first and the incremental search resumes where that radius
 // leaves off, so the planner's reads are never repeated. With budget > 0
 // (ns), it gives up with budgetError once its work passes the budget, so the
-// planner can switch to a scan.
-func (m *mih) knn(sc *mihScratch, warm int, dst []Neighbor, q Code, k int, opt Options, budget float64) ([]Neighbor, error) {
+// planner can switch to a scan. The codes in skip (ascending) are never
+// returned.
+func (m *mih) knn(sc *mihScratch, warm int, dst []Neighbor, q Code, k int, opt Options, budget float64, skip []int32) ([]Neighbor, error) {
 	var t topK
 	t.reset(k, dst)
 	if len(m.codes) == 0 {
@@ -292,7 +295,7 @@ func (m *mih) knn(sc *mihScratch, warm int, dst []Neighbor, q Code, k int, opt O
 	s0, j0, work, verified := 0, 0, 0.0, 0
 	if warm >= 0 {
 		entries := m.gather(sc)
-		verified = m.verifyKNN(&t, sc, 0, q, &opt)
+		verified = m.verifyKNN(&t, sc, 0, q, &opt, skip)
 		work = float64(probeCount(warm))*costProbe + float64(entries)*cv
 		if t.full() && t.thr <= warm || verified == len(m.codes) {
 			return t.finish(&opt), nil
@@ -312,7 +315,7 @@ func (m *mih) knn(sc *mihScratch, warm int, dst []Neighbor, q Code, k int, opt O
 		for j := j0; j < substrings; j++ {
 			m.addSpans(sc, j, keys[j], masks[maskStart[s]:maskStart[s+1]])
 			entries := m.gather(sc)
-			verified = m.verifyKNN(&t, sc, verified, q, &opt)
+			verified = m.verifyKNN(&t, sc, verified, q, &opt, skip)
 			work += float64(masksOfWeight(s))*costProbe + float64(entries)*cv
 			// Every code within 16·s + j has now been seen.
 			covered := substrings*s + j
@@ -328,16 +331,51 @@ func (m *mih) knn(sc *mihScratch, warm int, dst []Neighbor, q Code, k int, opt O
 	return t.finish(&opt), nil
 }
 
-// verifyKNN offers the gathered ids from sc.touched[from:] to t and returns
-// how many ids have now been offered.
-func (m *mih) verifyKNN(t *topK, sc *mihScratch, from int, q Code, opt *Options) int {
+// verifyKNN offers the gathered ids from sc.touched[from:] to t, except
+// those in opt.Exclude or skip, and returns how many ids have now been
+// offered. skip is searched only for the few ids close enough to enter t.
+func (m *mih) verifyKNN(t *topK, sc *mihScratch, from int, q Code, opt *Options, skip []int32) int {
 	for _, id := range sc.touched[from:] {
 		if opt.Exclude != nil && opt.Exclude.Test(uint(id)) {
 			continue
 		}
-		if d := Distance(q, m.codes[id]); d <= t.thr {
+		if d := Distance(q, m.codes[id]); d <= t.thr && !isSkipped(skip, id) {
 			t.add(int32(id), d)
 		}
 	}
 	return len(sc.touched)
+}
+
+// skippedEntries counts the entries of sc.spans (the buckets rangeSpans
+// chose for radius r, entries in all) that belong to codes in skip
+// (ascending), whichever way costs less: per skipped code, whose bucket
+// of table j is visited exactly when its substring j lies within that
+// table's probe radius of the query's (rangeSpans' rule); or per entry,
+// looking each up in skip.
+func (m *mih) skippedEntries(sc *mihScratch, q *Code, r, entries int, skip []int32) int {
+	n := 0
+	if len(skip)*substrings <= entries {
+		s, a := rangeRadii(r)
+		for _, id := range skip {
+			c := &m.codes[id]
+			for j := 0; j < substrings; j++ {
+				rj := s
+				if j > a {
+					rj = s - 1
+				}
+				if bits.OnesCount32(substring(c, j)^substring(q, j)) <= rj {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	for _, sp := range sc.spans {
+		for _, id := range m.ids[sp.j][sp.lo:sp.hi] {
+			if isSkipped(skip, id) {
+				n++
+			}
+		}
+	}
+	return n
 }

@@ -296,7 +296,7 @@ func TestKNNWarmStart(t *testing.T) {
 			for _, k := range []int{1, 7} {
 				sc := m.scratch()
 				m.rangeSpans(sc, &q, warm)
-				got, err := m.knn(sc, warm, nil, q, k, Options{}, 0)
+				got, err := m.knn(sc, warm, nil, q, k, Options{}, 0, nil)
 				m.release(sc)
 				if want := bruteKNN(codes, q, k, nil); err != nil || !slices.Equal(got, want) {
 					t.Fatalf("warm %d k %d: %v (%v), want %v", warm, k, head(got), err, head(want))

@@ -12,11 +12,10 @@ import (
 // brrMech is the mechanism NewBRR documents.
 type brrMech struct {
 	index *hamming.Index
-	// out is searched for the output: index itself, or an index over the
-	// allowed codes only when outputs are restricted, outIDs[i] being the
-	// word id of its i-th code (nil for index itself).
+	// out is searched for the output: index itself, or index without the
+	// excluded words when outputs are restricted (outputIndex; its ids are
+	// word ids either way).
 	out     *hamming.Index
-	outIDs  []int32
 	outputs *Outputs
 	eps     float64
 	thresh  uint64 // BernoulliThreshold(q)
@@ -62,24 +61,23 @@ func (b *brrMech) Privatize(w int, src rand.Source) (int, error) {
 	if err != nil {
 		return -1, fmt.Errorf("brr: nearest word: %w", err)
 	}
-	return wordOf(b.outIDs, int(nb.ID)), nil
+	return int(nb.ID), nil
 }
 
 // restrict returns BRR with the same index, ε and tie rule over outputs o.
 func (b *brrMech) restrict(o *Outputs) (Mechanism, error) {
 	r := *b
 	var out *hamming.Index
-	var ids []int32
 	var err error
 	if b.sh.isDefault(o) {
-		out, ids, err = b.sh.outputIndexOf(b.index, o)
+		out, err = b.sh.outputIndexOf(b.index, o)
 	} else {
-		out, ids, err = outputIndex(b.index, o)
+		out, err = outputIndex(b.index, o)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("brr: %w", err)
 	}
-	r.out, r.outIDs, r.outputs = out, ids, o
+	r.out, r.outputs = out, o
 	return &r, nil
 }
 

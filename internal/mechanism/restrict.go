@@ -57,28 +57,17 @@ func withOutputs(params string, o *Outputs) string {
 }
 
 // outputIndex returns the index searched for outputs: x itself for nil o,
-// else an index over the allowed codes only, with ids[i] the word id of
-// its i-th code (nil for x itself). Searching it is exact over A.
-func outputIndex(x *hamming.Index, o *Outputs) (*hamming.Index, []int32, error) {
+// else x without the words o excludes (hamming.Index.Without: no copy of
+// the codes, only the excluded ids; its ids are word ids). Searching it is
+// exact over A, and gives what an index over a copy of A's codes gave,
+// draw for draw.
+func outputIndex(x *hamming.Index, o *Outputs) (*hamming.Index, error) {
 	if o == nil {
-		return x, nil, nil
+		return x, nil
 	}
-	all := x.Codes()
-	codes := make([]hamming.Code, o.Len())
-	for i, id := range o.ids {
-		codes[i] = all[id]
+	excluded := make([]int32, 0, o.n-o.Len())
+	for i, ok := o.allowed.NextClear(0); ok && i < uint(o.n); i, ok = o.allowed.NextClear(i + 1) {
+		excluded = append(excluded, int32(i))
 	}
-	out, err := hamming.NewIndex(codes)
-	if err != nil {
-		return nil, nil, err
-	}
-	return out, o.ids, nil
-}
-
-// wordOf maps an id of the output index to a word id.
-func wordOf(ids []int32, i int) int {
-	if ids == nil {
-		return i
-	}
-	return int(ids[i])
+	return x.Without(excluded)
 }

@@ -34,9 +34,8 @@ type assetShared struct {
 	listsMeanOnce sync.Once
 	listsMean     float64
 
-	outIdxOnce sync.Once // the index over the default outputs' codes (BRR, TEM-Hamming)
+	outIdxOnce sync.Once // the asset's codes without the default outputs' exclusions (BRR, TEM-Hamming)
 	outIdx     *hamming.Index
-	outIDs     []int32
 	outIdxErr  error
 
 	listOnce sync.Once // 1-DG's and 1-DT's positions of the default outputs
@@ -97,9 +96,9 @@ func (s *assetShared) listsMeanOf(lists []wva.Permutation) float64 {
 // outputIndexOf is outputIndex(x, o) for the default outputs o, built
 // once and shared by every mechanism over the codes (x is an index over
 // the asset's codes; any such index gives the same result).
-func (s *assetShared) outputIndexOf(x *hamming.Index, o *Outputs) (*hamming.Index, []int32, error) {
-	s.outIdxOnce.Do(func() { s.outIdx, s.outIDs, s.outIdxErr = outputIndex(x, o) })
-	return s.outIdx, s.outIDs, s.outIdxErr
+func (s *assetShared) outputIndexOf(x *hamming.Index, o *Outputs) (*hamming.Index, error) {
+	s.outIdxOnce.Do(func() { s.outIdx, s.outIdxErr = outputIndex(x, o) })
+	return s.outIdx, s.outIdxErr
 }
 
 // listOutputsOf is newListOutputs(lists, o) for the default outputs o,

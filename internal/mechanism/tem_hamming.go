@@ -16,12 +16,11 @@ import (
 // temHammingMech is the mechanism NewTEMHamming documents.
 type temHammingMech struct {
 	index *hamming.Index
-	// out holds the words the mechanism may release: index itself, or an
-	// index over the allowed codes only, outIDs[i] being the word id of
-	// its i-th code (nil for index itself). Every count, ball and ⊥ below
-	// is over out: the exponential mechanism over A.
+	// out holds the words the mechanism may release: index itself, or
+	// index without the excluded words (outputIndex; its ids are word ids
+	// either way). Every count, ball and ⊥ below is over out: the
+	// exponential mechanism over A.
 	out      *hamming.Index
-	outIDs   []int32
 	outputs  *Outputs
 	eps      float64
 	gamma    float64
@@ -104,24 +103,25 @@ func (t *temHammingMech) privatizeRange(sc *temHammingScratch, w int, src rand.S
 		return -1, err
 	}
 	if bottom {
-		// ⊥: the j-th id of out outside the ball, j uniform. Walking the
-		// ball in id order maps j past the ball's ids: bounded time
-		// however much of out the ball covers (no rejection loop).
+		// ⊥: the j-th word of out outside the ball, j uniform. Walking
+		// the ball in id order maps j past the ball's ranks (positions
+		// among out's words): bounded time however much of out the ball
+		// covers (no rejection loop).
 		slices.SortFunc(nbrs, func(a, b hamming.Neighbor) int { return cmp.Compare(a.ID, b.ID) })
 		j := sample.UniformInt(src, t.out.Len()-len(nbrs))
 		for _, nb := range nbrs {
-			if int(nb.ID) > j {
+			if t.out.Rank(int(nb.ID)) > j {
 				break
 			}
 			j++
 		}
-		return wordOf(t.outIDs, j), nil
+		return t.out.ID(j), nil
 	}
 	j := sample.UniformInt(src, sc.count[bucket])
 	for _, nb := range nbrs {
 		if int(nb.Dist) == bucket {
 			if j == 0 {
-				return wordOf(t.outIDs, int(nb.ID)), nil
+				return int(nb.ID), nil
 			}
 			j--
 		}
@@ -151,7 +151,7 @@ func (t *temHammingMech) privatizeHistogram(sc *temHammingScratch, w int, src ra
 		// Only if the codes changed under the index: fail closed.
 		return -1, fmt.Errorf("tem-hamming: distances %d..%d miscounted", lo, hi)
 	}
-	return wordOf(t.outIDs, i), nil
+	return i, nil
 }
 
 // drawBucket draws the output's distance bucket from sc.count[0..r] (the
@@ -241,9 +241,9 @@ func (t *temHammingMech) restrict(o *Outputs) (Mechanism, error) {
 	}
 	r.sh = t.sh
 	if t.sh.isDefault(o) {
-		r.out, r.outIDs, err = t.sh.outputIndexOf(t.index, o)
+		r.out, err = t.sh.outputIndexOf(t.index, o)
 	} else {
-		r.out, r.outIDs, err = outputIndex(t.index, o)
+		r.out, err = outputIndex(t.index, o)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("tem-hamming: %w", err)
