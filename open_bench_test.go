@@ -41,8 +41,7 @@ func BenchmarkOpenFresh(b *testing.B) {
 }
 
 // BenchmarkOpenFirstCall is a keyboard's cold start on the Go side: the
-// first open in a process and its first 20-word text, with everything
-// Open starts in the background (P_avg) waited for.
+// first open in a process and its first 20-word text.
 func BenchmarkOpenFirstCall(b *testing.B) {
 	const text = "My doctor in Boston says the new treatment works, and I'm glad we don't have to wait until 2027 lol"
 	for _, m := range footprintMechanisms {
@@ -56,7 +55,6 @@ func BenchmarkOpenFirstCall(b *testing.B) {
 				if _, err := p.Privatize(text); err != nil {
 					b.Fatal(err)
 				}
-				p.text.MeanDistance()
 				_ = p.Close()
 			}
 		})
@@ -82,13 +80,7 @@ func benchmarkOpen(b *testing.B, open func() (*Privatizer, error)) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		// P_avg is computed in the background from Open on (privatize.New);
-		// it is waited for outside the timer so that no open's work runs
-		// into the next one's. BenchmarkOpenFirstCall times it with the rest.
-		b.StopTimer()
-		p.text.MeanDistance()
 		_ = p.Close()
-		b.StartTimer()
 	}
 	b.ReportMetric(keptMiB(b, open), "kept-MiB")
 }
@@ -112,7 +104,6 @@ func keptMiB(tb testing.TB, open func() (*Privatizer, error)) float64 {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p.text.MeanDistance()
 	after := settledHeap()
 	runtime.KeepAlive(p)
 	_ = p.Close()

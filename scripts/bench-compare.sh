@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Before/after benchmarks of the SDK in one run (docs/BENCHMARKS.md, "Front
 # door"): BRR and 1-DG per word (internal/mechanism BenchmarkPrivatize),
-# the embedded asset's load (BenchmarkLoadDefault) and a 20-word text
-# through the mobile binding (BenchmarkPrivatize20Words), for two commits.
+# the embedded asset's load (BenchmarkLoadDefault*), a 20-word text
+# through the mobile binding (BenchmarkPrivatize20Words) and, where the
+# root package has them, a keyboard's opens (BenchmarkOpen*), for two
+# commits.
 # The test binaries of both are built first, then run alternately COUNT
 # times each, so that both see the same machine; benchstat compares them.
 #   scripts/bench-compare.sh OLD_COMMIT [NEW_COMMIT, default HEAD] [COUNT, default 8]
@@ -16,19 +18,23 @@ old=$1 new=${2:-HEAD} count=${3:-8}
 work=$(mktemp -d)
 trap 'git worktree remove --force "$work/old" >/dev/null 2>&1 || true; git worktree remove --force "$work/new" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 # pkgdir TREE NAME: the directory of package NAME in TREE (moved or not).
-pkgdir() { if [ -d "$1/internal/$2" ]; then echo "internal/$2"; else echo "$2"; fi; }
-declare -A bench=([mechanism]='^BenchmarkPrivatize$/^(BRR|1-DG)$/^eps=[0-9.]*$' [assets]='^BenchmarkLoadDefault$' [mobile]='^BenchmarkPrivatize20Words$')
+pkgdir() { if [ "$2" = root ]; then echo .; elif [ -d "$1/internal/$2" ]; then echo "internal/$2"; else echo "$2"; fi; }
+declare -A bench=([mechanism]='^BenchmarkPrivatize$/^(BRR|1-DG)$/^eps=[0-9.]*$' [assets]='^BenchmarkLoadDefault' [mobile]='^BenchmarkPrivatize20Words$'
+  [root]='^BenchmarkOpen(Fresh|Warm|FirstCall)$')
+# pkgs TREE: the packages benchmarked in TREE (the root package's opens
+# only where it has them).
+pkgs() { echo mechanism assets mobile; [ -f "$1/open_bench_test.go" ] && echo root; true; }
 for side in old new; do
   rev=${!side}
   git worktree add -q --detach "$work/$side" "$rev"
-  for p in mechanism assets mobile; do
+  for p in $(pkgs "$work/$side"); do
     d=$(pkgdir "$work/$side" "$p")
     (cd "$work/$side" && "$GO" test -c -o "$work/$side-$p.test" "./$d") >/dev/null
   done
 done
 for i in $(seq "$count"); do
   for side in old new; do
-    for p in mechanism assets mobile; do
+    for p in $(pkgs "$work/$side"); do
       d=$(pkgdir "$work/$side" "$p")
       (cd "$work/$side/$d" && "$work/$side-$p.test" -test.run '^$' -test.bench "${bench[$p]}" -test.benchmem -test.count 1) \
         | grep -E '^(Benchmark|goos|goarch|cpu)' >> "$work/$side.txt"

@@ -1,6 +1,7 @@
 package assets
 
 import (
+	"math"
 	"bytes"
 	"compress/flate"
 	"runtime"
@@ -149,5 +150,22 @@ func TestDecodeSkipTEM(t *testing.T) {
 	t.Logf("heap kept: %.1f MB full, %.1f MB without TEM lists", full, slim)
 	if slim >= full {
 		t.Fatalf("skipping TEM saved nothing: %.1f vs %.1f MB", slim, full)
+	}
+}
+
+// TestStoredListsMean: the P_avg of the lists that the default asset
+// stores is the one ListsMeanDistance computes from its lists, bit for
+// bit (1-DG's and 1-DT's bills and ledger charges use the stored one).
+func TestStoredListsMean(t *testing.T) {
+	a, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, ok := a.StoredListsMean()
+	if !ok {
+		t.Fatal("the default asset stores no P_avg of its lists")
+	}
+	if got := wva.ListsMeanDistance(a.Lists); math.Float64bits(got) != math.Float64bits(stored) {
+		t.Fatalf("stored P_avg %v, the lists' %v", stored, got)
 	}
 }

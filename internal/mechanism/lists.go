@@ -3,8 +3,6 @@ package mechanism
 import (
 	"fmt"
 
-	"github.com/wordveil/wordveil/internal/sample"
-	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/wva"
 )
 
@@ -44,40 +42,9 @@ func clampPos(p, n int) int {
 	return min(max(p, 0), n-1)
 }
 
-// listsMean is P_avg of the list-position metric over lists: exact for one
-// list, estimated from a fixed stream of 200,000 pairs otherwise.
-func listsMean(lists []wva.Permutation) float64 {
-	n := len(lists[0].Order)
-	if n < 2 {
-		return 0
-	}
-	if len(lists) == 1 {
-		return float64(n+1) / 3
-	}
-	// The one production use of a seeded source, on purpose: P_avg is a
-	// public constant of the asset (Facts.MeanDistance reports it: a mean
-	// distance, never a released word), so it must be the same number on
-	// every device and every run. The draws here are a Monte Carlo
-	// estimate of that constant, not privacy noise: no word is privatized
-	// with this source, and knowing its key reveals nothing about any
-	// text. Privatization draws only from NewSecureSource.
-	src := seeded.Key([32]byte{'p', 'a', 'v', 'g'})
-	const pairs = 200000
-	sum := 0.0
-	for k := 0; k < pairs; k++ {
-		x := sample.UniformInt(src, n)
-		y := sample.UniformInt(src, n-1)
-		if y >= x {
-			y++
-		}
-		d := 0
-		for _, l := range lists {
-			d = max(d, absInt(int(l.Pos[x])-int(l.Pos[y])))
-		}
-		sum += float64(d)
-	}
-	return sum / pairs
-}
+// listsMean is P_avg of the list-position metric over lists
+// (wva.ListsMeanDistance, which an asset also stores).
+func listsMean(lists []wva.Permutation) float64 { return wva.ListsMeanDistance(lists) }
 
 func absInt(x int) int {
 	if x < 0 {

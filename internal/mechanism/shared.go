@@ -33,6 +33,9 @@ type assetShared struct {
 	codesMean     float64
 	listsMeanOnce sync.Once
 	listsMean     float64
+	// storedListsMean is the asset's stored P_avg of its lists
+	// (wva.ListsInfo.MeanDistance), 0 when it has none.
+	storedListsMean float64
 
 	outIdxOnce sync.Once // the asset's codes without the default outputs' exclusions (BRR, TEM-Hamming)
 	outIdx     *hamming.Index
@@ -55,7 +58,9 @@ func sharedOf(a *wva.Asset) *assetShared {
 	if v, ok := sharedByAsset.Load(k); ok {
 		return v.(*assetShared)
 	}
-	v, loaded := sharedByAsset.LoadOrStore(k, new(assetShared))
+	ns := new(assetShared)
+	ns.storedListsMean, _ = a.StoredListsMean()
+	v, loaded := sharedByAsset.LoadOrStore(k, ns)
 	if !loaded {
 		runtime.AddCleanup(a, func(k weak.Pointer[wva.Asset]) { sharedByAsset.Delete(k) }, k)
 	}
@@ -86,10 +91,17 @@ func (s *assetShared) codesMeanOf(codes []hamming.Code) float64 {
 	return s.codesMean
 }
 
-// listsMeanOf is listsMean(lists), computed once; lists are always the
-// asset's.
+// listsMeanOf is listsMean(lists): the value the asset stores when it has
+// one (its writer computed it from these lists), else computed once;
+// lists are always the asset's.
 func (s *assetShared) listsMeanOf(lists []wva.Permutation) float64 {
-	s.listsMeanOnce.Do(func() { s.listsMean = listsMean(lists) })
+	s.listsMeanOnce.Do(func() {
+		if s.storedListsMean > 0 {
+			s.listsMean = s.storedListsMean
+			return
+		}
+		s.listsMean = listsMean(lists)
+	})
 	return s.listsMean
 }
 

@@ -10,7 +10,6 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/wordveil/wordveil/internal/errwrap"
 	"github.com/wordveil/wordveil/internal/ledger"
@@ -178,9 +177,9 @@ type Privatizer struct {
 	asset   *wva.Asset
 	outputs *mechanism.Outputs // the mechanism's output vocabulary; nil: every word
 	opt     Options
-	// loss is the mechanism's P_avg (see meanDistance), computed once, on
-	// first use.
-	loss    func() meanLoss
+	pavg    float64
+	known   bool
+	unknown string
 	classes *classSet // nil: every word at m's ε (New)
 	// fullWords[i] is cliticFull[i].full when the asset has it and the
 	// mechanism may release it, else "" (pieces.go).
@@ -232,14 +231,12 @@ func New(m mechanism.Mechanism, asset *wva.Asset, opt Options) (*Privatizer, err
 			p.fullWords[i] = c.full
 		}
 	}
-	p.loss = sync.OnceValue(func() meanLoss { return meanDistance(m) })
-	if opt.Ledger == nil {
-		// Only bills and the ledger read P_avg. Computing it costs 1 to
-		// 5 ms on the default asset (a 200,000-pair estimate for the
-		// lists); a keyboard's first word comes long after it opens, so it
-		// is computed beside the rest of the start, not on its path.
-		go p.loss()
-	} else if !p.loss().known {
+	p.pavg, p.known = mechanism.MeanDistance(m)
+	if !p.known {
+		p.pavg = math.NaN()
+		p.unknown = fmt.Sprintf("P_avg of the %s metric is not known on this device", m.Metric())
+	}
+	if opt.Ledger != nil && !p.known {
 		return nil, errwrap.Tag(ErrNoUnitLoss, "privatize: the unit-free loss of the %s metric is unknown on this device (P_avg unknown), so it cannot be charged to a ledger (open without a ledger, or use another mechanism)", m.Metric())
 	}
 	if opt.Memo != nil {
@@ -424,7 +421,7 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 		if p.opt.Ledger == nil {
 			return nil
 		}
-		rec, err := p.opt.Ledger.Charge(p.blockEpsilon(len(resp), memoized, cls) * p.loss().pavg)
+		rec, err := p.opt.Ledger.Charge(p.blockEpsilon(len(resp), memoized, cls) * p.pavg)
 		if err != nil {
 			return err
 		}
@@ -681,33 +678,9 @@ func (p *Privatizer) writeText(t string, at *textCursor, found bitset, resp []in
 	}
 }
 
-// MeanDistance returns P_avg of the mechanism's metric, what a word's
-// loss ε·P_avg is charged in; ok is false when it is unknown on this
-// device. The first call waits for its computation, started by New.
-func (p *Privatizer) MeanDistance() (pavg float64, ok bool) {
-	l := p.loss()
-	return l.pavg, l.known
-}
-
-// meanLoss is P_avg of a mechanism's metric, or why it is unknown.
-type meanLoss struct {
-	pavg    float64 // NaN when unknown
-	known   bool
-	unknown string // "" when known
-}
-
-func meanDistance(m mechanism.Mechanism) meanLoss {
-	pavg, ok := mechanism.MeanDistance(m)
-	if !ok {
-		return meanLoss{pavg: math.NaN(), unknown: fmt.Sprintf("P_avg of the %s metric is not known on this device", m.Metric())}
-	}
-	return meanLoss{pavg: pavg, known: true}
-}
-
 // accounting returns a bill with the privatizer's constants filled in.
 func (p *Privatizer) accounting() Accounting {
-	l := p.loss()
-	acc := Accounting{Epsilon: p.m.Epsilon(), Metric: p.m.Metric(), PAvg: l.pavg, LossUnknown: l.unknown}
+	acc := Accounting{Epsilon: p.m.Epsilon(), Metric: p.m.Metric(), PAvg: p.pavg, LossUnknown: p.unknown}
 	if f, ok := p.m.(mechanism.Facts); ok {
 		acc.Mechanism = f.Name()
 	}

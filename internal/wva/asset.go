@@ -52,6 +52,9 @@ type Asset struct {
 	// An empty set is stored as no section, so it decodes as nil.
 	StandIns *StandIns
 
+	// decoded is set by DecodeWith: the header then describes the
+	// sections (StoredListsMean).
+	decoded bool
 	// src is the file DecodeWith read with InPlace, kept for SHA256 (nil
 	// otherwise, and for an Asset built in memory).
 	src []byte
@@ -77,6 +80,18 @@ func (a *Asset) SHA256() [32]byte {
 		}
 	})
 	return a.sha
+}
+
+// StoredListsMean returns the P_avg of the lists that a decoded asset's
+// file stores (Header.Lists.MeanDistance, written by Marshal as
+// ListsMeanDistance of these lists), and false for an asset built in
+// memory, whose header need not describe its lists, or a file without it
+// (format 2).
+func (a *Asset) StoredListsMean() (float64, bool) {
+	if a == nil || !a.decoded || a.Header.Lists == nil || a.Header.Lists.MeanDistance <= 0 {
+		return 0, false
+	}
+	return a.Header.Lists.MeanDistance, true
 }
 
 // Len returns the vocabulary size N.
@@ -231,6 +246,7 @@ func (a *Asset) deriveLists(h *Header) error {
 	}
 	info.Count = len(a.Lists)
 	starts := make([]uint32, 0, len(a.Lists))
+	full := make([]Permutation, len(a.Lists)) // with their inverses, for P_avg
 	for l, p := range a.Lists {
 		if len(p.Order) != n {
 			return invalidf("lists", "list %d has %d ids for %d words", l, len(p.Order), n)
@@ -242,6 +258,7 @@ func (a *Asset) deriveLists(h *Header) error {
 		if p.Pos != nil && !slices.Equal(p.Pos, pos) {
 			return invalidf("lists", "list %d: Pos is not the inverse of Order", l)
 		}
+		full[l] = Permutation{Order: p.Order, Pos: pos}
 		if n > 0 {
 			starts = append(starts, p.Order[0])
 		}
@@ -250,6 +267,11 @@ func (a *Asset) deriveLists(h *Header) error {
 		return invalidf("header", "lists startWords %v, lists start at %v", info.StartWords, starts)
 	}
 	info.StartWords = starts
+	mean := ListsMeanDistance(full)
+	if info.MeanDistance != 0 && info.MeanDistance != mean {
+		return invalidf("header", "lists meanDistance %v, the lists' is %v", info.MeanDistance, mean)
+	}
+	info.MeanDistance = mean
 	h.Lists = &info
 	return nil
 }

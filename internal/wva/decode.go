@@ -153,7 +153,7 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 	// only a memo's identity and a report of provenance need it, and
 	// hashing the whole file on every decode cost about a tenth of the
 	// load. Otherwise it is computed now, so that b need not be kept.
-	a = &Asset{Header: h}
+	a = &Asset{Header: h, decoded: true}
 	if opt.InPlace {
 		a.src = b
 	} else {
@@ -195,6 +195,11 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 		}
 		if len(a.Lists) != h.Lists.Count {
 			return nil, corruptf("section LISTS", "%d lists, header says %d", len(a.Lists), h.Lists.Count)
+		}
+		if !v3 {
+			// Format 2 did not store P_avg: derived here, so that a
+			// decoded header is the same whatever the file's version.
+			a.Header.Lists.MeanDistance = ListsMeanDistance(a.Lists)
 		}
 		for i, p := range a.Lists {
 			if n > 0 && p.Order[0] != h.Lists.StartWords[i] {
@@ -275,6 +280,9 @@ func checkHeader(h *Header, sec [kindLast + 1]*SectionInfo) error {
 		}
 		if h.Lists.Count < 1 || h.Lists.Count > maxLists || len(h.Lists.StartWords) != want {
 			return corruptf(part, "lists count %d with %d start words", h.Lists.Count, len(h.Lists.StartWords))
+		}
+		if m := h.Lists.MeanDistance; !(m >= 0 && m <= float64(h.Words)) { // NaN fails too
+			return corruptf(part, "lists meanDistance %v out of [0, %d]", m, h.Words)
 		}
 	}
 	if (h.TEM != nil) != (sec[kindTEMLists] != nil) {

@@ -97,6 +97,14 @@ type ListsInfo struct {
 	// StartWords holds the first word id of each list (derived; empty when
 	// the vocabulary is empty).
 	StartWords []uint32 `json:"startWords"`
+	// MeanDistance is P_avg of the lists' metric, ListsMeanDistance of the
+	// lists (derived; 0 for fewer than two words). Format 3 stores it, so
+	// that a reader need not draw 200,000 pairs at every start; a reader
+	// trusts it as it trusts the presets: Decode checks that it lies in
+	// [0, N] (a distance between positions of N words is below N), not
+	// that it is the estimate of these lists. Decoding a format-2 file,
+	// which did not store it, computes it.
+	MeanDistance float64 `json:"meanDistance,omitempty"`
 }
 
 // TEMInfo describes the TEM neighbour lists. All fields but Metric are
