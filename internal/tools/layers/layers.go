@@ -177,9 +177,10 @@ var exceptions = []exception{
 var restricted = map[string][]string{
 	// A seeded source lets anyone who knows the key invert the
 	// privatization: the root package registers seeded.Use, the CLI serves
-	// -seed and stats, and mechanism estimates a public constant of the
-	// asset (lists.go). Nothing else in the product may reach it.
-	"internal/seeded": {".", "cmd/wordveil", "internal/mechanism"},
+	// -seed and stats, and wva estimates a public constant of the asset
+	// (listsmean.go: P_avg of the lists). Nothing else in the product may
+	// reach it.
+	"internal/seeded": {".", "cmd/wordveil", "internal/wva"},
 }
 
 // other is the rest of the repository, drawn under the layers.
