@@ -58,6 +58,21 @@ func Inspect(b []byte) (in *Info, err error) {
 }
 
 func parseContainer(b []byte) (*Info, error) {
+	in, err := parseTable(b)
+	if err != nil {
+		return nil, err
+	}
+	if err := verifySections(b, in); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// parseTable is parseContainer without the sections' checksums: the
+// preamble, the header and the table, verified by their own checksum.
+// DecodeWith verifies the sections' checksums (verifySections) beside the
+// decoders, which accept any bytes, and returns only once both are done.
+func parseTable(b []byte) (*Info, error) {
 	const part = "container"
 	if len(b) < len(magic) {
 		if bytes.HasPrefix([]byte(magic), b) {
@@ -129,12 +144,18 @@ func parseContainer(b []byte) (*Info, error) {
 	if end != uint64(len(b)) {
 		return nil, corruptf(part, "%d trailing bytes after the last section", uint64(len(b))-end)
 	}
+	return in, nil
+}
+
+// verifySections checks every section's CRC-32C (in holds the table
+// parseTable checked).
+func verifySections(b []byte, in *Info) error {
 	for _, s := range in.Sections {
 		if got := checksum(b[s.Offset : s.Offset+s.Stored]); got != s.CRC {
-			return nil, fmt.Errorf("wva: section %s: %w: CRC-32C %08x, stored %08x", s.Kind, ErrChecksum, got, s.CRC)
+			return fmt.Errorf("wva: section %s: %w: CRC-32C %08x, stored %08x", s.Kind, ErrChecksum, got, s.CRC)
 		}
 	}
-	return in, nil
+	return nil
 }
 
 // checkEntry checks one table entry against the rules of the layout: kinds
