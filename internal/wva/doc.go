@@ -4,7 +4,7 @@
 // and, in research builds, float vectors that the on-device mechanisms use.
 //
 // The byte layout is specified in docs/ASSET_FORMAT.md. In short: an 8-byte
-// magic, a major.minor version, a JSON header with provenance and counts, a
+// magic, a major.minor version (3.0; 2.x is read too), a JSON header with provenance and counts, a
 // table of typed sections, a CRC-32C over everything before the sections,
 // and the sections, each with its own CRC-32C.
 //
@@ -33,10 +33,20 @@
 // which vocabulary word a stand-in maps to (the stand-in's own code is not
 // stored, so no reader can).
 //
+// Format 3, which Marshal writes, lays out every section a mechanism
+// reads on every word so that a reader can use it where it lies: raw,
+// little-endian, 4- or 8-aligned. The vocabulary carries its own lookup
+// table (the ids sorted by their words' bytes: Lookup is a binary search,
+// at most ⌈log2 N⌉+1 comparisons whatever the text, no hash to degrade),
+// and the header carries P_avg of the lists, which a reader uses instead
+// of estimating it again. Format 2 files are still read, into memory.
+//
 // A decoded Asset is safe for concurrent reads and keeps no reference to
-// its input, unless the caller asks for DecodeOptions.InPlace: then it may
-// use its CODES section in place (Asset.Codes aliases it whenever the host
-// is little-endian and the section is aligned for a hamming.Code) and hash
-// it on first use, and the input must not be modified or unmapped while
-// the Asset is in use. Asset.Codes must never be written.
+// its input, unless the caller asks for DecodeOptions.InPlace: then its
+// codes, vocabulary, lookup table, lists, stand-ins and CusText sets are
+// views of the input's sections (the arrays whenever the host is
+// little-endian and the section is aligned), it hashes the input on first
+// use, and the input must not be modified or unmapped while the Asset is
+// in use. Nothing an Asset returns (Codes, Lists, Word's strings) may be
+// written.
 package wva
