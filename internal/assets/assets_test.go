@@ -1,9 +1,9 @@
 package assets
 
 import (
-	"math"
 	"bytes"
 	"compress/flate"
+	"math"
 	"runtime"
 	"testing"
 
