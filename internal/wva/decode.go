@@ -147,7 +147,14 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 	// any other section's, after the rest has been decoded.
 	var standIns chan standInsResult
 	if sec[kindStandIns] != nil {
-		standIns = make(chan standInsResult, 1) // never blocks: an early return does not wait
+		standIns = make(chan standInsResult, 1)
+		// Every return waits for the goroutine: it reads b, which the
+		// caller may reuse as soon as Decode returns, even with an error.
+		defer func() {
+			if standIns != nil {
+				<-standIns
+			}
+		}()
 		go func() {
 			var res standInsResult
 			defer func() {
@@ -253,6 +260,7 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 	}
 	if standIns != nil {
 		res := <-standIns
+		standIns = nil // received: the deferred wait is done
 		if res.err != nil {
 			return nil, res.err
 		}

@@ -704,6 +704,10 @@ func TestStandInsLookupNoAlloc(t *testing.T) {
 		if _, ok := a.StandIn(miss); ok {
 			t.Fatal("hit")
 		}
+		var buf [32]byte // a key from a stack buffer, as the privatizer forms it
+		if _, ok := a.StandIn(string(append(buf[:0], hit...))); !ok {
+			t.Fatal("miss from a buffer")
+		}
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocations per lookup", allocs)

@@ -30,13 +30,16 @@ func (v *vocab) word(id int) string { return v.text[v.off[id]:v.off[id+1]] }
 
 // lookup returns the id of word by binary search over sorted.
 func (v *vocab) lookup(word string) (int, bool) {
+	// The comparison operators, not strings.Compare: word must not escape
+	// (the text privatizer passes keys formed in a stack buffer, which
+	// would otherwise be copied to the heap on every lookup).
 	lo, hi := 0, len(v.sorted)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		switch c := strings.Compare(v.word(int(v.sorted[mid])), word); {
-		case c == 0:
+		switch w := v.word(int(v.sorted[mid])); {
+		case w == word:
 			return int(v.sorted[mid]), true
-		case c < 0:
+		case w < word:
 			lo = mid + 1
 		default:
 			hi = mid
