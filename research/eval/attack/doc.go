@@ -1,0 +1,56 @@
+// Package attack measures the Bayes-optimal reconstruction adversary
+// against WordVeil's word mechanisms: one who knows the mechanism, ε, the
+// vocabulary and a prior over input words (their frequencies), sees one
+// released word y and guesses the input. Its posterior is
+//
+//	P(w | y) ∝ prior(w)·P[w][y],   P[w][y] = Pr[M(w) = y],
+//
+// its top-1 guess the maximum a posteriori word and its top-k guesses the
+// k most probable (TopK: ties broken towards the lower word id, so the
+// guess list is deterministic).
+//
+// Recovery rates. R_k = Σ_w prior(w) Σ_y P[w][y]·credit_k(w, y), where
+// credit_k is 1 when w scores above the k-th largest posterior, 0 when it
+// scores below, and (k − a)/e when it ties with it (a words strictly
+// above, e words equal): the chance that a uniform tie-break puts w in
+// the list. Ties are exact float64 equality of prior(w)·P[w][y]. This
+// fractional credit makes R_k the exact success rate of the attacker who
+// breaks ties at random, independent of how words are numbered; TopK's
+// lowest-id list has the same expected rate only on average over
+// numberings. A top-k list longer than the vocabulary names every word
+// (credit 1). The baseline is the same rate for the attacker who ignores
+// y and guesses the prior's top k, so a rate can be read against it.
+//
+// Exact computes R_k and the baseline from a full law (a matrix from
+// internal/dpexact, small vocabularies). Attack measures them on a token
+// stream: each token is privatized once by the real sampler, the
+// attacker ranks by prior(w)·P[w][y] using the law's column for the
+// observed y (Column), and the mean credit comes with a 95% Wilson
+// interval (conservative for fractional credit). Columns with a closed
+// form per entry, computed without the N×N matrix:
+//
+//   - Geometric: 1-DG on a list, O(N) per column (NewMixture for several
+//     lists);
+//   - NewListTEM: 1-DT on a list, O(N·γ) once, O(N) per column;
+//   - NewTEM: the exponential mechanism over an output set with utility
+//     −min(d, γ), optionally restricted to allowed outputs: TEMHamming,
+//     SanText (γ = 256) and TEM on Euclidean balls, O(N²) distances once
+//     and O(N) per column;
+//   - Matrix: any law given as a matrix.
+//
+// Each is tested entry by entry against dpexact's matrix on small
+// vocabularies. Not provided: BRR's column (no closed form: its law
+// sums over the 2^256 noisy codes' nearest words; dpexact enumerates at
+// most 20 bits) and a Monte Carlo estimate of it; CusText's column; the
+// nearest-allowed (exclusion-list) variant of 1-DG. For those the rates
+// can only be computed with Exact on a small vocabulary.
+//
+// What it guarantees: the rates are those of the attacker given the law
+// and the prior it is handed; Exact is exact up to float64 rounding, and
+// Attack's estimate is unbiased for R_k when tokens are drawn from the
+// prior. What it does not: it says nothing of an attacker who sees more
+// than one word (context, repeated words), nor of priors other than the
+// one given (a held-out text's tokens are not drawn from the frequency
+// prior, so Attack then measures the attacker on that text, not R_k).
+// Seeded sources belong in tests and evaluation only.
+package attack
