@@ -94,14 +94,17 @@ const z95 = 1.959963984540054
 // successes may be fractional (a sum of credits in [0, 1]): a variable
 // in [0, 1] with mean m has variance at most m(1−m), the Bernoulli's, so
 // the interval is then conservative. n < 1 gives the vacuous [0, 1].
-func Wilson(successes float64, n int) Interval {
+func Wilson(successes float64, n int) Interval { return wilson(successes, n, z95) }
+
+// wilson is Wilson's score interval at the normal quantile z.
+func wilson(successes float64, n int, z float64) Interval {
 	if n < 1 {
 		return Interval{Rate: math.NaN(), Lo: 0, Hi: 1}
 	}
 	nf := float64(n)
 	p := math.Min(1, math.Max(0, successes/nf))
-	z2 := z95 * z95
+	z2 := z * z
 	centre := (p + z2/(2*nf)) / (1 + z2/nf)
-	half := z95 / (1 + z2/nf) * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
+	half := z / (1 + z2/nf) * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
 	return Interval{Rate: p, Lo: math.Max(0, centre-half), Hi: math.Min(1, centre+half)}
 }
