@@ -64,11 +64,11 @@ func TestColumnsMatchDpexact(t *testing.T) {
 			return NewMixture(parts...)
 		}
 	}
-	listTEM := func(gamma float64, pos ...[]int) build {
+	geoA := func(pos ...[]int) build {
 		return func(eps float64) (Column, error) {
 			var parts []Column
 			for _, p := range pos {
-				g, err := NewListTEM(p, gamma, eps)
+				g, err := NewRestrictedGeometric(p, eps, allowed)
 				if err != nil {
 					return nil, err
 				}
@@ -76,6 +76,41 @@ func TestColumnsMatchDpexact(t *testing.T) {
 			}
 			return NewMixture(parts...)
 		}
+	}
+	only := func(w int) []bool {
+		a := make([]bool, n)
+		a[w] = true
+		return a
+	}
+	geoOnly := func(p []int, w int) build {
+		return func(eps float64) (Column, error) { return NewRestrictedGeometric(p, eps, only(w)) }
+	}
+	listTEMOver := func(allowed []bool, gamma float64, pos ...[]int) build {
+		return func(eps float64) (Column, error) {
+			var parts []Column
+			for _, p := range pos {
+				g, err := NewListTEM(p, gamma, eps, allowed)
+				if err != nil {
+					return nil, err
+				}
+				parts = append(parts, g)
+			}
+			return NewMixture(parts...)
+		}
+	}
+	listTEM := func(gamma float64, pos ...[]int) build { return listTEMOver(nil, gamma, pos...) }
+	groups := make([]int, n)
+	for w := range groups {
+		groups[w] = w % 3
+	}
+	stop := make([]bool, n)
+	stop[2], stop[7], stop[5] = true, true, true // 5 is not allowed over A: it then follows CusText
+	allowedSets := make([]bool, n)               // every set keeps allowed words (i%3 != 1 would empty set 1)
+	for i := range allowedSets {
+		allowedSets[i] = i%4 != 1
+	}
+	cus := func(stop, allowed []bool) build {
+		return func(eps float64) (Column, error) { return NewCusText(n, hd, groups, stop, eps, allowed) }
 	}
 	ham := func(gamma float64, allowed []bool) build {
 		return func(eps float64) (Column, error) { return NewTEM(n, hd, gamma, eps, allowed) }
@@ -92,10 +127,28 @@ func TestColumnsMatchDpexact(t *testing.T) {
 	}{
 		{"1-DG one list", geo(p0), func(e float64) ([][]float64, error) { return dpexact.DiffractorGeometric([][]int{p0}, e) }, 0.4, nil},
 		{"1-DG two lists", geo(p0, p1), func(e float64) ([][]float64, error) { return dpexact.DiffractorGeometric([][]int{p0, p1}, e) }, 0.9, nil},
+		{"1-DG over A, one list", geoA(p0), func(e float64) ([][]float64, error) {
+			return dpexact.RestrictedDiffractorGeometric([][]int{p0}, e, allowed)
+		}, 0.4, nil},
+		{"1-DG over A, two lists", geoA(p0, p1), func(e float64) ([][]float64, error) {
+			return dpexact.RestrictedDiffractorGeometric([][]int{p0, p1}, e, allowed)
+		}, 1.2, nil},
+		{"1-DG over A, one allowed word", geoOnly(p0, 5), func(e float64) ([][]float64, error) {
+			return dpexact.RestrictedDiffractorGeometric([][]int{p0}, e, only(5))
+		}, 0.4, geoA(p0)},
 		{"1-DT one list γ=3", listTEM(3, p0), func(e float64) ([][]float64, error) { return dpexact.DiffractorTEM([][]int{p0}, 3, e) }, 1, nil},
 		{"1-DT two lists γ=2.5", listTEM(2.5, p0, p1), func(e float64) ([][]float64, error) { return dpexact.DiffractorTEM([][]int{p0, p1}, 2.5, e) }, 0.6, nil},
 		{"1-DT γ=0", listTEM(0, p0), func(e float64) ([][]float64, error) { return dpexact.DiffractorTEM([][]int{p0}, 0, e) }, 1.5, listTEM(1, p0)},
 		{"1-DT γ ≥ N", listTEM(40, p0), func(e float64) ([][]float64, error) { return dpexact.DiffractorTEM([][]int{p0}, 40, e) }, 0.3, nil},
+		{"1-DT over A, two lists γ=3", listTEMOver(allowed, 3, p0, p1), func(e float64) ([][]float64, error) {
+			return dpexact.RestrictedDiffractorTEM([][]int{p0, p1}, 3, e, allowed)
+		}, 0.7, nil},
+		{"CusText", cus(nil, nil), func(e float64) ([][]float64, error) { return dpexact.CusText(dH, groups, e, nil) }, 150, nil},
+		{"CusText over A", cus(nil, allowedSets), func(e float64) ([][]float64, error) { return dpexact.CusText(dH, groups, e, allowedSets) }, 200, nil},
+		{"CusText+", cus(stop, nil), func(e float64) ([][]float64, error) { return dpexact.CusTextPlus(dH, groups, stop, e, nil) }, 150, nil},
+		{"CusText+ over A", cus(stop, allowedSets), func(e float64) ([][]float64, error) {
+			return dpexact.CusTextPlus(dH, groups, stop, e, allowedSets)
+		}, 150, nil},
 		{"TEMHamming γ=3", ham(3, nil), func(e float64) ([][]float64, error) { return dpexact.TEM(dH, 3, e) }, 0.5, nil},
 		{"TEMHamming γ=0", ham(0, nil), func(e float64) ([][]float64, error) { return dpexact.TEM(dH, 0, e) }, 1, ham(1, nil)},
 		{"SanText (γ=256)", ham(256, nil), func(e float64) ([][]float64, error) { return dpexact.TEM(dH, 256, e) }, 1.5, nil},
@@ -150,7 +203,15 @@ func TestColumnsRejectBadInput(t *testing.T) {
 		{"tem γ=Inf", func() (Column, error) { return NewTEM(3, dist, math.Inf(1), 1, nil) }},
 		{"tem nothing allowed", func() (Column, error) { return NewTEM(3, dist, 1, 1, []bool{false, false, false}) }},
 		{"tem allowed short", func() (Column, error) { return NewTEM(3, dist, 1, 1, []bool{true}) }},
-		{"list tem not a permutation", func() (Column, error) { return NewListTEM([]int{1, 2}, 1, 1) }},
+		{"restricted geometric nothing allowed", func() (Column, error) { return NewRestrictedGeometric([]int{0, 1}, 1, []bool{false, false}) }},
+		{"restricted geometric allowed short", func() (Column, error) { return NewRestrictedGeometric([]int{0, 1}, 1, []bool{true}) }},
+		{"list tem not a permutation", func() (Column, error) { return NewListTEM([]int{1, 2}, 1, 1, nil) }},
+		{"custext sets short", func() (Column, error) { return NewCusText(3, dist, []int{0}, nil, 1, nil) }},
+		{"custext ε=0", func() (Column, error) { return NewCusText(3, dist, []int{0, 0, 0}, nil, 0, nil) }},
+		{"custext NaN metric", func() (Column, error) { return NewCusText(3, bad, []int{0, 0, 0}, nil, 1, nil) }},
+		{"custext set without allowed word", func() (Column, error) {
+			return NewCusText(3, dist, []int{0, 1, 1}, nil, 1, []bool{false, true, true})
+		}},
 		{"mixture empty", func() (Column, error) { return NewMixture() }},
 		{"mixture nil part", func() (Column, error) { return NewMixture(nil) }},
 	} {
@@ -182,6 +243,8 @@ func isNilColumn(c Column) bool {
 	case *TEM:
 		return v == nil
 	case *Mixture:
+		return v == nil
+	case *CusText:
 		return v == nil
 	}
 	return false

@@ -29,13 +29,17 @@
 // interval (conservative for fractional credit). Columns with a closed
 // form per entry, computed without the N×N matrix:
 //
-//   - Geometric: 1-DG on a list, O(N) per column (NewMixture for several
-//     lists);
+//   - NewGeometric: 1-DG on a list, O(N) per column (NewMixture for
+//     several lists); NewRestrictedGeometric: 1-DG releasing the nearest
+//     allowed word (an exclusion list), O(N·s) per column, s the run of
+//     positions released as y;
 //   - NewListTEM: 1-DT on a list, O(N·γ) once, O(N) per column;
 //   - NewTEM: the exponential mechanism over an output set with utility
 //     −min(d, γ), optionally restricted to allowed outputs: TEMHamming,
 //     SanText (γ = 256) and TEM on Euclidean balls, O(N²) distances once
 //     and O(N) per column;
+//   - NewCusText: CusText and CusText+ (the exponential mechanism over
+//     the input's output set), O(s) per column, s the set size;
 //   - Matrix: any law given as a matrix.
 //
 // Each is tested entry by entry against dpexact's matrix on small
@@ -47,11 +51,14 @@
 // AMD EPYC shared with other work, load ≈ 3): one column 0.82–0.86 ms,
 // one sampled token end to end (privatize, column, scores, top-5
 // ranking) 1.3–1.6 ms, so 10,000 tokens take about 15 s. Ranking is
-// O(N·k), not a sort. Not provided: BRR's column (no closed form: its law
-// sums over the 2^256 noisy codes' nearest words; dpexact enumerates at
-// most 20 bits) and a Monte Carlo estimate of it; CusText's column; the
-// nearest-allowed (exclusion-list) variant of 1-DG. For those the rates
-// can only be computed with Exact on a small vocabulary.
+// O(N·k), not a sort.
+//
+// Not provided: BRR's column. Its law has no closed form per entry (it
+// sums, over the noisy 256-bit codes, the chance that each word is the
+// nearest; dpexact enumerates codes of at most 20 bits), and no Monte
+// Carlo estimate of it is implemented; SanText+'s column is not either.
+// For those mechanisms the rates can only be computed with Exact on a
+// small vocabulary.
 //
 // What it guarantees: the rates are those of the attacker given the law
 // and the prior it is handed; Exact is exact up to float64 rounding, and

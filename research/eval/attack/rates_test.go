@@ -111,7 +111,8 @@ func TestExactRatesMatchSampled(t *testing.T) {
 }
 
 // TestClosedFormColumnsAttack: the attacker using the per-column laws
-// (Geometric, NewListTEM, NewTEM: what runs at N = 50,000) against the
+// (Geometric, NewRestrictedGeometric, NewListTEM, NewTEM: what runs at
+// N = 50,000) against the
 // real samplers reaches the exact rates computed from dpexact's matrices.
 func TestClosedFormColumnsAttack(t *testing.T) {
 	const n, L = 24, 10
@@ -172,10 +173,21 @@ func TestClosedFormColumnsAttack(t *testing.T) {
 			P, err5 := dpexact.DiffractorGeometric(pos, eps)
 			return must(t, setup{m, col, P}, err1, err2, err3, err4, err5)
 		}},
+		{"1-DG over A, two lists", 0.5, func(t *testing.T, eps float64) setup {
+			m, err1 := mechanism.NewDiffractorGeometric(lists, eps)
+			if err1 == nil {
+				m, err1 = mechanism.Restrict(m, outs)
+			}
+			g0, err2 := NewRestrictedGeometric(pos[0], eps, allowed)
+			g1, err3 := NewRestrictedGeometric(pos[1], eps, allowed)
+			col, err4 := NewMixture(g0, g1)
+			P, err5 := dpexact.RestrictedDiffractorGeometric(pos, eps, allowed)
+			return must(t, setup{m, col, P}, err1, err2, err3, err4, err5)
+		}},
 		{"1-DT two lists γ=4", 0.8, func(t *testing.T, eps float64) setup {
 			m, err1 := mechanism.NewDiffractorTEM(lists, eps, mechanism.TEMOptions{Gamma: 4})
-			g0, err2 := NewListTEM(pos[0], 4, eps)
-			g1, err3 := NewListTEM(pos[1], 4, eps)
+			g0, err2 := NewListTEM(pos[0], 4, eps, nil)
+			g1, err3 := NewListTEM(pos[1], 4, eps, nil)
 			col, err4 := NewMixture(g0, g1)
 			P, err5 := dpexact.DiffractorTEM(pos, 4, eps)
 			return must(t, setup{m, col, P}, err1, err2, err3, err4, err5)

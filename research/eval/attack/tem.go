@@ -57,14 +57,15 @@ func NewTEM(n int, dist func(w, y int) float64, gamma, eps float64, allowed []bo
 }
 
 // NewListTEM is the Column of 1-DT on one list (pos[w] = word w's
-// position, d = |pos[w] − pos[y]|) over every word. Its normalizers walk
-// only each word's ball: O(N·γ) once.
-func NewListTEM(pos []int, gamma, eps float64) (*TEM, error) {
+// position, d = |pos[w] − pos[y]|) over the allowed outputs (nil: every
+// word; dpexact.DiffractorTEM and RestrictedDiffractorTEM). Its
+// normalizers walk only each word's ball: O(N·γ) once.
+func NewListTEM(pos []int, gamma, eps float64, allowed []bool) (*TEM, error) {
 	if err := checkPermutation(pos); err != nil {
 		return nil, err
 	}
 	n := len(pos)
-	t, err := newTEM(n, func(w, y int) float64 { return math.Abs(float64(pos[w] - pos[y])) }, gamma, eps, nil)
+	t, err := newTEM(n, func(w, y int) float64 { return math.Abs(float64(pos[w] - pos[y])) }, gamma, eps, allowed)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +130,7 @@ func (t *TEM) normalizer(w int, candidates func(func(int) bool)) (top, z float64
 			}
 		}
 	}
-	ball := 0
+	ball := 0 // |A ∩ L_w|: candidates must include every word of L_w
 	top = math.Inf(-1)
 	for i := range candidates {
 		d := t.dist(w, i)
