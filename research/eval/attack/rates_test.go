@@ -55,7 +55,7 @@ func (r *rateCheck) compare(what string, exact float64, got Interval) {
 
 func tokenCount() int {
 	if testing.Short() {
-		return 20000
+		return 10000
 	}
 	return 100000
 }
