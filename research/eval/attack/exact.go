@@ -45,7 +45,8 @@ func Posterior(P [][]float64, prior []float64, y int) ([]float64, error) {
 
 // Exact returns the exact top-1..top-kmax recovery rates of the
 // Bayes-optimal attacker against law P with input prior prior, and the
-// prior-only baseline. O(N² + N²·log N) time, O(N) memory besides P.
+// prior-only baseline, for k = 1..kmax (kmax in [1, MaxK]). O(N²·kmax)
+// time, O(N + kmax) memory besides P.
 func Exact(P [][]float64, prior []float64, kmax int) (Rates, error) {
 	m, err := NewMatrix(P)
 	if err != nil {

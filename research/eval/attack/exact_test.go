@@ -203,6 +203,8 @@ func TestExactRejectsBadInput(t *testing.T) {
 	}{
 		{"no law", nil, nil, 1},
 		{"kmax 0", identity(2), []float64{1, 1}, 0},
+		{"kmax above MaxK", identity(2), []float64{1, 1}, MaxK + 1},
+		{"kmax huge", identity(2), []float64{1, 1}, math.MaxInt},
 		{"prior short", identity(2), []float64{1}, 1},
 		{"prior negative", identity(2), []float64{-1, 2}, 1},
 		{"prior NaN", identity(2), []float64{math.NaN(), 1}, 1},

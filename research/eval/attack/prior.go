@@ -31,10 +31,16 @@ func normalize(prior []float64, n int) ([]float64, error) {
 	return out, nil
 }
 
+// MaxK is the largest top-k list the rates are computed for: ranking
+// costs O(N·k) per output, and a longer guess list says little about
+// reconstruction. A k above the vocabulary size is accepted (every word
+// is guessed, credit 1).
+const MaxK = 1000
+
 // checkK checks the largest top-k asked for.
 func checkK(kmax int) error {
-	if kmax < 1 {
-		return fmt.Errorf("%w: kmax = %d, want ≥ 1", ErrInvalid, kmax)
+	if kmax < 1 || kmax > MaxK {
+		return fmt.Errorf("%w: kmax = %d, want in [1, %d]", ErrInvalid, kmax, MaxK)
 	}
 	return nil
 }

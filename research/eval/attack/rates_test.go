@@ -260,6 +260,7 @@ func TestAttackRejectsBadInput(t *testing.T) {
 		{"law of another size", []int{0}, c.Mech, small, prior, 1},
 		{"bad prior", []int{0}, c.Mech, law, make([]float64, n), 1},
 		{"kmax 0", []int{0}, c.Mech, law, prior, 0},
+		{"kmax huge", []int{0}, c.Mech, law, prior, math.MaxInt},
 	} {
 		if _, err := Attack(b.tokens, b.m, src, b.law, b.prior, b.kmax); err == nil {
 			t.Errorf("%s: accepted", b.name)

@@ -33,8 +33,8 @@ type Sampled struct {
 // columns) and the prior: for each output y its top-1..top-kmax guesses
 // by prior(w)·P[w][y], with the fractional credit of Exact, so that the
 // mean credit estimates Exact's R_k. Confidence intervals are Wilson's
-// at 95% (see Wilson). It computes one column per token: the cost per
-// token is the Column's plus O(N log N) to rank.
+// at 95% (see Wilson). kmax is in [1, MaxK]. It computes one column per
+// token: the cost per token is the Column's plus O(N·kmax) to rank.
 func Attack(tokens []int, m Sampler, src rand.Source, law Column, prior []float64, kmax int) (Sampled, error) {
 	if m == nil || law == nil || src == nil {
 		return Sampled{}, fmt.Errorf("%w: nil sampler, law or source", ErrInvalid)
