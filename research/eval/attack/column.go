@@ -46,11 +46,16 @@ func NewMatrix(P [][]float64) (*Matrix, error) {
 }
 
 // Len is N.
-func (m *Matrix) Len() int { return len(m.p) }
+func (m *Matrix) Len() int {
+	if m == nil {
+		return 0
+	}
+	return len(m.p)
+}
 
 // Column copies column y.
 func (m *Matrix) Column(y int, dst []float64) error {
-	if err := checkColumn(y, dst, len(m.p)); err != nil {
+	if err := checkColumn(y, dst, m.Len()); err != nil {
 		return err
 	}
 	for w, row := range m.p {
@@ -60,6 +65,9 @@ func (m *Matrix) Column(y int, dst []float64) error {
 }
 
 func checkColumn(y int, dst []float64, n int) error {
+	if n == 0 {
+		return fmt.Errorf("%w: empty law (a zero or nil Column)", ErrInvalid)
+	}
 	if y < 0 || y >= n {
 		return fmt.Errorf("%w: output %d outside [0, %d)", ErrInvalid, y, n)
 	}
@@ -88,11 +96,16 @@ func NewMixture(parts ...Column) (*Mixture, error) {
 }
 
 // Len is N.
-func (m *Mixture) Len() int { return m.parts[0].Len() }
+func (m *Mixture) Len() int {
+	if m == nil || len(m.parts) == 0 {
+		return 0
+	}
+	return m.parts[0].Len()
+}
 
 // Column is the parts' mean column.
 func (m *Mixture) Column(y int, dst []float64) error {
-	if len(m.parts) == 1 {
+	if m.Len() > 0 && len(m.parts) == 1 {
 		return m.parts[0].Column(y, dst)
 	}
 	if err := checkColumn(y, dst, m.Len()); err != nil {

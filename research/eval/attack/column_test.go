@@ -249,3 +249,19 @@ func isNilColumn(c Column) bool {
 	}
 	return false
 }
+
+// TestZeroAndNilColumns: the zero value and a nil pointer of every
+// Column are an empty law: Len 0, Column an error, never a panic.
+func TestZeroAndNilColumns(t *testing.T) {
+	for _, c := range []Column{
+		&Matrix{}, (*Matrix)(nil), &Geometric{}, (*Geometric)(nil), &TEM{}, (*TEM)(nil),
+		&CusText{}, (*CusText)(nil), &Mixture{}, (*Mixture)(nil),
+	} {
+		if c.Len() != 0 {
+			t.Errorf("%T: Len %d", c, c.Len())
+		}
+		if err := c.Column(0, make([]float64, 1)); err == nil {
+			t.Errorf("%T: Column accepted", c)
+		}
+	}
+}

@@ -87,11 +87,16 @@ func (c *CusText) weight(x, y int) float64 {
 }
 
 // Len is N.
-func (c *CusText) Len() int { return c.n }
+func (c *CusText) Len() int {
+	if c == nil {
+		return 0
+	}
+	return c.n
+}
 
 // Column writes P[x][y] for every x.
 func (c *CusText) Column(y int, dst []float64) error {
-	if err := checkColumn(y, dst, c.n); err != nil {
+	if err := checkColumn(y, dst, c.Len()); err != nil {
 		return err
 	}
 	clear(dst)

@@ -102,11 +102,16 @@ func NewRestrictedGeometric(pos []int, eps float64, allowed []bool) (*Geometric,
 }
 
 // Len is N.
-func (g *Geometric) Len() int { return len(g.pos) }
+func (g *Geometric) Len() int {
+	if g == nil {
+		return 0
+	}
+	return len(g.pos)
+}
 
 // Column writes P[w][y] for every w.
 func (g *Geometric) Column(y int, dst []float64) error {
-	n := len(g.pos)
+	n := g.Len()
 	if err := checkColumn(y, dst, n); err != nil {
 		return err
 	}

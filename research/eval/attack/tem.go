@@ -158,11 +158,16 @@ func (t *TEM) normalizer(w int, candidates func(func(int) bool)) (top, z float64
 }
 
 // Len is N.
-func (t *TEM) Len() int { return t.n }
+func (t *TEM) Len() int {
+	if t == nil {
+		return 0
+	}
+	return t.n
+}
 
 // Column writes P[w][y] for every w.
 func (t *TEM) Column(y int, dst []float64) error {
-	if err := checkColumn(y, dst, t.n); err != nil {
+	if err := checkColumn(y, dst, t.Len()); err != nil {
 		return err
 	}
 	if !t.ok(y) {
