@@ -222,10 +222,9 @@ func TestExactRejectsBadInput(t *testing.T) {
 	}
 }
 
-// TestWilson: reference values of the 95% Wilson score interval (from
-// its closed form, computed independently with Python 3's math module:
-// 0/10 → [0, 0.2775], 5/10 →
-// [0.2366, 0.7634], 10/10 → [0.7225, 1]).
+// TestWilson: reference values of the 95% Wilson score interval, from
+// its closed form computed independently with Python 3's math module:
+// 0/10 → [0, 0.2775], 5/10 → [0.2366, 0.7634], 10/10 → [0.7225, 1].
 func TestWilson(t *testing.T) {
 	for _, c := range []struct {
 		s      float64
