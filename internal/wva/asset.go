@@ -127,7 +127,7 @@ func (a *Asset) SetWords(words []string) *Asset {
 			return a
 		}
 	}
-	a.words, _, _, _ = newVocab(words)
+	a.words = newVocab(words)
 	a.wordsErr = nil
 	return a
 }
@@ -172,10 +172,8 @@ func (a *Asset) derivedHeader() (Header, error) {
 			return h, invalidf("vocabulary", "word %d: %s", id, err)
 		}
 	}
-	for k := 1; k < n; k++ {
-		if x, y := int(a.words.sorted[k-1]), int(a.words.sorted[k]); a.Word(x) == a.Word(y) {
-			return h, invalidf("vocabulary", "word %q at ids %d and %d", a.Word(x), min(x, y), max(x, y))
-		}
+	if x, y, dup := a.words.duplicate(); dup {
+		return h, invalidf("vocabulary", "word %q at ids %d and %d", a.Word(x), x, y)
 	}
 	if h.Words != 0 && h.Words != n {
 		return h, invalidf("header", "words %d, vocabulary has %d", h.Words, n)

@@ -138,7 +138,7 @@ func genAsset(tb testing.TB, r *rand.Rand, o genOpts) *Asset {
 // vocabOf returns the word table of words (in id order), duplicates
 // included, for tests that write VOCAB sections.
 func vocabOf(words ...string) *vocab {
-	v, _, _, _ := newVocab(words)
+	v := newVocab(words)
 	return &v
 }
 

@@ -48,13 +48,12 @@ func (v *vocab) lookup(word string) (int, bool) {
 	return 0, false
 }
 
-// newVocab builds the table of words (in id order). If a word occurs more
-// than once, dupA and dupB are two of its ids (dupA < dupB) and ok is
-// false; the table is still built (lookups find one of the ids).
-func newVocab(words []string) (v vocab, dupA, dupB int, ok bool) {
+// newVocab builds the table of words (in id order). Duplicates are kept
+// (lookups find one of their ids); duplicate reports them.
+func newVocab(words []string) vocab {
 	n := len(words)
 	if n == 0 {
-		return vocab{}, 0, 0, true
+		return vocab{}
 	}
 	size := 0
 	for _, w := range words {
@@ -62,21 +61,26 @@ func newVocab(words []string) (v vocab, dupA, dupB int, ok bool) {
 	}
 	var b strings.Builder
 	b.Grow(size)
-	v.off = make([]uint32, n+1)
+	v := vocab{off: make([]uint32, n+1)}
 	for i, w := range words {
 		b.WriteString(w)
 		v.off[i+1] = v.off[i] + uint32(len(w))
 	}
 	v.text = b.String()
 	v.sorted = sortedIDs(&v)
-	ok = true
-	for k := 1; k < n; k++ {
-		a, c := int(v.sorted[k-1]), int(v.sorted[k])
-		if v.word(a) == v.word(c) {
-			return v, min(a, c), max(a, c), false
+	return v
+}
+
+// duplicate returns two ids (a < b) of a word that occurs more than once,
+// found as neighbours in sorted order, or ok = false.
+func (v *vocab) duplicate() (a, b int, ok bool) {
+	for k := 1; k < len(v.sorted); k++ {
+		x, y := int(v.sorted[k-1]), int(v.sorted[k])
+		if v.word(x) == v.word(y) {
+			return min(x, y), max(x, y), true
 		}
 	}
-	return v, 0, 0, true
+	return 0, 0, false
 }
 
 // sortedIDs returns v's ids in ascending byte order of their words, equal
@@ -231,11 +235,8 @@ func decodeVocabV2(raw []byte, n int) (vocab, error) {
 		}
 	}
 	v.sorted = sortedIDs(&v)
-	for k := 1; k < n; k++ {
-		a, b := v.sorted[k-1], v.sorted[k]
-		if v.word(int(a)) == v.word(int(b)) {
-			return vocab{}, corruptf(part, "word %q at ids %d and %d", v.word(int(a)), a, b)
-		}
+	if a, b, dup := v.duplicate(); dup {
+		return vocab{}, corruptf(part, "word %q at ids %d and %d", v.word(a), a, b)
 	}
 	return v, nil
 }
