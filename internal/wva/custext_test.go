@@ -115,7 +115,7 @@ func TestCusTextRoundTrip(t *testing.T) {
 			// the file with sets.
 			a.CusText, a.Header.CusText = nil, nil
 			plain := mustMarshal(t, a)
-			if plain[10] != 0 || bytes.Contains(plain, []byte(`"custext"`)) {
+			if plain[10] != minorVersion || bytes.Contains(plain, []byte(`"custext"`)) {
 				t.Fatalf("file without sets: minor %d, header mentions custext = %v", plain[10], bytes.Contains(plain, []byte(`"custext"`)))
 			}
 			withInfo, err := Inspect(b)

@@ -26,8 +26,9 @@ const (
 	// MinorVersion is the newest minor version this package writes.
 	// Readers accept any minor version of their major: minor bumps only add
 	// header fields or new section kinds, which older readers ignore.
-	// (Version 2.1 added the STANDINS section; 3.0 has it.)
-	minorVersion = 0
+	// (Version 2.1 added the STANDINS section; 3.0 has it; 3.1 added
+	// the presets' weighting, prior, held-out name and measurements.)
+	minorVersion = 1
 
 	// preambleSize is magic(8) + major(2) + minor(2) + header length(4) +
 	// section count(4) + reserved(4).

@@ -20,7 +20,71 @@ type Presets struct {
 	// Epsilon maps a mechanism name, then a level name, to ε in that
 	// mechanism's metric. A mechanism may lack a level it cannot reach.
 	Epsilon map[string]map[string]float64 `json:"epsilon"`
+	// Weighting says what Targets measure: "" (WeightUniform, format 3.0)
+	// the mean N_w over the vocabulary, every word alike; WeightTyped the
+	// share of typed word tokens released unchanged, each word weighted
+	// by its frequency in everyday text (Prior names the frequencies).
+	Weighting string `json:"weighting,omitempty"`
+	// Prior names the word frequencies a typed calibration weighed by.
+	Prior string `json:"prior,omitempty"`
+	// Measured holds, per mechanism and level, what the builder measured
+	// at the preset's ε (format 3.1); nil when it measured nothing.
+	Measured map[string]map[string]LevelFacts `json:"measured,omitempty"`
+	// HeldOut names the held-out text of LevelFacts.HeldOut.
+	HeldOut string `json:"heldOut,omitempty"`
 }
+
+// The weightings of Presets.Weighting.
+const (
+	WeightUniform = ""
+	WeightTyped   = "typed"
+)
+
+// LevelFacts are the measurements of one mechanism at one level's ε.
+type LevelFacts struct {
+	// Kept is the calibration's estimate of the level's share: the mean
+	// N_w under the weighting (for WeightTyped, the share of typed
+	// tokens released unchanged).
+	Kept float64 `json:"kept"`
+	// WorstWord is the most often kept of the most frequent words (the
+	// calibration's top words), and WorstKept its estimated N_w: the
+	// word a level protects least.
+	WorstWord string  `json:"worstWord,omitempty"`
+	WorstKept float64 `json:"worstKept,omitempty"`
+	// HeldOut are the measurements on held-out text; nil when none.
+	HeldOut *HeldOutFacts `json:"heldOutFacts,omitempty"`
+}
+
+// HeldOutFacts are a level's measurements on held-out text: each token
+// privatized once, rates with 95% confidence intervals.
+type HeldOutFacts struct {
+	// Tokens is how many in-vocabulary tokens were privatized.
+	Tokens int `json:"tokens"`
+	// Kept is the share released unchanged.
+	Kept Rate `json:"kept"`
+	// Top1 and Top5 are the reconstruction attacker's recovery: the
+	// share of tokens whose input is its first guess, or among its five.
+	Top1 Rate `json:"top1"`
+	Top5 Rate `json:"top5"`
+	// Baseline1 and Baseline5 are the same for an attacker who ignores
+	// the output and guesses the most frequent words.
+	Baseline1 Rate `json:"baseline1"`
+	Baseline5 Rate `json:"baseline5"`
+	// Bound says what the attack rates are: "exact" (the Bayes-optimal
+	// attacker, the law known in closed form) or "lower" (an attacker
+	// that estimated the law by sampling: a lower bound on the optimal).
+	Bound string `json:"bound"`
+}
+
+// Rate is a measured proportion with its 95% confidence interval.
+type Rate struct {
+	Rate float64 `json:"rate"`
+	Lo   float64 `json:"lo"`
+	Hi   float64 `json:"hi"`
+}
+
+// maxHeldOutTokens bounds HeldOutFacts.Tokens.
+const maxHeldOutTokens = 1 << 30
 
 // Bounds on the presets a header may carry.
 const (
@@ -74,8 +138,53 @@ func checkPresets(h *Header) string {
 			}
 		}
 	}
+	switch {
+	case p.Weighting != WeightUniform && p.Weighting != WeightTyped:
+		return "presets weighting " + quote(p.Weighting) + " unknown"
+	case len(p.Prior) > maxPresetMethod || len(p.HeldOut) > maxPresetMethod:
+		return "presets prior or held-out name too long"
+	case len(p.Measured) > maxPresetNames:
+		return "presets measured for more than 32 mechanisms"
+	}
+	for _, m := range sortedKeys(p.Measured) {
+		for _, l := range sortedKeys(p.Measured[m]) {
+			if _, ok := p.Epsilon[m][l]; !ok {
+				return "measured " + quote(m) + "/" + quote(l) + ": no such preset"
+			}
+			if msg := p.Measured[m][l].problem(); msg != "" {
+				return "measured " + quote(m) + "/" + quote(l) + ": " + msg
+			}
+		}
+	}
 	return ""
 }
+
+func (f LevelFacts) problem() string {
+	switch {
+	case !unit(f.Kept) || !unit(f.WorstKept):
+		return "kept share outside [0, 1]"
+	case len(f.WorstWord) > MaxWordLen:
+		return "worst word too long"
+	case f.HeldOut == nil:
+		return ""
+	}
+	h := f.HeldOut
+	if h.Tokens < 1 || h.Tokens > maxHeldOutTokens {
+		return "held-out tokens outside [1, 2^30]"
+	}
+	if h.Bound != "exact" && h.Bound != "lower" {
+		return "held-out bound " + quote(h.Bound) + " unknown"
+	}
+	for _, r := range []Rate{h.Kept, h.Top1, h.Top5, h.Baseline1, h.Baseline5} {
+		if !unit(r.Lo) || !unit(r.Rate) || !unit(r.Hi) || r.Lo > r.Rate || r.Rate > r.Hi {
+			return "held-out rate not 0 ≤ lo ≤ rate ≤ hi ≤ 1"
+		}
+	}
+	return ""
+}
+
+// unit reports whether x is in [0, 1] (NaN is not).
+func unit(x float64) bool { return x >= 0 && x <= 1 }
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))

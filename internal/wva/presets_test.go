@@ -10,11 +10,21 @@ import (
 
 func goodPresets() *Presets {
 	return &Presets{
-		Method:  "bisection on log ε",
-		Targets: map[string]float64{"strong": 0.1, "light": 0.6},
-		Epsilon: map[string]map[string]float64{"brr": {"strong": 0.39, "light": 0.6}, "1dg": {"strong": 0.19}},
+		Method:    "bisection on log ε",
+		Targets:   map[string]float64{"strong": 0.1, "light": 0.6},
+		Epsilon:   map[string]map[string]float64{"brr": {"strong": 0.39, "light": 0.6}, "1dg": {"strong": 0.19}},
+		Weighting: WeightTyped,
+		Prior:     "word counts",
+		HeldOut:   "some text",
+		Measured: map[string]map[string]LevelFacts{"brr": {"strong": {
+			Kept: 0.1, WorstWord: "you", WorstKept: 0.4,
+			HeldOut: &HeldOutFacts{Tokens: 100, Kept: Rate{0.1, 0.05, 0.2}, Top1: Rate{0.2, 0.1, 0.3}, Top5: Rate{0.3, 0.2, 0.4},
+				Baseline1: Rate{0.04, 0.01, 0.1}, Baseline5: Rate{0.1, 0.05, 0.2}, Bound: "lower"},
+		}}},
 	}
 }
+
+func heldOut(p *Presets) *HeldOutFacts { return p.Measured["brr"]["strong"].HeldOut }
 
 // TestPresetsRoundTrip: presets survive Marshal/Decode exactly, and an
 // asset without presets decodes with none.
@@ -28,6 +38,9 @@ func TestPresetsRoundTrip(t *testing.T) {
 	p := b.Header.Presets
 	if p == nil || p.Method != "bisection on log ε" || p.Targets["light"] != 0.6 || p.Epsilon["brr"]["strong"] != 0.39 || len(p.Epsilon["1dg"]) != 1 {
 		t.Fatalf("presets after round trip: %+v", p)
+	}
+	if p.Weighting != WeightTyped || p.Measured["brr"]["strong"].WorstWord != "you" || *heldOut(p) != *heldOut(goodPresets()) {
+		t.Fatalf("measurements after round trip: %+v", p.Measured)
 	}
 	a.Header.Presets = nil
 	if b, err = Decode(mustMarshal(t, a)); err != nil || b.Header.Presets != nil {
@@ -61,6 +74,19 @@ func TestPresetsValidated(t *testing.T) {
 		{"ε below an unknown mechanism's floor 0", func(p *Presets) { p.Epsilon["other"] = map[string]float64{"strong": 0} }},
 		{"long mechanism name", func(p *Presets) { p.Epsilon[strings.Repeat("m", 65)] = nil }},
 		{"long method", func(p *Presets) { p.Method = strings.Repeat("x", 5000) }},
+		{"unknown weighting", func(p *Presets) { p.Weighting = "zipf" }},
+		{"long prior", func(p *Presets) { p.Prior = strings.Repeat("x", 5000) }},
+		{"measured without a preset", func(p *Presets) { p.Measured["1dg"] = map[string]LevelFacts{"light": {Kept: 0.5}} }},
+		{"kept above 1", func(p *Presets) { p.Measured["brr"]["light"] = LevelFacts{Kept: 1.5} }},
+		{"worst kept negative", func(p *Presets) { p.Measured["brr"]["light"] = LevelFacts{Kept: 0.5, WorstKept: -0.1} }},
+		{"kept NaN", func(p *Presets) { p.Measured["brr"]["light"] = LevelFacts{Kept: math.NaN()} }},
+		{"long worst word", func(p *Presets) {
+			p.Measured["brr"]["light"] = LevelFacts{WorstWord: strings.Repeat("w", MaxWordLen+1)}
+		}},
+		{"held-out no tokens", func(p *Presets) { heldOut(p).Tokens = 0 }},
+		{"held-out unknown bound", func(p *Presets) { heldOut(p).Bound = "upper" }},
+		{"held-out lo above rate", func(p *Presets) { heldOut(p).Top1 = Rate{0.2, 0.25, 0.3} }},
+		{"held-out hi above 1", func(p *Presets) { heldOut(p).Baseline5 = Rate{0.2, 0.1, 1.5} }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := tinyAsset(t)
