@@ -10,9 +10,11 @@ import (
 )
 
 // Privacy levels, named by what a user can observe: the chance N_w that a
-// word is released unchanged, averaged over words. The asset's presets
-// record the exact target of each (the default asset's:
-// docs/PRIVACY_LEVELS.md, generated from it).
+// word is released unchanged, averaged over words as the asset's builder
+// weighed them (the default asset: by their frequency in everyday typed
+// text, so a level keeps the same share of typed words for every
+// mechanism). The asset's presets record the target and weighting of
+// each (the default asset's: docs/PRIVACY_LEVELS.md, generated from it).
 const (
 	LevelStrong   = "strong"
 	LevelBalanced = "balanced"

@@ -112,7 +112,11 @@ func Build(src []byte, cfg Config) (*wva.Asset, error) {
 	}
 	if cfg.Presets {
 		t0 = time.Now()
-		if a.Header.Presets, err = calibrate(a, seedFor(cfg.Seed, stageCalibration), workers(cfg.Workers)); err != nil {
+		prior, priorName, err := calibrationPrior(a, cfg.TypedText)
+		if err != nil {
+			return nil, err
+		}
+		if a.Header.Presets, err = calibrate(a, seedFor(cfg.Seed, stageCalibration), workers(cfg.Workers), prior, priorName); err != nil {
 			return nil, err
 		}
 		logf("calibrated the privacy levels in %v", time.Since(t0).Round(time.Millisecond))

@@ -18,6 +18,11 @@ type TypedText struct {
 	// everyday text, most frequent first. The vocabulary is its first
 	// words that have a source vector or can be induced.
 	Ranking []string
+	// Counts, if set, are the ranking's word counts (Counts[i] of
+	// Ranking[i]): the presets are then calibrated on typed text, each
+	// word weighted by its frequency (typedtext.Prior), instead of
+	// uniformly over the vocabulary.
+	Counts []int64
 	// Required words join the vocabulary whenever they have a vector or
 	// can be induced, wherever they rank: the clitic tokens, single
 	// letters, small numbers and years.
@@ -52,6 +57,8 @@ func (t *TypedText) validate(words int) error {
 	switch {
 	case len(t.Ranking) == 0:
 		return fmt.Errorf("%w: typed text needs a ranking", ErrConfig)
+	case t.Counts != nil && len(t.Counts) != len(t.Ranking):
+		return fmt.Errorf("%w: %d counts for %d ranked words", ErrConfig, len(t.Counts), len(t.Ranking))
 	case t.Corpus == nil:
 		return fmt.Errorf("%w: typed text needs an induction corpus", ErrConfig)
 	case t.MinCount < 1:

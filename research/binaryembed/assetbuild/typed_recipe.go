@@ -34,8 +34,9 @@ func TypedEnglish(cacheDir string) (*TypedText, error) {
 		return nil, err
 	}
 	ranking := make([]string, len(rank))
+	counts := make([]int64, len(rank))
 	for i, w := range rank {
-		ranking[i] = w.Word
+		ranking[i], counts[i] = w.Word, w.Count
 	}
 	off, err := typedtext.Offensive(cacheDir)
 	if err != nil {
@@ -52,6 +53,7 @@ func TypedEnglish(cacheDir string) (*TypedText, error) {
 	}
 	return &TypedText{
 		Ranking:  ranking,
+		Counts:   counts,
 		Required: requiredWords(),
 		Corpus: func(fn func(doc []string) error) error {
 			var buf []string

@@ -37,9 +37,8 @@ type mech struct {
 func main() {
 	words := flag.Int("words", 100, "words in the seeded sample")
 	draws := flag.Int("draws", 100, "draws per word")
-	calDraws := flag.Int("cal-draws", 200, "draws per word while calibrating levels")
 	flag.Parse()
-	if err := run(os.Stdout, *words, *draws, *calDraws); err != nil {
+	if err := run(os.Stdout, *words, *draws); err != nil {
 		fmt.Fprintln(os.Stderr, "wvcalibrate:", err)
 		os.Exit(1)
 	}
@@ -57,14 +56,13 @@ const bandLow, bandHigh = 0.05, 0.95
 type result struct {
 	sweep  strings.Builder // the sweep's table rows
 	points []point         // the sweep's (ε, mean N_w), in grid order
-	cells  []string        // the named levels' cells, in levels' order
 	eps    []float64       // the levels' ε (0: not reachable)
 	err    error
 }
 
 type point struct{ eps, n float64 }
 
-func run(out io.Writer, nWords, draws, calDraws int) error {
+func run(out io.Writer, nWords, draws int) error {
 	a, err := assets.Default()
 	if err != nil {
 		return err
@@ -113,7 +111,7 @@ func run(out io.Writer, nWords, draws, calDraws int) error {
 		go func() {
 			defer wg.Done()
 			key := [32]byte{'w', 'v', 'c', 'a', 'l', byte(i)}
-			res[i].err = measure(res[i], m, a, sample, draws, calDraws, seeded.Key(key))
+			res[i].err = measure(res[i], m, a, sample, draws, seeded.Key(key))
 		}()
 	}
 	wg.Wait()
@@ -128,8 +126,9 @@ func run(out io.Writer, nWords, draws, calDraws int) error {
 		"seeded, so a rerun prints the same numbers (`make check-docs` checks that this page is exactly its output). "+
 		"N_w = Pr[M(w) = w], the chance a word is released unchanged; "+
 		"S_w = distinct outputs in %d draws (docs/MECHANISMS.md, \"Plausible deniability\"). Sample: %d words drawn uniformly from the "+
-		"vocabulary (seeded), %d draws each; means over the sample. The mechanisms are measured without an output "+
-		"vocabulary (every word may be released), as the asset builder calibrated them.\n\n", a.Header.Name, a.Len(), draws, nWords, draws)
+		"vocabulary (seeded), %d draws each; means over the sample. The sweep measures the mechanisms without an output "+
+		"vocabulary (every word may be released); the named levels below run them as the product does, with the asset's "+
+		"exclusion list.\n\n", a.Header.Name, a.Len(), draws, nWords, draws)
 
 	fmt.Fprintf(out, "## Plausible deniability across ε\n\n")
 	for i, m := range mechs {
@@ -138,20 +137,8 @@ func run(out io.Writer, nWords, draws, calDraws int) error {
 		fmt.Fprintln(out)
 	}
 
-	fmt.Fprintf(out, "## Named levels\n\nThe ε of each level, calibrated by the asset builder and stored in the asset "+
-		"(`mechanism.Preset`): %s. Re-measured here on this page's sample (%d words × %d draws; S_w counts distinct outputs in %d draws).\n\n",
-		p.Method, nWords, calDraws, calDraws)
-	fmt.Fprintf(out, "| mechanism |")
-	for _, l := range levels {
-		fmt.Fprintf(out, " %s (N_w ≈ %.2f) |", l, p.Targets[l])
-	}
-	fmt.Fprintf(out, "\n|---|")
-	for range levels {
-		fmt.Fprintf(out, "---|")
-	}
-	fmt.Fprintln(out)
-	for i, m := range mechs {
-		fmt.Fprintf(out, "| %s (ε %s) |%s\n", m.name, m.unit, strings.Join(res[i].cells, ""))
+	if err := namedLevels(out, a); err != nil {
+		return err
 	}
 	if err := facts(out, a, mechs, res); err != nil {
 		return err
@@ -160,7 +147,7 @@ func run(out io.Writer, nWords, draws, calDraws int) error {
 }
 
 // measure runs m's sweep and its named levels with src.
-func measure(r *result, m mech, a *wva.Asset, sample []int, draws, calDraws int, src rand.Source) error {
+func measure(r *result, m mech, a *wva.Asset, sample []int, draws int, src rand.Source) error {
 	for _, e := range m.grid {
 		mm, err := m.make(e)
 		if err != nil {
@@ -179,21 +166,9 @@ func measure(r *result, m mech, a *wva.Asset, sample []int, draws, calDraws int,
 	for _, l := range levels {
 		e, err := mechanism.Preset(a, m.id, l)
 		if err != nil {
-			r.cells = append(r.cells, " not reachable |")
-			r.eps = append(r.eps, 0)
-			continue
+			e = 0 // not reachable
 		}
-		mm, err := m.make(e)
-		if err != nil {
-			return err
-		}
-		d, err := deniability.Estimate(mm, sample, calDraws, src)
-		if err != nil {
-			return err
-		}
-		r.cells = append(r.cells, fmt.Sprintf(" ε = %.4g (N_w %.3f, S_w %.1f) |", e, d.MeanN, d.MeanS))
 		r.eps = append(r.eps, e)
-		fmt.Fprintf(os.Stderr, "level %s %s: ε=%.4g N %.3f\n", l, m.name, e, d.MeanN)
 	}
 	return nil
 }

@@ -1,0 +1,111 @@
+package levelfacts
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/wordveil/wordveil/internal/wva"
+)
+
+// WriteText writes rows as the aligned table `wordveil stats` prints,
+// followed by a legend naming the asset's weighting and held-out text.
+func WriteText(w io.Writer, a *wva.Asset, rows []Row, s Sample) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "mechanism\tlevel\tε\tmetric\tkept (typed)\tworst word\theld-out kept\tattack top-1\tattack top-5\tmean N_w\tmean S_w\tε·P_avg per word\n")
+	for _, r := range rows {
+		level := r.Level
+		if level == "" {
+			level = "-"
+		}
+		kept, worst, held, top1, top5 := cells(r.Facts, plainRate)
+		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%.1f\t%s\n",
+			r.Mechanism, level, r.Epsilon, r.Metric, kept, worst, held, top1, top5, r.N, r.S, cost(r))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\n%s\n", legend(a, s))
+	return err
+}
+
+// WriteMarkdown writes rows as a Markdown table, one row per mechanism
+// and level, followed by the legend.
+func WriteMarkdown(w io.Writer, a *wva.Asset, rows []Row, s Sample) error {
+	var b strings.Builder
+	b.WriteString("| mechanism | level | ε | kept (typed) | worst word | held-out kept | attack top-1 | attack top-5 | mean N_w | mean S_w | ε·P_avg per word |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		kept, worst, held, top1, top5 := cells(r.Facts, mdRate)
+		level := r.Level
+		if level == "" {
+			level = "—"
+		}
+		fmt.Fprintf(&b, "| %s (ε %s) | %s | %.4g | %s | %s | %s | %s | %s | %.3f | %.1f | %s |\n",
+			r.Mechanism, r.Metric, level, r.Epsilon, kept, worst, held, top1, top5, r.N, r.S, cost(r))
+	}
+	fmt.Fprintf(&b, "\n%s\n", legend(a, s))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// cells formats the recorded facts; "—" where there are none.
+func cells(f *wva.LevelFacts, rate func(wva.Rate) string) (kept, worst, held, top1, top5 string) {
+	kept, worst, held, top1, top5 = "—", "—", "—", "—", "—"
+	if f == nil {
+		return
+	}
+	kept = fmt.Sprintf("%.3f", f.Kept)
+	if f.WorstWord != "" {
+		worst = fmt.Sprintf("%q %.2f", f.WorstWord, f.WorstKept)
+	}
+	if h := f.HeldOut; h != nil {
+		held, top1, top5 = rate(h.Kept), rate(h.Top1), rate(h.Top5)
+		if h.Bound == "lower" {
+			top1, top5 = "≥ "+top1, "≥ "+top5
+		}
+	}
+	return
+}
+
+func plainRate(r wva.Rate) string { return fmt.Sprintf("%.3f [%.3f,%.3f]", r.Rate, r.Lo, r.Hi) }
+func mdRate(r wva.Rate) string    { return fmt.Sprintf("%.3f (%.3f–%.3f)", r.Rate, r.Lo, r.Hi) }
+
+func cost(r Row) string {
+	if !r.CostKnown {
+		return "unknown"
+	}
+	return fmt.Sprintf("%.1f", r.Cost)
+}
+
+// legend says what each column measures on this asset.
+func legend(a *wva.Asset, s Sample) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Asset %s (%d words). ", a.Header.Name, a.Len())
+	p := a.Header.Presets
+	switch {
+	case p == nil:
+		b.WriteString("It carries no presets. ")
+	case p.Weighting == wva.WeightTyped:
+		fmt.Fprintf(&b, "Levels are calibrated on typed text: kept (typed) is the share of typed word tokens released unchanged, each word weighted by its frequency (%s), as the builder estimated it at the level's ε; the levels' targets are", p.Prior)
+		for i, l := range Levels {
+			if t, ok := p.Targets[l]; ok {
+				sep := ","
+				if i == 0 {
+					sep = ""
+				}
+				fmt.Fprintf(&b, "%s %s %.2f", sep, l, t)
+			}
+		}
+		b.WriteString(". ")
+	default:
+		b.WriteString("Levels are calibrated on the mean N_w over the vocabulary, every word alike: kept (typed) is that mean as the builder estimated it. ")
+	}
+	b.WriteString("Worst word: the most often kept of the calibration's most frequent words, with its N_w. ")
+	if p != nil && p.HeldOut != "" {
+		fmt.Fprintf(&b, "Held-out kept and attack: measured on %s, each in-vocabulary token privatized once; attack top-k is the share of tokens a reconstruction attacker who knows the mechanism, ε and the word frequencies recovers among its k best guesses from the output word alone; [lo,hi] are 95%% confidence intervals; ≥ marks an attacker that estimated the law by sampling (a lower bound on the best attacker). ", p.HeldOut)
+	}
+	fmt.Fprintf(&b, "Mean N_w and S_w: the papers' plausible deniability on %d words drawn uniformly from the vocabulary (seeded), %d draws each. ε·P_avg: the unit-free loss a ledger is charged per fresh word.", s.Words, s.Draws)
+	return b.String()
+}
