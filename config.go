@@ -26,8 +26,12 @@ const (
 )
 
 // Level names a calibrated privacy level: the asset stores, per mechanism,
-// the ε at which a vocabulary word is released unchanged with a stated
-// chance (docs/PRIVACY_LEVELS.md).
+// the ε at which a stated share of typed words is released unchanged
+// (the embedded asset: 0.10 Strong, 0.30 Balanced, 0.60 Light, each word
+// weighted by its frequency in everyday English), so a level means the
+// same for every mechanism. docs/PRIVACY_LEVELS.md gives, per mechanism
+// and level, that share on held-out text and what a reconstruction
+// attacker recovers.
 type Level string
 
 // The privacy levels.

@@ -34,8 +34,9 @@
 // it lacks, e-mail addresses and URLs are replaced by the OOV policy and
 // never pass through. docs/MECHANISMS.md states each mechanism's proof;
 // docs/PRIVACY_LEVELS.md, generated from the embedded asset, gives each
-// [Level]'s ε, how often a word comes back unchanged, and the unit-free
-// cost per word.
+// [Level]'s ε, the share of typed words that comes back unchanged, what a
+// reconstruction attacker recovers from one released word, and the
+// unit-free cost per word.
 //
 // # What it does not guarantee
 //
