@@ -43,7 +43,8 @@ type Privatizer struct {
 
 func newPrivatizer(name Mechanism, a *wva.Asset, m mechanism.Mechanism, t *privatize.Privatizer) *Privatizer {
 	p := &Privatizer{asset: a, mech: m, text: t}
-	p.info = Info{Mechanism: name, Epsilon: m.Epsilon(), Metric: m.Metric(), VocabularySize: a.Len(),
+	cost := wordCost(m) // NaN when unknown
+	p.info = Info{Mechanism: name, Epsilon: m.Epsilon(), Metric: m.Metric(), WordCost: cost, VocabularySize: a.Len(),
 		AssetName: a.Header.Name} // AssetSHA256: filled by Info, on request
 	p.srcs.New = func() any { return mechanism.NewSecureSource() }
 	return p
@@ -51,12 +52,18 @@ func newPrivatizer(name Mechanism, a *wva.Asset, m mechanism.Mechanism, t *priva
 
 // Info describes a privatizer: what its outputs are drawn from.
 type Info struct {
-	Mechanism      Mechanism // the mechanism Config named (BRR for the zero Config)
-	Epsilon        float64   // the main per-word ε, in Metric
-	Metric         string    // the metric d that ε applies to
-	VocabularySize int       // words of the asset
-	AssetName      string    // the asset's name (its header)
-	AssetSHA256    [32]byte  // SHA-256 of the asset file: what a memo's responses are bound to
+	Mechanism Mechanism // the mechanism Config named (BRR for the zero Config)
+	Epsilon   float64   // the main per-word ε, in Metric
+	Metric    string    // the metric d that ε applies to
+	// WordCost is the unit-free loss ε·P_avg a ledger charges for one
+	// fresh word at the main ε: the unit of Caps.LifetimeWords and
+	// Caps.PerPeriodWords, and of Receipt's words remaining. NaN when
+	// P_avg is unknown on the device (never 0, which would read as "no
+	// loss").
+	WordCost       float64
+	VocabularySize int      // words of the asset
+	AssetName      string   // the asset's name (its header)
+	AssetSHA256    [32]byte // SHA-256 of the asset file: what a memo's responses are bound to
 }
 
 // Info returns what p was opened with (the zero Info on a nil, zero-value
