@@ -95,7 +95,9 @@ func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer
 	if err != nil {
 		return nil, err
 	}
-	return newPrivatizer(cfg.Mechanism, a, m, t), nil
+	p = newPrivatizer(cfg.Mechanism, a, m, t)
+	p.wordCaps = wordCapsNote(cfg.Caps, p.info.WordCost)
+	return p, nil
 }
 
 // loadAsset returns the asset cfg names. Only Euclidean TEM reads the TEM

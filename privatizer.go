@@ -34,6 +34,9 @@ type Privatizer struct {
 	mech  mechanism.Mechanism
 	text  *privatize.Privatizer
 	srcs  sync.Pool // *rand.ChaCha8, each keyed from crypto/rand
+	// wordCaps, when the caps were given in words, restates them in a
+	// refusal's message (whose figures are unit-free loss); "" otherwise.
+	wordCaps string
 
 	// fixed, when set (internal/seeded, evaluation only), is the one
 	// source every call draws from, one call at a time, so that a run is
@@ -140,7 +143,7 @@ func (p *Privatizer) Privatize(text string) (res Result, err error) {
 		}
 		return err
 	})
-	return res, err
+	return res, p.explainBudget(err)
 }
 
 // PrivatizeBlock privatizes several texts as one block: one ledger charge
@@ -165,7 +168,7 @@ func (p *Privatizer) PrivatizeBlock(ctx context.Context, texts []string) (res []
 		}
 		return err
 	})
-	return res, err
+	return res, p.explainBudget(err)
 }
 
 // Close releases the privatizer: the memo's and ledger's files, and its

@@ -1,7 +1,10 @@
 package wordveil
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/wordveil/wordveil/internal/ledger"
@@ -90,4 +93,28 @@ func ledgerCaps(c Caps, period time.Duration, name Mechanism, metric string, cos
 		*f.dst = v
 	}
 	return caps, nil
+}
+
+// wordCapsNote restates the caps of c given in words, at cost per word,
+// for a refusal's message; "" when none is.
+func wordCapsNote(c Caps, cost float64) string {
+	var caps []string
+	if c.LifetimeWords > 0 {
+		caps = append(caps, fmt.Sprintf("%d words in the lifetime", c.LifetimeWords))
+	}
+	if c.PerPeriodWords > 0 {
+		caps = append(caps, fmt.Sprintf("%d words per period", c.PerPeriodWords))
+	}
+	if caps == nil {
+		return ""
+	}
+	return fmt.Sprintf("caps in words: %s, a word costing %.6g (the figures before are unit-free loss; a cap of N words is the loss of N + ½)", strings.Join(caps, ", "), cost)
+}
+
+// explainBudget adds p's caps in words to a budget refusal's message.
+func (p *Privatizer) explainBudget(err error) error {
+	if p == nil || p.wordCaps == "" || !errors.Is(err, ledger.ErrBudgetExceeded) {
+		return err
+	}
+	return fmt.Errorf("%w; %s", err, p.wordCaps)
 }

@@ -158,7 +158,8 @@ func TestWordCapBoundary(t *testing.T) {
 }
 
 // TestWordCapOneCallOverCap: a single call of N+1 words is refused whole
-// on a fresh ledger with a cap of N words, and one of N words granted.
+// on a fresh ledger with a cap of N words (the message restating the cap
+// in words), and one of N words granted.
 func TestWordCapOneCallOverCap(t *testing.T) {
 	for _, n := range []int{1, 7, 500} {
 		dir := t.TempDir()
@@ -166,8 +167,12 @@ func TestWordCapOneCallOverCap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := p.Privatize(wordsText(capWord, n+1)); !errors.Is(err, ErrBudgetExceeded) {
+		_, err = p.Privatize(wordsText(capWord, n+1))
+		if !errors.Is(err, ErrBudgetExceeded) {
 			t.Errorf("N=%d: a call of N+1 words: %v, want ErrBudgetExceeded", n, err)
+		}
+		if want := fmt.Sprintf("caps in words: %d words in the lifetime", n); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("N=%d: the refusal %q does not say %q", n, err, want)
 		}
 		if _, err := p.Privatize(wordsText(capWord, n)); err != nil {
 			t.Errorf("N=%d: a call of N words: %v", n, err)
