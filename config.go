@@ -175,8 +175,8 @@ type Caps struct {
 	// PerPeriodWords caps, like LifetimeWords, the words granted within
 	// any Period-long window.
 	PerPeriodWords int
-	// Period is PerPeriod's rolling window, at most 100 years of 365 days
-	// (0: 24 hours).
+	// Period is the rolling window of PerPeriod or PerPeriodWords, at
+	// most 100 years of 365 days (0: 24 hours).
 	Period time.Duration
 }
 

@@ -100,7 +100,8 @@ func grantThenRefuse(t *testing.T, p *Privatizer, dir, word string, n, perCall i
 // perCall words, run at the mechanisms and levels where short says (under
 // -short) or full says (without it). BRR and TEM on the codes privatize
 // about 10^4 words a second, the list mechanisms about 10^6: 10^5 words
-// run at every level only for the latter.
+// run at every level only for the latter; 500 one-word calls are 500
+// fsync'd charges, run at one level per mechanism.
 type capCase struct {
 	n, perCall  int
 	short, full func(Mechanism, Level) bool
@@ -111,7 +112,9 @@ func brrBalanced(m Mechanism, l Level) bool { return m == BRR && l == Balanced }
 func listsBalanced(m Mechanism, l Level) bool {
 	return (m == OneDG || m == OneDT) && l == Balanced
 }
-func listsOrBalanced(m Mechanism, l Level) bool { return m == OneDG || m == OneDT || l == Balanced }
+func listsOrBalanced(m Mechanism, l Level) bool { return lists(m, l) || l == Balanced }
+func lists(m Mechanism, _ Level) bool           { return m == OneDG || m == OneDT }
+func balanced(_ Mechanism, l Level) bool        { return l == Balanced }
 
 // TestWordCapBoundary: a cap of N words grants exactly N fresh words at
 // the main ε and refuses word N+1, which changes nothing on disk, at every
@@ -125,10 +128,10 @@ func TestWordCapBoundary(t *testing.T) {
 		{n: 7, perCall: 1, short: everywhere, full: everywhere},
 		{n: 7, perCall: 3, short: everywhere, full: everywhere},
 		{n: 7, perCall: 7, short: everywhere, full: everywhere},
-		{n: 500, perCall: 1, short: brrBalanced, full: everywhere},
+		{n: 500, perCall: 1, short: brrBalanced, full: balanced},
 		{n: 500, perCall: 60, short: everywhere, full: everywhere},
 		{n: 100000, perCall: 25000, short: listsBalanced, full: listsOrBalanced},
-		{n: 100000, perCall: 100000, short: listsBalanced, full: listsOrBalanced},
+		{n: 100000, perCall: 100000, short: listsBalanced, full: lists},
 	}
 	for _, m := range capMechanisms {
 		for _, lv := range capLevels {
@@ -455,5 +458,40 @@ func TestWordCapOtherLevel(t *testing.T) {
 			t.Logf("%d words spent at balanced (%v each), at %s (%v each) %d of %d words are left", spent, before, lv, after, want, n)
 			grantThenRefuse(t, q, dir, capWord, want, 1, nil)
 		})
+	}
+}
+
+// TestWordCapMemoRepeatsFree: with a memo, a cap in words counts fresh
+// words only: a word the memo answers again costs nothing.
+func TestWordCapMemoRepeatsFree(t *testing.T) {
+	dir := t.TempDir()
+	p, err := Open(Config{Mechanism: OneDG, Level: Balanced, LedgerDir: dir, Caps: Caps{LifetimeWords: 2},
+		MemoDir: t.TempDir(), MemoSecret: make([]byte, 32)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for i := range 5 {
+		res, err := p.Privatize(wordsText(capWord, 3))
+		if err != nil {
+			t.Fatalf("call %d repeating one word: %v", i, err)
+		}
+		if got := res.Accounting.Ledger.LifetimeWordsRemaining; got != 1 {
+			t.Fatalf("call %d repeating one word: %d words left, want 1", i, got)
+		}
+	}
+	res, err := p.Privatize("garden")
+	if err != nil || res.Accounting.Ledger.LifetimeWordsRemaining != 0 {
+		t.Fatalf("the second fresh word: %v, %+v", err, res.Accounting.Ledger)
+	}
+	if _, err := p.Privatize("garden house garden"); err != nil {
+		t.Fatalf("repeats after the cap is spent: %v", err)
+	}
+	before := spentOnDisk(t, dir)
+	if _, err := p.Privatize("river"); !errors.Is(err, ErrBudgetExceeded) {
+		t.Fatalf("the third fresh word: %v, want ErrBudgetExceeded", err)
+	}
+	if after := spentOnDisk(t, dir); after != before {
+		t.Fatalf("a refused word changed the ledger: spent %v, then %v", before, after)
 	}
 }
