@@ -107,11 +107,10 @@ type capCase struct {
 	short, full func(Mechanism, Level) bool
 }
 
-func everywhere(Mechanism, Level) bool      { return true }
-func brrBalanced(m Mechanism, l Level) bool { return m == BRR && l == Balanced }
-func listsBalanced(m Mechanism, l Level) bool {
-	return (m == OneDG || m == OneDT) && l == Balanced
-}
+func everywhere(Mechanism, Level) bool          { return true }
+func brrBalanced(m Mechanism, l Level) bool     { return m == BRR && l == Balanced }
+func oneDGBalanced(m Mechanism, l Level) bool   { return m == OneDG && l == Balanced }
+func oneDTBalanced(m Mechanism, l Level) bool   { return m == OneDT && l == Balanced }
 func listsOrBalanced(m Mechanism, l Level) bool { return lists(m, l) || l == Balanced }
 func lists(m Mechanism, _ Level) bool           { return m == OneDG || m == OneDT }
 func balanced(_ Mechanism, l Level) bool        { return l == Balanced }
@@ -129,9 +128,9 @@ func TestWordCapBoundary(t *testing.T) {
 		{n: 7, perCall: 3, short: everywhere, full: everywhere},
 		{n: 7, perCall: 7, short: everywhere, full: everywhere},
 		{n: 500, perCall: 1, short: brrBalanced, full: balanced},
-		{n: 500, perCall: 60, short: everywhere, full: everywhere},
-		{n: 100000, perCall: 25000, short: listsBalanced, full: listsOrBalanced},
-		{n: 100000, perCall: 100000, short: listsBalanced, full: lists},
+		{n: 500, perCall: 60, short: balanced, full: everywhere},
+		{n: 100000, perCall: 25000, short: oneDGBalanced, full: listsOrBalanced},
+		{n: 100000, perCall: 100000, short: oneDTBalanced, full: lists},
 	}
 	for _, m := range capMechanisms {
 		for _, lv := range capLevels {
