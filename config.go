@@ -153,15 +153,34 @@ type Classes struct {
 	Number float64
 }
 
-// Caps bound the unit-free loss a ledger charges. Each is finite and ≥ 0;
-// 0 means no cap.
+// Caps bound the unit-free loss a ledger charges, given either in that
+// unit or in words. Each is ≥ 0 (the losses finite); 0 means no cap. A cap
+// may be given one way only: Lifetime with LifetimeWords, or PerPeriod
+// with PerPeriodWords, is an error (ErrInvalidConfig).
 type Caps struct {
 	// Lifetime caps what the ledger ever charges.
 	Lifetime float64
 	// PerPeriod caps what it charges within any Period-long window.
 	PerPeriod float64
-	// Period is PerPeriod's rolling window, at most 100 years of 365 days
-	// (0: 24 hours).
+	// LifetimeWords caps the lifetime in words: exactly this many fresh
+	// words at the main ε are granted, and the next is refused. Open
+	// converts it once, to (LifetimeWords + ½) × Info.WordCost (ε·P_avg at
+	// the mechanism and ε or level opened), the unit-free loss the ledger
+	// keeps; the half word keeps float rounding off the boundary. At most
+	// 2^40. Only fresh words count: a word the memo answers again costs
+	// nothing, and a word of a class at ε_c (Classes) counts ε_c/ε of a
+	// word. A mechanism whose P_avg is unknown on the device (CusText,
+	// Euclidean TEM) has no cost per word: a word cap is then an error.
+	// The ledger stores the charges, not the cap: a directory reopened at
+	// another level with the same word cap has the same charges behind
+	// it, counted in words at the new level's cost (docs/TEXT_PRIVACY.md,
+	// "Caps in words").
+	LifetimeWords int
+	// PerPeriodWords caps, like LifetimeWords, the words granted within
+	// any Period-long window.
+	PerPeriodWords int
+	// Period is the rolling window of PerPeriod or PerPeriodWords, at
+	// most 100 years of 365 days (0: 24 hours).
 	Period time.Duration
 }
 

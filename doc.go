@@ -28,7 +28,8 @@
 // guarantees nothing across sets and its loss is reported unknown). A text of
 // n words is (n·ε)-bounded under composition, which [Accounting] reports;
 // with Config.LedgerDir, each call is charged before any text is returned
-// and refused ([ErrBudgetExceeded]) beyond a cap. Every mechanism offered
+// and refused ([ErrBudgetExceeded]) beyond a cap, given in unit-free loss
+// or in words ([Caps]). Every mechanism offered
 // draws every output, including the input word, from that distribution:
 // none keeps a word by construction. Tokens outside the vocabulary, numbers
 // it lacks, e-mail addresses and URLs are replaced by the OOV policy and

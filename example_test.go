@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"strings"
+	"time"
 
 	"github.com/wordveil/wordveil"
 )
@@ -44,6 +46,41 @@ func ExampleConfig_ledger() {
 	_, err = p.Privatize("hello world")
 	fmt.Println(errors.Is(err, wordveil.ErrBudgetExceeded))
 	// Output: true
+}
+
+// A cap in words, "500 words a day at balanced": Open converts it once to
+// the unit-free loss the ledger keeps, at the privatizer's own cost per
+// word (Info.WordCost), and every receipt says how many words are left.
+// Exactly 500 fresh words are granted in any 24 hours; the next is refused.
+func ExampleCaps_words() {
+	dir, cleanup := tempDir()
+	defer cleanup()
+	p, err := wordveil.Open(wordveil.Config{
+		Mechanism: wordveil.OneDT,
+		Level:     wordveil.Balanced,
+		LedgerDir: dir,
+		Caps:      wordveil.Caps{PerPeriodWords: 500, Period: 24 * time.Hour},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+	res, err := p.Privatize("My doctor in Boston says the new treatment works.")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Accounting.Words, "words,", res.Accounting.Ledger.PeriodWordsRemaining, "left today")
+	res, err = p.Privatize(strings.Repeat("house ", 491))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Accounting.Words, "words,", res.Accounting.Ledger.PeriodWordsRemaining, "left today")
+	_, err = p.Privatize("house")
+	fmt.Println(errors.Is(err, wordveil.ErrBudgetExceeded))
+	// Output:
+	// 9 words, 491 left today
+	// 491 words, 0 left today
+	// true
 }
 
 // Open refuses what it cannot honour, with one of the package's error

@@ -15,7 +15,8 @@ import (
 // (embedded, AssetFile or Asset; checked before use), ε (Config.Epsilon,
 // else the level's preset stored in the asset), the output vocabulary (the
 // asset's exclusion list applied unless AllowExcludedOutputs), the
-// mechanism (ε checked against its accepted range), the ledger, the memo,
+// mechanism (ε checked against its accepted range), the ledger (its caps
+// in words converted to unit-free loss at the mechanism's cost per word), the memo,
 // and the word classes. Every error is one of the categories of this
 // package (ErrInvalidConfig, ErrCorruptAsset, ErrCorruptState) or a
 // file-system error. Nothing is created on disk before cfg is valid; on
@@ -67,7 +68,12 @@ func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer
 		}
 	}()
 	if cfg.LedgerDir != "" {
-		caps := ledger.Caps{Lifetime: cfg.Caps.Lifetime, PerPeriod: cfg.Caps.PerPeriod, Period: period}
+		// Caps in words become unit-free loss here, once, at m's cost
+		// per word (wordcaps.go).
+		var caps ledger.Caps
+		if caps, err = ledgerCaps(cfg.Caps, period, cfg.Mechanism, m.Metric(), wordCost(m)); err != nil {
+			return nil, err
+		}
 		if opt.Ledger, err = ledger.OpenWith(cfg.LedgerDir, caps, ledger.Options{Anchor: ledgerAnchor(cfg.Anchor)}); err != nil {
 			return nil, err
 		}
@@ -89,7 +95,9 @@ func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer
 	if err != nil {
 		return nil, err
 	}
-	return newPrivatizer(cfg.Mechanism, a, m, t), nil
+	p = newPrivatizer(cfg.Mechanism, a, m, t)
+	p.wordCaps = wordCapsNote(cfg.Caps, p.info.WordCost)
+	return p, nil
 }
 
 // loadAsset returns the asset cfg names. Only Euclidean TEM reads the TEM

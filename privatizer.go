@@ -34,6 +34,9 @@ type Privatizer struct {
 	mech  mechanism.Mechanism
 	text  *privatize.Privatizer
 	srcs  sync.Pool // *rand.ChaCha8, each keyed from crypto/rand
+	// wordCaps, when the caps were given in words, restates them in a
+	// refusal's message (whose figures are unit-free loss); "" otherwise.
+	wordCaps string
 
 	// fixed, when set (internal/seeded, evaluation only), is the one
 	// source every call draws from, one call at a time, so that a run is
@@ -43,7 +46,8 @@ type Privatizer struct {
 
 func newPrivatizer(name Mechanism, a *wva.Asset, m mechanism.Mechanism, t *privatize.Privatizer) *Privatizer {
 	p := &Privatizer{asset: a, mech: m, text: t}
-	p.info = Info{Mechanism: name, Epsilon: m.Epsilon(), Metric: m.Metric(), VocabularySize: a.Len(),
+	cost := wordCost(m) // NaN when unknown
+	p.info = Info{Mechanism: name, Epsilon: m.Epsilon(), Metric: m.Metric(), WordCost: cost, VocabularySize: a.Len(),
 		AssetName: a.Header.Name} // AssetSHA256: filled by Info, on request
 	p.srcs.New = func() any { return mechanism.NewSecureSource() }
 	return p
@@ -51,12 +55,18 @@ func newPrivatizer(name Mechanism, a *wva.Asset, m mechanism.Mechanism, t *priva
 
 // Info describes a privatizer: what its outputs are drawn from.
 type Info struct {
-	Mechanism      Mechanism // the mechanism Config named (BRR for the zero Config)
-	Epsilon        float64   // the main per-word ε, in Metric
-	Metric         string    // the metric d that ε applies to
-	VocabularySize int       // words of the asset
-	AssetName      string    // the asset's name (its header)
-	AssetSHA256    [32]byte  // SHA-256 of the asset file: what a memo's responses are bound to
+	Mechanism Mechanism // the mechanism Config named (BRR for the zero Config)
+	Epsilon   float64   // the main per-word ε, in Metric
+	Metric    string    // the metric d that ε applies to
+	// WordCost is the unit-free loss ε·P_avg a ledger charges for one
+	// fresh word at the main ε: the unit of Caps.LifetimeWords and
+	// Caps.PerPeriodWords, and of Receipt's words remaining. NaN when
+	// P_avg is unknown on the device (never 0, which would read as "no
+	// loss").
+	WordCost       float64
+	VocabularySize int      // words of the asset
+	AssetName      string   // the asset's name (its header)
+	AssetSHA256    [32]byte // SHA-256 of the asset file: what a memo's responses are bound to
 }
 
 // Info returns what p was opened with (the zero Info on a nil, zero-value
@@ -133,7 +143,7 @@ func (p *Privatizer) Privatize(text string) (res Result, err error) {
 		}
 		return err
 	})
-	return res, err
+	return res, p.explainBudget(err)
 }
 
 // PrivatizeBlock privatizes several texts as one block: one ledger charge
@@ -158,7 +168,7 @@ func (p *Privatizer) PrivatizeBlock(ctx context.Context, texts []string) (res []
 		}
 		return err
 	})
-	return res, err
+	return res, p.explainBudget(err)
 }
 
 // Close releases the privatizer: the memo's and ledger's files, and its

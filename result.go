@@ -1,6 +1,7 @@
 package wordveil
 
 import (
+	"math"
 	"time"
 
 	"github.com/wordveil/wordveil/internal/privatize"
@@ -72,6 +73,29 @@ type Receipt struct {
 	PeriodRemaining   float64   // +Inf without a per-period cap
 	LifetimeRemaining float64   // +Inf without a lifetime cap
 	At                time.Time // the ledger time the charge is recorded at
+	// PeriodWordsRemaining and LifetimeWordsRemaining are PeriodRemaining
+	// and LifetimeRemaining in fresh words at the main ε (Info.WordCost),
+	// rounded down: how many more such words the caps grant, what an app
+	// shows as "N words left". −1 without that cap.
+	PeriodWordsRemaining   int64
+	LifetimeWordsRemaining int64
+}
+
+// wordsLeft is a remaining loss in words of cost each, rounded down: −1
+// without a cap (remaining +Inf), 0 when the cost is unknown (NaN; no
+// ledger charges such a mechanism), at most MaxInt64.
+func wordsLeft(remaining, cost float64) int64 {
+	if math.IsInf(remaining, 1) {
+		return -1
+	}
+	w := math.Floor(remaining / cost)
+	switch {
+	case !(w >= 0):
+		return 0
+	case w >= math.MaxInt64:
+		return math.MaxInt64
+	}
+	return int64(w)
 }
 
 func newResult(r *privatize.Result) Result {
@@ -90,6 +114,10 @@ func newResult(r *privatize.Result) Result {
 	if l := a.Ledger; l != nil {
 		out.Accounting.Ledger = &Receipt{Amount: l.Amount, PeriodSpent: l.PeriodSpent, LifetimeSpent: l.LifetimeSpent,
 			PeriodRemaining: l.PeriodRemaining, LifetimeRemaining: l.LifetimeRemaining, At: l.At}
+		// a.Epsilon·a.PAvg is Info.WordCost (wordCost): the main ε's.
+		cost := a.Epsilon * a.PAvg
+		out.Accounting.Ledger.PeriodWordsRemaining = wordsLeft(l.PeriodRemaining, cost)
+		out.Accounting.Ledger.LifetimeWordsRemaining = wordsLeft(l.LifetimeRemaining, cost)
 	}
 	return out
 }

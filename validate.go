@@ -122,6 +122,21 @@ func validCaps(c *Config) error {
 			return invalid("%s %v: must be a finite number ≥ 0 (0: no cap)", f.name, f.v)
 		}
 	}
+	for _, f := range []struct {
+		name, loss string
+		words      int
+		lossSet    bool
+	}{
+		{"Caps.LifetimeWords", "Caps.Lifetime", c.Caps.LifetimeWords, c.Caps.Lifetime != 0},
+		{"Caps.PerPeriodWords", "Caps.PerPeriod", c.Caps.PerPeriodWords, c.Caps.PerPeriod != 0},
+	} {
+		switch {
+		case f.words < 0 || int64(f.words) > maxCapWords: // int64: 2^40 overflows a 32-bit int
+			return invalid("%s %d out of range [0, 2^40] (0: no cap)", f.name, f.words)
+		case f.words != 0 && f.lossSet:
+			return invalid("%s and %s are both set: give the cap once, in words or in unit-free loss", f.name, f.loss)
+		}
+	}
 	if c.Caps.Period < 0 || c.Caps.Period > maxPeriod {
 		return invalid("Caps.Period %v out of range [0, %v] (0: 24h)", c.Caps.Period, maxPeriod)
 	}

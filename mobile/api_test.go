@@ -199,6 +199,13 @@ var zeroCalls = map[string]func(t *testing.T){
 			}
 		}
 	},
+	"(*Privatizer).WordCost": func(t *testing.T) {
+		for name, p := range zeroPrivatizers() {
+			if got := p.WordCost(); got != 0 {
+				t.Errorf("%s.WordCost() = %v, want 0", name, got)
+			}
+		}
+	},
 	"(*Privatizer).VocabularySize": func(t *testing.T) {
 		for name, p := range zeroPrivatizers() {
 			if got := p.VocabularySize(); got != 0 {

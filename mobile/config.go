@@ -64,8 +64,22 @@ type Config struct {
 	// CapPerPeriod caps the unit-free loss charged within the last
 	// PeriodSeconds, a rolling window (same rules as CapLifetime).
 	CapPerPeriod float64
-	// PeriodSeconds is CapPerPeriod's rolling window in seconds, at most
-	// 100 years of 365 days (0: 86400, one day).
+	// CapLifetimeWords caps the lifetime in words instead: exactly this
+	// many fresh words at the main ε are granted, and the next is refused
+	// (WV_BUDGET_EXCEEDED). Converted once, when the privatizer is opened,
+	// to the unit-free loss of that many words at its mechanism and
+	// preset (Privatizer.WordCost each): the same number is a different
+	// budget at another preset. In [0, 2^40] (0: no cap); not with
+	// CapLifetime; refused for "custext" (no cost per word on the device).
+	// Words the memo answers again cost nothing (docs/TEXT_PRIVACY.md,
+	// "Caps in words").
+	CapLifetimeWords int64
+	// CapPerPeriodWords caps, like CapLifetimeWords, the words granted
+	// within the last PeriodSeconds; not with CapPerPeriod.
+	CapPerPeriodWords int64
+	// PeriodSeconds is the rolling window of CapPerPeriod or
+	// CapPerPeriodWords in seconds, at most 100 years of 365 days (0:
+	// 86400, one day).
 	PeriodSeconds int64
 	// MemoDir, if set, is an app-private directory for permanent responses
 	// (each word keeps its first response; see docs/TEXT_PRIVACY.md).

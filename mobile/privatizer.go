@@ -127,6 +127,13 @@ type Result struct {
 	// LifetimeRemaining is what is left over the lifetime (−1: no lifetime
 	// cap or no ledger).
 	LifetimeRemaining float64
+	// PeriodWordsRemaining is PeriodRemaining in fresh words at the main
+	// ε (WordCost each), rounded down: what an app shows as "N words left
+	// today" (−1: no per-period cap or no ledger).
+	PeriodWordsRemaining int64
+	// LifetimeWordsRemaining is LifetimeRemaining in words, likewise (−1:
+	// no lifetime cap or no ledger).
+	LifetimeWordsRemaining int64
 }
 
 // Privatize privatizes text. With a ledger, the call is charged first and
@@ -147,9 +154,10 @@ func (p *Privatizer) Privatize(text string) (r *Result, err error) {
 	r = &Result{Text: res.Text, Words: int64(acc.Words), OOV: int64(acc.OOV), Memoized: int64(acc.Memoized),
 		Epsilon: acc.Epsilon, Metric: acc.Metric, TotalEpsilon: acc.TotalEpsilon, PAvg: acc.PAvg, UnitFree: acc.UnitFree,
 		LossKnown: acc.LossUnknown == "", LossUnknown: acc.LossUnknown,
-		PeriodRemaining: -1, LifetimeRemaining: -1}
+		PeriodRemaining: -1, LifetimeRemaining: -1, PeriodWordsRemaining: -1, LifetimeWordsRemaining: -1}
 	if l := acc.Ledger; l != nil {
 		r.PeriodSpent, r.LifetimeSpent = l.PeriodSpent, l.LifetimeSpent
+		r.PeriodWordsRemaining, r.LifetimeWordsRemaining = l.PeriodWordsRemaining, l.LifetimeWordsRemaining // −1 without the cap
 		if !math.IsInf(l.PeriodRemaining, 1) {
 			r.PeriodRemaining = l.PeriodRemaining
 		}
@@ -237,6 +245,15 @@ func (p *Privatizer) Epsilon() (eps float64) {
 func (p *Privatizer) Metric() (metric string) {
 	defer guardValue(&metric, "")
 	return p.info().Metric
+}
+
+// WordCost returns the unit-free loss ε·P_avg a ledger charges for one
+// fresh word at the main ε: the unit of CapLifetimeWords and
+// CapPerPeriodWords. NaN when P_avg is unknown on the device ("custext");
+// 0 on a nil, zero-value or closed Privatizer.
+func (p *Privatizer) WordCost() (cost float64) {
+	defer guardValue(&cost, 0)
+	return p.info().WordCost
 }
 
 // VocabularySize returns the number of words of the asset. 0 on a nil,

@@ -16,6 +16,7 @@ const (
 	maxTextBytesLimit = 1 << 30                  // Config.MaxTextBytes
 	maxPeriodSeconds  = 100 * 365 * 24 * 60 * 60 // Config.PeriodSeconds: 100 years of 365 days, the ledger's limit
 	maxRareRank       = math.MaxInt32            // Config.RareRank: fits an int on every platform
+	maxCapWords       = 1 << 40                  // Config.CapLifetimeWords, CapPerPeriodWords: the root package's bound
 )
 
 // root converts c (nil: NewConfig's defaults) to the root package's Config.
@@ -34,6 +35,16 @@ func (c *Config) root() (wordveil.Config, error) {
 		// 0.3 s and the per-period cap would stop capping.
 		return wordveil.Config{}, invalid("PeriodSeconds %d out of range [0, %d] (0: 86400)", c.PeriodSeconds, int64(maxPeriodSeconds))
 	}
+	for _, f := range []struct {
+		name  string
+		words int64
+	}{{"CapLifetimeWords", c.CapLifetimeWords}, {"CapPerPeriodWords", c.CapPerPeriodWords}} {
+		// int64(int(w)) != w: above the largest int of a 32-bit platform,
+		// where the conversion would wrap around.
+		if w := f.words; w < 0 || w > maxCapWords || int64(int(w)) != w {
+			return wordveil.Config{}, invalid("%s %d out of range [0, 2^40] (0: no cap)", f.name, w)
+		}
+	}
 	r := wordveil.Config{
 		Mechanism: wordveil.Mechanism(c.Mechanism), Level: wordveil.Level(c.Preset), Epsilon: c.Epsilon,
 		AllowSaturatedEpsilon: c.AllowSaturatedEpsilon, AllowExcludedOutputs: c.AllowExcludedOutputs,
@@ -41,7 +52,9 @@ func (c *Config) root() (wordveil.Config, error) {
 		OOV:     wordveil.OOVPolicy(c.OOV), Placeholder: c.Placeholder, Numbers: wordveil.NumberPolicy(c.Numbers),
 		PrivatizePunctuation: c.PrivatizePunctuation, MaxTextBytes: int(c.MaxTextBytes),
 		LedgerDir: c.LedgerDir, MemoDir: c.MemoDir, MemoSecret: c.MemoSecret,
-		Caps: wordveil.Caps{Lifetime: c.CapLifetime, PerPeriod: c.CapPerPeriod, Period: time.Duration(c.PeriodSeconds) * time.Second},
+		Caps: wordveil.Caps{Lifetime: c.CapLifetime, PerPeriod: c.CapPerPeriod,
+			LifetimeWords: int(c.CapLifetimeWords), PerPeriodWords: int(c.CapPerPeriodWords),
+			Period: time.Duration(c.PeriodSeconds) * time.Second},
 	}
 	if c.Anchor != nil {
 		r.Anchor = c.Anchor

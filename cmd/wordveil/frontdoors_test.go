@@ -263,6 +263,16 @@ func fdRows(t *testing.T, vocab int) []fdRow {
 		{name: "ledger, cap +Inf", cfg: ledgerCaps(wordveil.Caps{Lifetime: math.Inf(1)}), cli: []string{"-cap", "+Inf"}, want: fdInvalid, long: true},
 		{name: "ledger, budget exceeded", cfg: ledgerCaps(wordveil.Caps{Lifetime: 1e-9}), cli: []string{"-cap", "1e-9"}, want: fdBudget},
 		{name: "cap without ledger", cfg: wordveil.Config{Caps: wordveil.Caps{Lifetime: 1}}, cli: []string{"-cap", "1"}, want: fdInvalid},
+		// Caps in words (fdText has 13 words for the mechanism).
+		{name: "ledger, words cap fits", cfg: ledgerCaps(wordveil.Caps{LifetimeWords: 13}), cli: []string{"-cap-words", "13"}, want: fdOK},
+		{name: "ledger, words cap one short", cfg: ledgerCaps(wordveil.Caps{LifetimeWords: 12}), cli: []string{"-cap-words", "12"}, want: fdBudget},
+		{name: "ledger, words per period fits", cfg: ledgerCaps(wordveil.Caps{PerPeriodWords: 13, Period: time.Hour}), cli: []string{"-cap-period-words", "13", "-period", "1h"}, want: fdOK, long: true},
+		{name: "ledger, words per period one short", cfg: ledgerCaps(wordveil.Caps{PerPeriodWords: 12}), cli: []string{"-cap-period-words", "12"}, want: fdBudget},
+		{name: "ledger, words cap 10^9", cfg: ledgerCaps(wordveil.Caps{LifetimeWords: 1e9}), cli: []string{"-cap-words", "1000000000"}, want: fdOK, long: true},
+		{name: "ledger, words cap negative", cfg: ledgerCaps(wordveil.Caps{PerPeriodWords: -1}), cli: []string{"-cap-period-words", "-1"}, want: fdInvalid},
+		{name: "ledger, words and loss cap", cfg: ledgerCaps(wordveil.Caps{LifetimeWords: 5, Lifetime: 1}), cli: []string{"-cap-words", "5", "-cap", "1"}, want: fdInvalid},
+		{name: "ledger, words cap, custext", cfg: wordveil.Config{Mechanism: wordveil.CusText, LedgerDir: fdDir, Caps: wordveil.Caps{LifetimeWords: 5}}, cli: []string{"-mechanism", "custext", "-cap-words", "5"}, want: fdInvalid},
+		{name: "words cap without ledger", cfg: wordveil.Config{Caps: wordveil.Caps{LifetimeWords: 5}}, cli: []string{"-cap-words", "5"}, want: fdInvalid},
 		{name: "period without ledger", cfg: wordveil.Config{Caps: wordveil.Caps{Period: time.Hour}}, cli: []string{"-period", "1h"}, want: fdInvalid, long: true},
 
 		// Memo.
@@ -397,6 +407,7 @@ func fdMobileConfig(t *testing.T, c wordveil.Config) *mobile.Config {
 		Numbers: string(c.Numbers), OOV: string(c.OOV), Placeholder: c.Placeholder,
 		PrivatizePunctuation: c.PrivatizePunctuation, MaxTextBytes: int64(c.MaxTextBytes),
 		LedgerDir: c.LedgerDir, CapLifetime: c.Caps.Lifetime, CapPerPeriod: c.Caps.PerPeriod,
+		CapLifetimeWords: int64(c.Caps.LifetimeWords), CapPerPeriodWords: int64(c.Caps.PerPeriodWords),
 		PeriodSeconds: int64(c.Caps.Period / time.Second), MemoDir: c.MemoDir,
 		AllowSaturatedEpsilon: c.AllowSaturatedEpsilon, AllowExcludedOutputs: c.AllowExcludedOutputs,
 		MemoSecret: c.MemoSecret,

@@ -44,6 +44,13 @@ ledger directory deleted whole and started afresh at the same path is
 refused (its pin in -state names the old ledger). Not detected: the
 anchors deleted as well (docs/STATE_FILES.md).
 
+-cap and -cap-period are in unit-free loss (ε·P_avg per fresh word);
+-cap-words N and -cap-period-words N say the same in words: exactly N
+fresh words at the main ε are granted (in the lifetime, or in any -period)
+and the next is refused. A word cap is converted at the mechanism and
+level given, so the same N is a different loss at another level
+(docs/TEXT_PRIVACY.md, "Caps in words"); memoized repeats cost nothing.
+
 With -class-epsilon, word classes get their own ε (docs/TEXT_PRIVACY.md,
 "Per-class ε"): "rare" (vocabulary rank ≥ -rare-rank; a stand-in has its word's rank), "capitalized"
 (Title or UPPER case) and "number"; a word in several classes gets the
@@ -74,6 +81,8 @@ type privatizeFlags struct {
 	ledgerDir         string
 	capLifetime       float64
 	capPeriod         float64
+	capWords          int
+	capPeriodWords    int
 	period            time.Duration
 	memoDir           string
 	memoKey           string
@@ -105,7 +114,9 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (err
 	fs.StringVar(&f.ledgerDir, "ledger", "", "charge a privacy budget kept in this directory")
 	fs.Float64Var(&f.capLifetime, "cap", 0, "with -ledger: lifetime cap in unit-free loss ε·P_avg (0 = none)")
 	fs.Float64Var(&f.capPeriod, "cap-period", 0, "with -ledger: cap per -period (0 = none)")
-	fs.DurationVar(&f.period, "period", 24*time.Hour, "with -ledger -cap-period: the rolling window")
+	fs.IntVar(&f.capWords, "cap-words", 0, "with -ledger: lifetime cap in words: exactly N fresh words at the main ε, converted to unit-free loss at this mechanism and level (0 = none; not with -cap)")
+	fs.IntVar(&f.capPeriodWords, "cap-period-words", 0, "with -ledger: cap in words per -period (0 = none; not with -cap-period)")
+	fs.DurationVar(&f.period, "period", 24*time.Hour, "with -ledger -cap-period or -cap-period-words: the rolling window")
 	fs.StringVar(&f.memoDir, "memo", "", "keep a permanent response per word in this directory (docs/TEXT_PRIVACY.md)")
 	fs.StringVar(&f.memoKey, "memo-key", "", "with -memo: the 32-byte key file sealing the memo, outside DIR (default: in -state, created 0600)")
 	fs.StringVar(&f.stateDir, "state", "", "with -memo or -ledger: where the memo key and the rollback anchors are kept, outside the memo and ledger directories (default $XDG_CONFIG_HOME/wordveil)")
@@ -167,15 +178,19 @@ func (f *privatizeFlags) validate(fs *flag.FlagSet, set map[string]bool) error {
 	switch {
 	case fs.NArg() > 0:
 		return fmt.Errorf("%w: privatize reads standard input and takes no arguments", errUsage)
-	case f.ledgerDir == "" && (set["cap"] || set["cap-period"] || set["period"]):
+	case f.ledgerDir == "" && (set["cap"] || set["cap-period"] || set["cap-words"] || set["cap-period-words"] || set["period"]):
 		// Flags that mean something only beside -ledger, even when 0.
-		return fmt.Errorf("%w: -cap, -cap-period and -period need -ledger (without it nothing is capped)", errUsage)
+		return fmt.Errorf("%w: -cap, -cap-period, -cap-words, -cap-period-words and -period need -ledger (without it nothing is capped)", errUsage)
+	case set["cap"] && set["cap-words"]:
+		return fmt.Errorf("%w: -cap and -cap-words both cap the lifetime: give one", errUsage)
+	case set["cap-period"] && set["cap-period-words"]:
+		return fmt.Errorf("%w: -cap-period and -cap-period-words both cap the period: give one", errUsage)
 	case set["epsilon"] && f.epsilon == 0:
 		// Config.Epsilon 0 means "use the level": say so, not run at -preset.
 		return fmt.Errorf("%w: -epsilon 0: give an ε > 0, or omit -epsilon to use -preset", errUsage)
-	case f.capPeriod > 0 && f.period <= 0:
+	case (f.capPeriod > 0 || f.capPeriodWords > 0) && f.period <= 0:
 		// Config.Caps.Period 0 means 24 hours: a zero -period must not.
-		return fmt.Errorf("%w: -cap-period needs a positive -period", errUsage)
+		return fmt.Errorf("%w: -cap-period and -cap-period-words need a positive -period", errUsage)
 	case f.memoDir == "" && set["memo-key"]:
 		return fmt.Errorf("%w: -memo-key needs -memo", errUsage)
 	case f.memoDir == "" && f.ledgerDir == "" && set["state"]:
@@ -204,7 +219,7 @@ func (f *privatizeFlags) config(set map[string]bool) (wordveil.Config, error) {
 		Classes: f.classes, OOV: wordveil.OOVPolicy(f.oov), Placeholder: f.placeholder,
 		Numbers: wordveil.NumberPolicy(f.numbers), PrivatizePunctuation: f.punct, MaxTextBytes: f.maxLine,
 		LedgerDir: f.ledgerDir, MemoDir: f.memoDir,
-		Caps: wordveil.Caps{Lifetime: f.capLifetime, PerPeriod: f.capPeriod},
+		Caps: wordveil.Caps{Lifetime: f.capLifetime, PerPeriod: f.capPeriod, LifetimeWords: f.capWords, PerPeriodWords: f.capPeriodWords},
 	}
 	if set["period"] {
 		// Only when given: the flag's default is the Config's (0: 24

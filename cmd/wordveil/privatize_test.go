@@ -199,6 +199,7 @@ func TestPrivatizeJSONSchema(t *testing.T) {
 		{"-json"},
 		{"-json", "-ledger", t.TempDir()},
 		{"-json", "-ledger", t.TempDir(), "-cap", "1e9", "-cap-period", "1e8"},
+		{"-json", "-ledger", t.TempDir(), "-cap-words", "1000", "-cap-period-words", "500"},
 		{"-json", "-mechanism", "tem", "-epsilon", "10"},
 		{"-json", "-mechanism", "1dt", "-preset", "light", "-memo", t.TempDir(), "-oov", "placeholder", "-punct"},
 		{"-json", "-epsilon", "1e5", "-allow-saturated", "-ledger", t.TempDir()},

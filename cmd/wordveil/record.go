@@ -58,7 +58,11 @@ type recordReceipt struct {
 	LifetimeSpent     *float64 `json:"lifetimeSpent"`
 	PeriodRemaining   *float64 `json:"periodRemaining"`   // null: no per-period cap
 	LifetimeRemaining *float64 `json:"lifetimeRemaining"` // null: no lifetime cap
-	At                string   `json:"at"`                // RFC 3339
+	// The two above in fresh words at the main ε, rounded down (null: no
+	// such cap).
+	PeriodWordsRemaining   *int64 `json:"periodWordsRemaining"`
+	LifetimeWordsRemaining *int64 `json:"lifetimeWordsRemaining"`
+	At                     string `json:"at"` // RFC 3339
 }
 
 // finite returns &x, or nil (JSON null) when x is NaN or infinite.
@@ -67,6 +71,14 @@ func finite(x float64) *float64 {
 		return nil
 	}
 	return &x
+}
+
+// wordsLeft returns &n, or nil (JSON null) when n is −1 (no cap).
+func wordsLeft(n int64) *int64 {
+	if n < 0 {
+		return nil
+	}
+	return &n
 }
 
 func newRecordTail(acc wordveil.Accounting, info wordveil.Info) recordTail {
@@ -94,6 +106,7 @@ func newReceipt(l *wordveil.Receipt) *recordReceipt {
 	return &recordReceipt{
 		BlockCharge: finite(l.Amount), PeriodSpent: finite(l.PeriodSpent), LifetimeSpent: finite(l.LifetimeSpent),
 		PeriodRemaining: finite(l.PeriodRemaining), LifetimeRemaining: finite(l.LifetimeRemaining),
+		PeriodWordsRemaining: wordsLeft(l.PeriodWordsRemaining), LifetimeWordsRemaining: wordsLeft(l.LifetimeWordsRemaining),
 		At: l.At.UTC().Format("2006-01-02T15:04:05.000000000Z07:00"),
 	}
 }

@@ -126,8 +126,26 @@ PeriodSeconds, a rolling window (same rules as CapLifetime).
  */
 @property (nonatomic) double capPerPeriod;
 /**
- * PeriodSeconds is CapPerPeriod's rolling window in seconds, at most
-100 years of 365 days (0: 86400, one day).
+ * CapLifetimeWords caps the lifetime in words instead: exactly this
+many fresh words at the main ε are granted, and the next is refused
+(WV_BUDGET_EXCEEDED). Converted once, when the privatizer is opened,
+to the unit-free loss of that many words at its mechanism and
+preset (Privatizer.WordCost each): the same number is a different
+budget at another preset. In [0, 2^40] (0: no cap); not with
+CapLifetime; refused for "custext" (no cost per word on the device).
+Words the memo answers again cost nothing (docs/TEXT_PRIVACY.md,
+"Caps in words").
+ */
+@property (nonatomic) int64_t capLifetimeWords;
+/**
+ * CapPerPeriodWords caps, like CapLifetimeWords, the words granted
+within the last PeriodSeconds; not with CapPerPeriod.
+ */
+@property (nonatomic) int64_t capPerPeriodWords;
+/**
+ * PeriodSeconds is the rolling window of CapPerPeriod or
+CapPerPeriodWords in seconds, at most 100 years of 365 days (0:
+86400, one day).
  */
 @property (nonatomic) int64_t periodSeconds;
 /**
@@ -257,6 +275,13 @@ WV_CLOSED.
 zero-value or closed Privatizer.
  */
 - (int64_t)vocabularySize;
+/**
+ * WordCost returns the unit-free loss ε·P_avg a ledger charges for one
+fresh word at the main ε: the unit of CapLifetimeWords and
+CapPerPeriodWords. NaN when P_avg is unknown on the device ("custext");
+0 on a nil, zero-value or closed Privatizer.
+ */
+- (double)wordCost;
 @end
 
 /**
@@ -336,6 +361,17 @@ or no ledger).
 cap or no ledger).
  */
 @property (nonatomic) double lifetimeRemaining;
+/**
+ * PeriodWordsRemaining is PeriodRemaining in fresh words at the main
+ε (WordCost each), rounded down: what an app shows as "N words left
+today" (−1: no per-period cap or no ledger).
+ */
+@property (nonatomic) int64_t periodWordsRemaining;
+/**
+ * LifetimeWordsRemaining is LifetimeRemaining in words, likewise (−1:
+no lifetime cap or no ledger).
+ */
+@property (nonatomic) int64_t lifetimeWordsRemaining;
 @end
 
 /**

@@ -189,9 +189,10 @@ public final class BindingTest {
         e.put("Privatizer.epsilon", zeroDouble);
         e.put("Privatizer.metric", empty);
         e.put("Privatizer.vocabularySize", zeroLong);
+        e.put("Privatizer.wordCost", zeroDouble);
         e.put("Privatizer.close", none); // nothing to release: no error
         // Result and Deniability: plain records, Go zero values.
-        for (String f : new String[] {"Words", "OOV", "Memoized"}) e.put("Result.get" + f, zeroLong);
+        for (String f : new String[] {"Words", "OOV", "Memoized", "PeriodWordsRemaining", "LifetimeWordsRemaining"}) e.put("Result.get" + f, zeroLong);
         for (String f : new String[] {"Epsilon", "TotalEpsilon", "PAvg", "UnitFree", "PeriodSpent",
                 "LifetimeSpent", "PeriodRemaining", "LifetimeRemaining"}) e.put("Result.get" + f, zeroDouble);
         for (String f : new String[] {"Text", "Metric", "LossUnknown"}) e.put("Result.get" + f, empty);
@@ -206,7 +207,7 @@ public final class BindingTest {
         e.put("Config.getOOV", returns("random-word"));
         for (String f : new String[] {"Placeholder", "LedgerDir", "MemoDir"}) e.put("Config.get" + f, empty);
         for (String f : new String[] {"Epsilon", "CapLifetime", "CapPerPeriod"}) e.put("Config.get" + f, zeroDouble);
-        for (String f : new String[] {"MaxTextBytes", "PeriodSeconds"}) e.put("Config.get" + f, zeroLong);
+        for (String f : new String[] {"MaxTextBytes", "PeriodSeconds", "CapLifetimeWords", "CapPerPeriodWords"}) e.put("Config.get" + f, zeroLong);
         e.put("Config.getPrivatizePunctuation", returns(false));
         e.put("Config.getAllowSaturatedEpsilon", returns(false));
         e.put("Config.getAllowExcludedOutputs", returns(false));
@@ -547,6 +548,28 @@ public final class BindingTest {
                 expectCode(Mobile.CodeBudgetExceeded, () -> again.privatize(SAMPLE));
                 // a smaller text can still fit
                 check(again.privatize("hello").getLifetimeSpent() > u, "small text after refusal");
+            } finally {
+                File[] fs = dir.listFiles();
+                if (fs != null) for (File f : fs) f.delete();
+                dir.delete();
+            }
+        });
+
+        test("cap in words: N words granted, word N+1 -> WV_BUDGET_EXCEEDED", () -> {
+            File dir = Files.createTempDirectory("wordveil-ledger").toFile();
+            try {
+                Config c = Mobile.newConfig();
+                c.setLedgerDir(dir.getPath());
+                c.setCapLifetimeWords(7);
+                Privatizer p = Mobile.openPrivatizer(c);
+                check(p.wordCost() > 0, "word cost " + p.wordCost());
+                Result r = p.privatize("the cat sat on the mat"); // 6 words
+                check(r.getLifetimeWordsRemaining() == 1 && r.getPeriodWordsRemaining() == -1,
+                    "words left " + r.getLifetimeWordsRemaining() + ", per period " + r.getPeriodWordsRemaining());
+                check(p.privatize("house").getLifetimeWordsRemaining() == 0, "the 7th word");
+                Result[] eighth = new Result[1];
+                expectCode(Mobile.CodeBudgetExceeded, () -> eighth[0] = p.privatize("house"));
+                check(eighth[0] == null, "a Result came back with the error");
             } finally {
                 File[] fs = dir.listFiles();
                 if (fs != null) for (File f : fs) f.delete();
