@@ -85,3 +85,29 @@ func TestRealTable(t *testing.T) {
 	t.Logf("Measure (%d mechanisms, 2 workers): %v", len(cells), time.Since(start).Round(time.Millisecond))
 	t.Log("\n" + Table(cells))
 }
+
+// TestRealHeldOut: the pinned held-out text, as the product sees it, has
+// hundreds of thousands of word tokens, almost all in the embedded
+// asset's vocabulary, and the table's sample has TableTokens of them.
+func TestRealHeldOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads the held-out text and its IMDB and Brown filters (about 20 s)")
+	}
+	dir := realCache(t)
+	a, err := assets.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := HeldOut(dir, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens, err := Subsample(text.IDs, TableTokens, TableSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("held-out: %d word tokens, %d in the vocabulary (%.4f), sample %d", text.Words, len(text.IDs), text.InVocab(), len(tokens))
+	if text.Words < 100000 || text.InVocab() < 0.9 || text.InVocab() >= 1 || len(tokens) != TableTokens {
+		t.Fatalf("unexpected held-out text: %d words, share %.4f, sample %d", text.Words, text.InVocab(), len(tokens))
+	}
+}
