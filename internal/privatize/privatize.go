@@ -505,6 +505,13 @@ func (p *Privatizer) lookup(tk tokenize.Token) (id, rank int, ok bool) {
 	default:
 		return -1, -1, false
 	}
+	return lookupIn(p.asset, tk, true)
+}
+
+// lookupIn is lookup's vocabulary search for a token already admitted as
+// a candidate: tk's key in a's vocabulary, then, for a Word with
+// standIns, among a's stand-ins. WordIDs shares it.
+func lookupIn(a *wva.Asset, tk tokenize.Token, standIns bool) (id, rank int, ok bool) {
 	// A token whose key must be longer than any vocabulary word is in
 	// neither the vocabulary nor the stand-ins: not looking it up spares
 	// forming the key of a giant token.
@@ -519,11 +526,11 @@ func (p *Privatizer) lookup(tk tokenize.Token) (id, rank int, ok bool) {
 		var buf [64]byte
 		key = string(tokenize.AppendKey(buf[:0], tk.Text))
 	}
-	if id, ok := p.asset.Lookup(key); ok {
+	if id, ok := a.Lookup(key); ok {
 		return id, id, true
 	}
-	if tk.Kind == tokenize.Word {
-		if id, ok := p.asset.StandIn(key); ok {
+	if standIns && tk.Kind == tokenize.Word {
+		if id, ok := a.StandIn(key); ok {
 			return id, id, true
 		}
 	}

@@ -3,6 +3,7 @@ package attack
 import (
 	"fmt"
 	"math"
+	"sync"
 )
 
 // Column is what the attacker needs of a mechanism's law: for an
@@ -80,7 +81,10 @@ func checkColumn(y int, dst []float64, n int) error {
 // Mixture is the Column of a uniform mixture of laws (a list chosen
 // uniformly, as 1-DG and 1-DT over several lists): the mean of the parts'
 // columns.
-type Mixture struct{ parts []Column }
+type Mixture struct {
+	parts []Column
+	tmp   sync.Pool // *[]float64: a part's column, reused across calls
+}
 
 // NewMixture checks that the parts are non-nil and share one N.
 func NewMixture(parts ...Column) (*Mixture, error) {
@@ -112,7 +116,13 @@ func (m *Mixture) Column(y int, dst []float64) error {
 		return err
 	}
 	clear(dst)
-	tmp := make([]float64, len(dst))
+	buf, _ := m.tmp.Get().(*[]float64)
+	if buf == nil || len(*buf) != len(dst) {
+		b := make([]float64, len(dst))
+		buf = &b
+	}
+	defer m.tmp.Put(buf)
+	tmp := *buf
 	for _, p := range m.parts {
 		if err := p.Column(y, tmp); err != nil {
 			return err

@@ -25,9 +25,11 @@
 // internal/dpexact, small vocabularies). Attack measures them on a token
 // stream: each token is privatized once by the real sampler, the
 // attacker ranks by prior(w)·P[w][y] using the law's column for the
-// observed y (Column), and the mean credit comes with a 95% Wilson
-// interval (conservative for fractional credit). Columns with a closed
-// form per entry, computed without the N×N matrix:
+// observed y (Column; tokens are grouped by output, so each distinct
+// output's column is computed and ranked once), and the mean credit comes
+// with a 95% Wilson interval (conservative for fractional credit); the
+// same draws give the share of tokens released unchanged (Kept). Columns
+// with a closed form per entry, computed without the N×N matrix:
 //
 //   - NewGeometric: 1-DG on a list, O(N) per column (NewMixture for
 //     several lists); NewRestrictedGeometric: 1-DG releasing the nearest
@@ -37,10 +39,23 @@
 //   - NewTEM: the exponential mechanism over an output set with utility
 //     −min(d, γ), optionally restricted to allowed outputs: TEMHamming,
 //     SanText (γ = 256) and TEM on Euclidean balls, O(N²) distances once
-//     and O(N) per column;
+//     and O(N) per column; HammingHist.TEM is the same law on Hamming
+//     codes with the O(N²) part done once per codes and allowed outputs
+//     (per-word distance histograms) and shared by every ε and γ;
 //   - NewCusText: CusText and CusText+ (the exponential mechanism over
 //     the input's output set), O(s) per column, s the set size;
 //   - Matrix: any law given as a matrix.
+//
+// BRR's law has no closed form per entry (it sums, over the noisy
+// 256-bit codes, the chance that each word is the nearest; dpexact
+// enumerates codes of at most 20 bits). NewPlugIn is its sampled
+// plug-in column: the attacker's training draws D outputs of the real
+// sampler for each of T words (the prior's most frequent, say) and
+// estimates their rows, smoothed by a fallback law that also stands for
+// every untrained word. That is an actual attacker, but not the
+// Bayes-optimal one: its measured rate is a LOWER bound on what the best
+// attacker recovers (on tokens drawn from the prior, at most R_k). It is
+// tested against dpexact's exact BRR law on small vocabularies.
 //
 // Each is tested entry by entry against dpexact's matrix on small
 // vocabularies.
@@ -53,12 +68,8 @@
 // ranking) 1.3–1.6 ms, so 10,000 tokens take about 15 s. Ranking is
 // O(N·k), not a sort.
 //
-// Not provided: BRR's column. Its law has no closed form per entry (it
-// sums, over the noisy 256-bit codes, the chance that each word is the
-// nearest; dpexact enumerates codes of at most 20 bits), and no Monte
-// Carlo estimate of it is implemented; SanText+'s column is not either.
-// For those mechanisms the rates can only be computed with Exact on a
-// small vocabulary.
+// Not provided: SanText+'s column (it can be computed with Exact on a
+// small vocabulary).
 //
 // What it guarantees: the rates are those of the attacker given the law
 // and the prior it is handed; Exact is exact up to float64 rounding, and

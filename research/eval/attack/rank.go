@@ -19,7 +19,8 @@ type ranking struct {
 // above len(scores) is clamped: a top-k list longer than the vocabulary
 // names every word). It keeps the kmax largest scores in a small sorted
 // buffer, then counts, for each, the scores above and equal to it: two
-// passes, O(N·kmax), no sort of the vocabulary.
+// passes, O(N·kmax) at worst but O(N) for the scores below the kmax-th
+// largest (most of them), no sort of the vocabulary.
 func rank(scores []float64, kmax int) ranking {
 	kmax = min(kmax, len(scores))
 	top := make([]float64, 0, kmax) // descending, with multiplicity
@@ -39,7 +40,14 @@ func rank(scores []float64, kmax int) ranking {
 		top[i] = s
 	}
 	r := ranking{v: top, above: make([]int, kmax), equal: make([]int, kmax)}
+	if len(top) == 0 {
+		return r
+	}
+	low := top[len(top)-1] // a score below the smallest kept one counts nowhere
 	for _, s := range scores {
+		if s < low {
+			continue
+		}
 		for k, v := range top {
 			switch {
 			case s > v:

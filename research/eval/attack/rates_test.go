@@ -3,6 +3,7 @@ package attack
 import (
 	"math"
 	"math/bits"
+	"math/rand/v2"
 	"strconv"
 	"testing"
 
@@ -70,7 +71,7 @@ func tokenCount() int {
 func TestExactRatesMatchSampled(t *testing.T) {
 	cs := mechCases(t)
 	rc := &rateCheck{t: t, tokens: tokenCount()}
-	controls := 0
+	controls, keptControls := 0, 0
 	for i, c := range cs {
 		name := c.Name + " ε=" + audit.FormatFloat(c.Eps) + "/" + c.Vocabulary
 		n := len(c.P)
@@ -92,6 +93,22 @@ func TestExactRatesMatchSampled(t *testing.T) {
 			rc.compare(name+" R_"+strconv.Itoa(k), ex.Recovery[k-1], got.Recovery[k-1])
 			rc.compare(name+" baseline_"+strconv.Itoa(k), ex.Baseline[k-1], got.Baseline[k-1])
 		}
+		// The kept share: Σ_w prior(w)·P[w][w]; control: the same share
+		// under a uniform prior, where it is far enough to be told apart.
+		kept, keptUniform, total := 0.0, 0.0, 0.0
+		for w := range n {
+			kept += prior[w] * c.P[w][w]
+			keptUniform += c.P[w][w] / float64(n)
+			total += prior[w]
+		}
+		kept /= total
+		rc.compare(name+" kept", kept, got.Kept)
+		if wk := wilson(got.Kept.Rate*float64(rc.tokens), rc.tokens, zWide); math.Abs(keptUniform-kept) > 2*(wk.Hi-wk.Lo) {
+			keptControls++
+			if keptUniform >= wk.Lo && keptUniform <= wk.Hi {
+				t.Errorf("%s: control (uniform prior) kept share %.4f inside [%.4f, %.4f]", name, keptUniform, wk.Lo, wk.Hi)
+			}
+		}
 		wrong, err := Exact(c.P, uniformPrior(n), 1)
 		if err != nil {
 			t.Fatal(err)
@@ -106,6 +123,9 @@ func TestExactRatesMatchSampled(t *testing.T) {
 	}
 	if controls < 8 {
 		t.Errorf("the prior-ignored control ran on %d cases, want ≥ 8", controls)
+	}
+	if keptControls < 4 {
+		t.Errorf("the kept-share control ran on %d cases, want ≥ 4", keptControls)
 	}
 	t.Logf("%d comparisons, %d inside their 95%% interval; control run on %d of %d cases", rc.checked, rc.covered, controls, len(cs))
 }
@@ -269,4 +289,13 @@ func TestAttackRejectsBadInput(t *testing.T) {
 	if _, err := Attack([]int{0}, c.Mech, nil, law, prior, 1); err == nil {
 		t.Error("nil source accepted")
 	}
+	if _, err := Attack([]int{0}, badSampler{n}, src, law, prior, 1); err == nil {
+		t.Error("an output outside the vocabulary accepted")
+	}
 }
+
+// badSampler releases a word outside its vocabulary.
+type badSampler struct{ n int }
+
+func (b badSampler) Privatize(int, rand.Source) (int, error) { return b.n, nil }
+func (b badSampler) Len() int                                { return b.n }

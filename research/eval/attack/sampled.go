@@ -1,9 +1,11 @@
 package attack
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // Sampler is a mechanism's sampler: internal/mechanism.Mechanism
@@ -21,6 +23,9 @@ type Interval struct{ Rate, Lo, Hi float64 }
 type Sampled struct {
 	// Tokens is the number of tokens privatized and attacked.
 	Tokens int
+	// Kept is the share of tokens released unchanged (output = input),
+	// from the same draws the attacker saw.
+	Kept Interval
 	// Recovery[k−1] is the attacker's mean top-k credit over the tokens.
 	Recovery []Interval
 	// Baseline[k−1] is the mean top-k credit of the prior's k most
@@ -29,12 +34,19 @@ type Sampled struct {
 }
 
 // Attack privatizes every token (a word id) once with m, drawing from
-// src, and scores the Bayes-optimal attacker who knows the law (law's
-// columns) and the prior: for each output y its top-1..top-kmax guesses
-// by prior(w)·P[w][y], with the fractional credit of Exact, so that the
-// mean credit estimates Exact's R_k. Confidence intervals are Wilson's
-// at 95% (see Wilson). kmax is in [1, MaxK]. It computes one column per
-// token: the cost per token is the Column's plus O(N·kmax) to rank.
+// src in token order, and scores the Bayes-optimal attacker who knows
+// the law (law's columns) and the prior: for each output y its
+// top-1..top-kmax guesses by prior(w)·P[w][y], with the fractional
+// credit of Exact, so that the mean credit estimates Exact's R_k. It
+// also reports the share of tokens released unchanged. Confidence
+// intervals are Wilson's at 95% (see Wilson). kmax is in [1, MaxK].
+//
+// The guesses for an output depend on that output only, so the tokens
+// are grouped by output and each distinct output's column is computed
+// and ranked once: the cost is, per distinct output, the Column's plus
+// O(N·kmax) to rank, and O(kmax) per token; memory O(tokens·kmax).
+// Credits are summed in token order, so the result is that of attacking
+// the tokens one by one.
 func Attack(tokens []int, m Sampler, src rand.Source, law Column, prior []float64, kmax int) (Sampled, error) {
 	if m == nil || law == nil || src == nil {
 		return Sampled{}, fmt.Errorf("%w: nil sampler, law or source", ErrInvalid)
@@ -58,20 +70,48 @@ func Attack(tokens []int, m Sampler, src rand.Source, law Column, prior []float6
 			return Sampled{}, fmt.Errorf("%w: token %d is word %d, outside [0, %d)", ErrInvalid, i, w, n)
 		}
 	}
-	rec, base := make([]float64, kmax), make([]float64, kmax)
-	col, scores, cr := make([]float64, n), make([]float64, n), make([]float64, kmax)
-	baseRank := rank(pr, kmax)
-	for _, w := range tokens {
+	outs := make([]int, len(tokens))
+	kept := 0
+	for i, w := range tokens {
 		y, err := m.Privatize(w, src)
 		if err != nil {
 			return Sampled{}, err
+		}
+		if y < 0 || y >= n {
+			return Sampled{}, fmt.Errorf("%w: the sampler released %d, outside [0, %d)", ErrInvalid, y, n)
+		}
+		outs[i] = y
+		if y == w {
+			kept++
+		}
+	}
+	order := make([]int, len(tokens)) // token indices grouped by output
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(outs[a], outs[b]) })
+	credits := make([]float64, len(tokens)*kmax) // token i's at [i·kmax, (i+1)·kmax)
+	col, scores := make([]float64, n), make([]float64, n)
+	for lo := 0; lo < len(order); {
+		y := outs[order[lo]]
+		hi := lo + 1
+		for hi < len(order) && outs[order[hi]] == y {
+			hi++
 		}
 		if err := law.Column(y, col); err != nil {
 			return Sampled{}, err
 		}
 		scoresInto(scores, pr, col)
-		rank(scores, kmax).credit(scores[w], cr)
-		for k, c := range cr {
+		rk := rank(scores, kmax)
+		for _, i := range order[lo:hi] {
+			rk.credit(scores[tokens[i]], credits[i*kmax:(i+1)*kmax])
+		}
+		lo = hi
+	}
+	rec, base, cr := make([]float64, kmax), make([]float64, kmax), make([]float64, kmax)
+	baseRank := rank(pr, kmax)
+	for i, w := range tokens {
+		for k, c := range credits[i*kmax : (i+1)*kmax] {
 			rec[k] += c
 		}
 		baseRank.credit(pr[w], cr)
@@ -79,7 +119,8 @@ func Attack(tokens []int, m Sampler, src rand.Source, law Column, prior []float6
 			base[k] += c
 		}
 	}
-	s := Sampled{Tokens: len(tokens), Recovery: make([]Interval, kmax), Baseline: make([]Interval, kmax)}
+	s := Sampled{Tokens: len(tokens), Kept: Wilson(float64(kept), len(tokens)),
+		Recovery: make([]Interval, kmax), Baseline: make([]Interval, kmax)}
 	for k := range kmax {
 		s.Recovery[k] = Wilson(rec[k], len(tokens))
 		s.Baseline[k] = Wilson(base[k], len(tokens))

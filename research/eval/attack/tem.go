@@ -26,6 +26,9 @@ type TEM struct {
 	allowed    []bool
 	top, z     []float64 // w's best score and its normalizer relative to it
 	outside    []int     // |A ∖ L_w|
+	// far[w] is P[w][y] for every allowed y outside L_w (set by
+	// finish): a column then computes an exponential only inside balls.
+	far []float64
 }
 
 // NewTEM builds the Column of TEM for n words with metric dist (symmetric,
@@ -53,6 +56,7 @@ func NewTEM(n int, dist func(w, y int) float64, gamma, eps float64, allowed []bo
 			return nil, err
 		}
 	}
+	t.finish()
 	return t, nil
 }
 
@@ -87,7 +91,19 @@ func NewListTEM(pos []int, gamma, eps float64, allowed []bool) (*TEM, error) {
 			return nil, err
 		}
 	}
+	t.finish()
 	return t, nil
+}
+
+// finish computes far from the normalizers.
+func (t *TEM) finish() {
+	t.far = make([]float64, t.n)
+	for w := range t.far {
+		if t.outside[w] > 0 {
+			bottom := -t.eps*t.gamma/2 + math.Log(float64(t.outside[w]))
+			t.far[w] = math.Exp(bottom-t.top[w]) / t.z[w] / float64(t.outside[w])
+		}
+	}
 }
 
 func newTEM(n int, dist func(w, y int) float64, gamma, eps float64, allowed []bool) (*TEM, error) {
@@ -180,8 +196,7 @@ func (t *TEM) Column(y int, dst []float64) error {
 			dst[w] = math.Exp(-t.eps*d/2-t.top[w]) / t.z[w]
 			continue
 		}
-		bottom := -t.eps*t.gamma/2 + math.Log(float64(t.outside[w]))
-		dst[w] = math.Exp(bottom-t.top[w]) / t.z[w] / float64(t.outside[w])
+		dst[w] = t.far[w]
 	}
 	return nil
 }
