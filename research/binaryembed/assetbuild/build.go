@@ -120,6 +120,13 @@ func Build(src []byte, cfg Config) (*wva.Asset, error) {
 			return nil, err
 		}
 		logf("calibrated the privacy levels in %v", time.Since(t0).Round(time.Millisecond))
+		if t := cfg.TypedText; t != nil && t.Measure != nil && prior != nil {
+			t0 = time.Now()
+			if err := t.Measure(a, prior); err != nil {
+				return nil, fmt.Errorf("measure the levels: %w", err)
+			}
+			logf("measured the levels on held-out text in %v", time.Since(t0).Round(time.Millisecond))
+		}
 	}
 	return a, nil
 }

@@ -49,6 +49,12 @@ type TypedText struct {
 	// ExcludeSource and ExcludeLicence.
 	Exclude                       []string
 	ExcludeSource, ExcludeLicence string
+	// Measure, if set, measures the calibrated presets on held-out text
+	// and records the results in the asset's presets (Presets.HeldOut,
+	// LevelFacts.HeldOut). It runs after calibration, with the prior the
+	// levels were calibrated on, and must be deterministic (seeded) so
+	// that the asset rebuilds bit for bit.
+	Measure func(a *wva.Asset, prior []float64) error
 	// Provenance recorded in the header's binarizer parameters.
 	RankingSource, CorpusSource string
 }

@@ -54,6 +54,7 @@ func TypedEnglish(cacheDir string) (*TypedText, error) {
 	return &TypedText{
 		Ranking:  ranking,
 		Counts:   counts,
+		Measure:  measureHeldOut(cacheDir),
 		Required: requiredWords(),
 		Corpus: func(fn func(doc []string) error) error {
 			var buf []string
