@@ -44,5 +44,41 @@ func namedLevels(out io.Writer, a *wva.Asset) error {
 		return err
 	}
 	fmt.Fprintf(out, "%s\n", statsEnd)
+	return capsBuy(out, rows)
+}
+
+// capWords is the example cap of capsBuy: 500 words a day.
+const capWords = 500
+
+// capsBuy says what a cap in words buys against the attacker: the
+// unit-free loss it allows, and how many of its words the one-word
+// attacker recovers, at the default level.
+func capsBuy(out io.Writer, rows []levelfacts.Row) error {
+	fmt.Fprintf(out, "\n## What a cap in words buys\n\n"+
+		"A ledger cap of N words at a level (`Caps.PerPeriodWords`, `-cap-period-words`, docs/TEXT_PRIVACY.md) lets at most N "+
+		"fresh words out per period, and charges (N + ½)·ε·P_avg of unit-free loss at most. It does not change what each word gives "+
+		"away: against the attacker above, who guesses each released word alone, the expected number of those N words it recovers "+
+		"is N times its top-1 rate (N times the top-5 rate are among its five guesses). For %d words a day at %s:\n\n", capWords, levelfacts.Levels[1])
+	fmt.Fprintf(out, "| mechanism | unit-free loss allowed per day | words recovered (top-1) | among 5 guesses (top-5) |\n|---|---|---|---|\n")
+	for _, r := range rows {
+		if r.Level != levelfacts.Levels[1] {
+			continue
+		}
+		loss := "no ledger (P_avg unknown)"
+		if r.CostKnown {
+			loss = fmt.Sprintf("%.4g", (capWords+0.5)*r.Cost)
+		}
+		top1, top5 := "—", "—"
+		if f := r.Facts; f != nil && f.HeldOut != nil {
+			ge := ""
+			if f.HeldOut.Bound == "lower" {
+				ge = "≥ "
+			}
+			top1 = fmt.Sprintf("%s%.0f (%.0f–%.0f)", ge, capWords*f.HeldOut.Top1.Rate, capWords*f.HeldOut.Top1.Lo, capWords*f.HeldOut.Top1.Hi)
+			top5 = fmt.Sprintf("%s%.0f (%.0f–%.0f)", ge, capWords*f.HeldOut.Top5.Rate, capWords*f.HeldOut.Top5.Lo, capWords*f.HeldOut.Top5.Hi)
+		}
+		fmt.Fprintf(out, "| %s | %s | %s | %s |\n", r.Mechanism, loss, top1, top5)
+	}
+	fmt.Fprintln(out, "\nThe attacker sees single words. One who reads context, or sees the same word released again and again (without a memo), recovers more; the memo (docs/TEXT_PRIVACY.md) releases a repeated word once.")
 	return nil
 }
