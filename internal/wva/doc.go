@@ -4,7 +4,7 @@
 // and, in research builds, float vectors that the on-device mechanisms use.
 //
 // The byte layout is specified in docs/ASSET_FORMAT.md. In short: an 8-byte
-// magic, a major.minor version (3.0; 2.x is read too), a JSON header with provenance and counts, a
+// magic, a major.minor version (3.1; 2.x is read too), a JSON header with provenance and counts, a
 // table of typed sections, a CRC-32C over everything before the sections,
 // and the sections, each with its own CRC-32C.
 //
