@@ -25,10 +25,12 @@
 // column, with the same output restriction, for 1-DG and 1-DT (mixtures
 // over the asset's lists, as the product picks a list uniformly),
 // TEM on Hamming codes, SanText and CusText. BRR's law has no closed
-// form: its attacker is attack.NewPlugIn trained on the prior's
-// BRRTrainWords most frequent words (BRRTrainDraws draws each), with a
-// documented fallback law for the rest. That attacker is valid but not
-// optimal, so BRR's recovery rates are LOWER bounds on what the best
+// form: its attacker is a model trained on the product's sampler
+// (attack.HammingHist.TrainKeepKernel: each word's keep rate from
+// BRRTrainDraws draws for the prior's BRRTrainWords most frequent words,
+// the pooled rate for the others, and a fitted kernel in the code
+// distance for the words released instead). That attacker is valid but
+// not optimal, so BRR's recovery rates are LOWER bounds on what the best
 // attacker recovers (Cell.LowerBound; Table marks them ≥).
 //
 // Every cell draws from its own generator, keyed by the seed, the

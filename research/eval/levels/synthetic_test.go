@@ -208,7 +208,7 @@ func TestMeasureSyntheticExact(t *testing.T) {
 			check := func(what string, exact float64, got attack.Interval, atMost bool) {
 				t.Helper()
 				lo, hi := wide(got, count)
-				if exact > hi+1e-9 || !atMost && exact < lo-1e-9 {
+				if exact < lo-1e-9 || !atMost && exact > hi+1e-9 {
 					t.Errorf("%s %s %s: exact %.4f, measured %.4f (wide [%.4f, %.4f])", name, level, what, exact, got.Rate, lo, hi)
 				}
 			}
