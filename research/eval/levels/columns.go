@@ -12,19 +12,18 @@ import (
 	"github.com/wordveil/wordveil/research/eval/attack"
 )
 
-// BRR's attacker is the plug-in column (attack.NewPlugIn): trained on the
-// prior's BRRTrainWords most frequent words (ties to the lower id) with
-// BRRTrainDraws draws each, every row smoothed with weight BRRAlpha by
-// the fallback law, which alone stands for every other word: the
-// exponential mechanism over the allowed codes with weights e^(−ε·d), d
-// the Hamming distance (SanText's law at 2ε). That is the likelihood, up
-// to a factor, that BRR's noisy code equals y's code exactly: a proxy for
-// BRR's law, not the law. The attacker so built is valid but not
-// Bayes-optimal, so its rates are lower bounds.
+// BRR's attacker is a trained model (attack.HammingHist.TrainKeepKernel):
+// the chance that a word is kept, estimated for the prior's
+// BRRTrainWords most frequent words (ties to the lower id) from
+// BRRTrainDraws draws each of the product's sampler, shrunk with weight
+// BRRShrink towards the pooled keep rate (which stands for every other
+// word), and a kernel e^(−λ·d) over the other allowed words' code
+// distances, λ fitted on the same draws. It is a valid attacker but not
+// the Bayes-optimal one, so its rates are lower bounds.
 const (
 	BRRTrainWords = 1000
 	BRRTrainDraws = 200
-	BRRAlpha      = 1.0
+	BRRShrink     = 10.0
 )
 
 // shared is what the cells of one asset share: the mechanisms' output
@@ -98,11 +97,7 @@ func (s *shared) law(name string, eps float64, train rand.Source) (m mechanism.M
 		col, err = s.hist.TEM(g, eps)
 		return m, col, false, err
 	case mechanism.NameBRR:
-		fb, err := s.hist.TEM(hamming.Bits, 2*eps)
-		if err != nil {
-			return nil, nil, false, err
-		}
-		col, err = attack.NewPlugIn(m, train, s.train, BRRTrainDraws, fb, BRRAlpha)
+		col, err = s.hist.TrainKeepKernel(m, train, s.train, BRRTrainDraws, BRRShrink)
 		return m, col, true, err
 	case mechanism.Name1DG, mechanism.Name1DT:
 		var g float64

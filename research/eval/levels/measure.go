@@ -30,7 +30,7 @@ type Cell struct {
 	// Baseline1 and Baseline5 those of guessing the prior's most
 	// frequent words without looking at the output.
 	Top1, Top5, Baseline1, Baseline5 attack.Interval
-	// LowerBound: the attacker's column is a trained plug-in (BRR), not
+	// LowerBound: the attacker's column is a trained model (BRR), not
 	// the exact law, so Top1 and Top5 are lower bounds on what the best
 	// attacker recovers.
 	LowerBound bool

@@ -174,7 +174,7 @@ func wide(r attack.Interval, n int) (lo, hi float64) {
 // share equals Σ_w prior(w)·P[w][w] and its top-1 and top-5 recovery the
 // exact attacker's R_k (attack.Exact on dpexact's law of the restricted
 // mechanism), within sampling error, tokens being drawn from the prior;
-// BRR's plug-in attacker reaches at most the exact rate. Negative
+// BRR's trained attacker reaches at most the exact rate. Negative
 // control: the kept share at 3 × the preset is rejected wherever it
 // differs enough.
 func TestMeasureSyntheticExact(t *testing.T) {
@@ -208,7 +208,7 @@ func TestMeasureSyntheticExact(t *testing.T) {
 			check := func(what string, exact float64, got attack.Interval, atMost bool) {
 				t.Helper()
 				lo, hi := wide(got, count)
-				if exact > hi+1e-9 || !atMost && exact < lo-1e-9 {
+				if exact < lo-1e-9 || !atMost && exact > hi+1e-9 {
 					t.Errorf("%s %s %s: exact %.4f, measured %.4f (wide [%.4f, %.4f])", name, level, what, exact, got.Rate, lo, hi)
 				}
 			}
@@ -219,7 +219,7 @@ func TestMeasureSyntheticExact(t *testing.T) {
 			check("baseline top-1", ex.Baseline[0], c.Baseline1, false)
 			check("baseline top-5", ex.Baseline[4], c.Baseline5, false)
 			if lower && c.Top1.Rate < ex.Recovery[0]-0.05 {
-				t.Errorf("%s %s: plug-in top-1 %.4f far below the exact %.4f", name, level, c.Top1.Rate, ex.Recovery[0])
+				t.Errorf("%s %s: trained top-1 %.4f far below the exact %.4f", name, level, c.Top1.Rate, ex.Recovery[0])
 			}
 			// Control: the law at another ε.
 			lo, hi := wide(c.Kept, count)

@@ -11,7 +11,7 @@ import (
 // Table formats cells as a Markdown table, one row per mechanism and
 // level (mechanisms in name order, levels strongest first): ε, kept
 // share, top-1 and top-5 recovery and their baselines, each with its 95%
-// interval. A rate from a plug-in attacker (BRR) is marked ≥: a lower
+// interval. A rate from a trained attacker (BRR) is marked ≥: a lower
 // bound.
 func Table(cells map[string]map[string]Cell) string {
 	var b strings.Builder
