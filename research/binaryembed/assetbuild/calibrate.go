@@ -8,9 +8,11 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/privatize"
 	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/eval/typedtext"
@@ -339,7 +341,9 @@ func workers(n int) int {
 }
 
 // calibrationPrior returns the typed-text prior over a's vocabulary when
-// t has counts (nil, uniform calibration, otherwise) and its name.
+// t has counts (nil, uniform calibration, otherwise) and its name: the
+// ranking's frequencies (typedtext.Prior), mixed in equal parts with the
+// token frequencies of each source of t.PriorTexts.
 func calibrationPrior(a *wva.Asset, t *TypedText) ([]float64, string, error) {
 	if t == nil || t.Counts == nil {
 		return nil, "", nil
@@ -353,5 +357,44 @@ func calibrationPrior(a *wva.Asset, t *TypedText) ([]float64, string, error) {
 		return nil, "", fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	name := fmt.Sprintf("%s: each word's count (clitic pieces as the tokenizer splits them) plus %g, normalized over the vocabulary, which holds %.1f%% of the counted tokens", t.RankingSource, typedtext.PriorSmoothing, 100*mass)
-	return prior, name, nil
+	if t.PriorTexts == nil {
+		return prior, name, nil
+	}
+	counts := map[string][]int64{}
+	var sources []string
+	err = t.PriorTexts(func(source, doc string) error {
+		c := counts[source]
+		if c == nil {
+			c = make([]int64, a.Len())
+			counts[source] = c
+			sources = append(sources, source)
+		}
+		privatize.WordIDs(a, doc, func(_ string, id int, ok bool) {
+			if ok {
+				c[id]++
+			}
+		})
+		return nil
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	parts := [][]float64{prior}
+	var names []string
+	for _, src := range sources {
+		f, err := typedtext.Frequencies(counts[src])
+		if err != nil {
+			return nil, "", fmt.Errorf("%w: %s: %v", ErrConfig, src, err)
+		}
+		parts = append(parts, f)
+		var n int64
+		for _, x := range counts[src] {
+			n += x
+		}
+		names = append(names, fmt.Sprintf("%s (%d in-vocabulary tokens)", src, n))
+	}
+	if prior, err = typedtext.Mix(parts...); err != nil {
+		return nil, "", fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	return prior, fmt.Sprintf("an equal mixture of %d sources of everyday English: %s; and the token frequencies of %s, as the privatizer cuts and looks them up", len(parts), name, strings.Join(names, ", ")), nil
 }

@@ -23,6 +23,11 @@ type TypedText struct {
 	// word weighted by its frequency (typedtext.Prior), instead of
 	// uniformly over the vocabulary.
 	Counts []int64
+	// PriorTexts, if set with Counts, yields running typed text (source
+	// name, document): the calibration's prior is then the equal mixture
+	// of the ranking's frequencies and each source's token frequencies as
+	// the privatizer cuts and looks them up (privatize.WordIDs).
+	PriorTexts func(fn func(source, doc string) error) error
 	// Required words join the vocabulary whenever they have a vector or
 	// can be induced, wherever they rank: the clitic tokens, single
 	// letters, small numbers and years.

@@ -76,3 +76,42 @@ func Prior(rank []WordFreq, n int, lookup func(string) (int, bool)) (prior []flo
 	}
 	return counts, mass, nil
 }
+
+// Frequencies returns counts normalized to sum to 1 (an error when they
+// are negative or sum to 0): a text's token frequencies as a prior.
+func Frequencies(counts []int64) ([]float64, error) {
+	var total float64
+	for i, c := range counts {
+		if c < 0 {
+			return nil, fmt.Errorf("typedtext: count %d of word %d", c, i)
+		}
+		total += float64(c)
+	}
+	if !(total > 0) {
+		return nil, fmt.Errorf("typedtext: no tokens counted")
+	}
+	out := make([]float64, len(counts))
+	for i, c := range counts {
+		out[i] = float64(c) / total
+	}
+	return out, nil
+}
+
+// Mix returns the equal-weight mixture of priors over the same words: a
+// word's probability is the mean of its probabilities. Each prior should
+// sum to 1; so does the mixture.
+func Mix(priors ...[]float64) ([]float64, error) {
+	if len(priors) == 0 || len(priors[0]) == 0 {
+		return nil, fmt.Errorf("typedtext: no prior to mix")
+	}
+	out := make([]float64, len(priors[0]))
+	for _, p := range priors {
+		if len(p) != len(out) {
+			return nil, fmt.Errorf("typedtext: mixing priors over %d and %d words", len(out), len(p))
+		}
+		for i, x := range p {
+			out[i] += x / float64(len(priors))
+		}
+	}
+	return out, nil
+}

@@ -40,3 +40,25 @@ func TestPrior(t *testing.T) {
 		t.Error("an id outside the vocabulary was accepted")
 	}
 }
+
+func TestFrequenciesAndMix(t *testing.T) {
+	f, err := Frequencies([]int64{1, 3, 0})
+	if err != nil || f[0] != 0.25 || f[1] != 0.75 || f[2] != 0 {
+		t.Fatalf("Frequencies: %v, %v", f, err)
+	}
+	m, err := Mix(f, []float64{0.5, 0, 0.5})
+	if err != nil || m[0] != 0.375 || m[1] != 0.375 || m[2] != 0.25 {
+		t.Fatalf("Mix: %v, %v", m, err)
+	}
+	for _, bad := range [][]int64{{0, 0}, {-1, 2}, nil} {
+		if _, err := Frequencies(bad); err == nil {
+			t.Errorf("Frequencies(%v) accepted", bad)
+		}
+	}
+	if _, err := Mix(); err == nil {
+		t.Error("Mix() accepted")
+	}
+	if _, err := Mix(f, []float64{1}); err == nil {
+		t.Error("Mix of different lengths accepted")
+	}
+}
