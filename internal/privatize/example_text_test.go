@@ -43,6 +43,6 @@ func ExamplePrivatizer_Privatize() {
 	fmt.Printf("%s: %d words, %d OOV, ε = %g per word in %s, total %g, unit-free %.2f\n",
 		acc.Mechanism, acc.Words, acc.OOV, acc.Epsilon, acc.Metric, acc.TotalEpsilon, acc.UnitFree)
 	// Output:
-	// Critics allow brown amgen neale elastic baying lie totals.
-	// brr: 8 words, 1 OOV, ε = 0.4845 per word in hamming, total 3.876, unit-free 494.93
+	// History quick gray chavez emailed fallen at seniors bishkek.
+	// brr: 8 words, 1 OOV, ε = 0.5333 per word in hamming, total 4.2664, unit-free 544.78
 }

@@ -106,6 +106,7 @@ var layers = []layer{
 			{"internal/audit", "exact-law audits of every mechanism (wordveil audit)"},
 			{"internal/dpexact", "exact output distributions and the metric-DP checker"},
 			{"internal/keepwords", "SanText+ and CusText+, which release some words unchanged: audit and research only"},
+			{"internal/levelfacts", "what each privacy level means per mechanism (wordveil stats, PRIVACY_LEVELS.md)"},
 		},
 	},
 	// engine: the mechanisms, whole texts, accounting, the asset format
@@ -178,9 +179,10 @@ var restricted = map[string][]string{
 	// A seeded source lets anyone who knows the key invert the
 	// privatization: the root package registers seeded.Use, the CLI serves
 	// -seed and stats, and wva estimates a public constant of the asset
-	// (listsmean.go: P_avg of the lists). Nothing else in the product may
+	// (listsmean.go: P_avg of the lists), and levelfacts estimates the
+	// papers' N_w and S_w for stats. Nothing else in the product may
 	// reach it.
-	"internal/seeded": {".", "cmd/wordveil", "internal/wva"},
+	"internal/seeded": {".", "cmd/wordveil", "internal/wva", "internal/levelfacts"},
 }
 
 // other is the rest of the repository, drawn under the layers.
