@@ -120,7 +120,10 @@ func presetCells(path string) (map[string]*presetCell, error) {
 			c.epsilon = r.Epsilon
 			c.accs = append(c.accs, r.Accuracy)
 		case r.Kind == "deniability":
+			// ε too: a cell may have its N_w before (or without) an
+			// accuracy run.
 			c := cell(fmt.Sprintf("%s/%d", name, r.EpsIndex))
+			c.epsilon = r.Epsilon
 			c.nW, c.hasNW = r.NW, true
 		}
 	}

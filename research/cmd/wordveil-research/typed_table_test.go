@@ -9,10 +9,10 @@ import (
 	"testing"
 )
 
-// Fixture results: the typed study (brr at two levels, one run each but
-// brr/strong with two, a baseline), the levels measurement (brr at the
-// same two levels, santext, which the study did not run) and the
-// previous presets (brr/strong only).
+// Fixture results: the typed study (brr at three levels: strong with
+// two runs, balanced with its N_w only, light with one run; a baseline),
+// the levels measurement (brr strong and light, and santext, which the
+// study did not run) and the previous presets (brr strong only).
 const (
 	typedFixture = `{"kind":"ratio","metric":"euclidean","avg":7,"eps_index":0,"run":0,"fingerprint":"f"}
 {"kind":"baseline","eps_index":0,"run":0,"accuracy":0.8,"fingerprint":"f"}
@@ -21,6 +21,7 @@ const (
 {"kind":"accuracy","mechanism":"preset:brr","eps_index":0,"epsilon":0.3,"run":1,"accuracy":0.62,"fingerprint":"f"}
 {"kind":"deniability","mechanism":"preset:brr","eps_index":0,"epsilon":0.3,"run":0,"n_w":0.11,"fingerprint":"f"}
 {"kind":"accuracy","mechanism":"preset:brr","eps_index":2,"epsilon":0.5,"run":0,"accuracy":0.7,"fingerprint":"f"}
+{"kind":"deniability","mechanism":"preset:brr","eps_index":1,"epsilon":0.4,"run":0,"n_w":0.3,"fingerprint":"f"}
 {"kind":"accuracy","mechanism":"brr-avg","eps_index":0,"epsilon":0.3,"run":0,"accuracy":0.5,"fingerprint":"f"}
 `
 	prevFixture = `{"kind":"baseline","eps_index":0,"run":0,"accuracy":0.81,"fingerprint":"g"}
@@ -36,6 +37,7 @@ const (
 const typedTableWant = `| mechanism | level | ε | accuracy | N_w | kept | attacker top-1 | attacker top-5 | prior-only top-1 | ε uniform | accuracy uniform |
 |---|---|---|---|---|---|---|---|---|---|---|
 | brr | strong | 0.3 | 61.0% [48.3, 73.7] (2 runs) | 0.110 | 0.100 [0.050, 0.300] | ≥ 0.200 [0.100, 0.400] | ≥ 0.300 [0.150, 0.500] | 0.050 [0.010, 0.200] | 0.25 | 65.0% [65.0, 65.0] (1 runs) |
+| brr | balanced | 0.4 | — | 0.300 | — | — | — | — | — | — |
 | brr | light | 0.5 | 70.0% [70.0, 70.0] (1 runs) | — | 0.600 [0.400, 0.800] | ≥ 0.650 [0.450, 0.800] | ≥ 0.700 [0.500, 0.850] | 0.050 [0.010, 0.200] | — | — |
 | santext | balanced | 0.2 | — | — | 0.300 [0.150, 0.500] | 0.350 [0.200, 0.550] | 0.500 [0.300, 0.700] | 0.050 [0.010, 0.200] | — | — |
 
