@@ -30,6 +30,7 @@ Usage:
   wordveil-research eval presets [flags]    the study's cells at two assets' presets, side by side
   wordveil-research eval oov [flags]        share of held-out everyday English the privatizer sends to the OOV policy (make typed-text)
   wordveil-research eval kept [flags]       share of TR1's tokens each mechanism keeps unchanged (token-weighted N_w)
+  wordveil-research eval levels [flags]     kept share and attacker recovery at the asset's presets on the study's TR1 text
 
 The commands and what they regenerate: docs/eval/README.md.
 `
@@ -52,6 +53,8 @@ func evalCmd(args []string, stdout, stderr io.Writer) error {
 		return evalPresets(args[1:], stdout, stderr)
 	case "kept":
 		return evalKept(args[1:], stdout, stderr)
+	case "levels":
+		return evalLevels(args[1:], stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, evalUsage)
 		return nil
@@ -157,7 +160,7 @@ const imdbMechanisms = `Mechanisms (-mechanisms; the default runs all of them, i
                  grid above the calibration's minimum ε (44.5 on the research asset)
   santext-float  SanText on the float vectors (exponential mechanism, ε·Euclidean),
                  Euclidean grid
-  preset:NAME    NAME (brr, tem-hamming, 1dg, 1dt) at the asset's three presets
+  preset:NAME    NAME (brr, tem-hamming, santext, 1dg, 1dt, custext) at the asset's three presets
 `
 
 func evalIMDB(args []string, stderr io.Writer) error {

@@ -14,13 +14,19 @@ import (
 // evalPresets prints, as a Markdown table, the IMDB study's cells run at
 // the assets' presets (mechanisms "preset:NAME") from two results files
 // side by side: accuracy (mean and 95% CI over runs) and N_w per level.
+// With -typed it prints typedPresetsTable instead.
 func evalPresets(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("wordveil-research eval presets", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	before := fs.String("before", "docs/eval/results-presets-before.jsonl", "results of the first asset")
-	after := fs.String("after", "docs/eval/results-presets-after.jsonl", "results of the second asset")
+	after := fs.String("after", "docs/eval/results-presets-after.jsonl", "results of the second asset (with -typed: the previous, uniform presets)")
+	typed := fs.String("typed", "", "results at the typed-text presets: print their table (with -levels and, for comparison, -after) instead")
+	levelsPath := fs.String("levels", "docs/eval/levels-presets-typed.jsonl", "with -typed: the results of 'wordveil-research eval levels' on the same asset")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *typed != "" {
+		return typedPresetsTable(stdout, *typed, *levelsPath, *after)
 	}
 	b, err := presetCells(*before)
 	if err != nil {
@@ -114,7 +120,10 @@ func presetCells(path string) (map[string]*presetCell, error) {
 			c.epsilon = r.Epsilon
 			c.accs = append(c.accs, r.Accuracy)
 		case r.Kind == "deniability":
+			// ε too: a cell may have its N_w before (or without) an
+			// accuracy run.
 			c := cell(fmt.Sprintf("%s/%d", name, r.EpsIndex))
+			c.epsilon = r.Epsilon
 			c.nW, c.hasNW = r.NW, true
 		}
 	}

@@ -295,18 +295,28 @@ const PresetPrefix = "preset:"
 // PresetLevels are the levels of a preset spec, in grid order.
 var PresetLevels = []string{mechanism.LevelStrong, mechanism.LevelBalanced, mechanism.LevelLight}
 
+// presetFamilies are the study families of the on-device mechanisms
+// with presets: the privacy ratio their ε is matched by ("custext" has
+// none: its ε is in the units of its utility, word-level, so Matched is
+// NaN as on its own grid).
+var presetFamilies = map[string]string{
+	mechanism.NameBRR: "hamming", mechanism.NameTEMHamming: "hamming", mechanism.NameSanText: "hamming",
+	mechanism.Name1DG: "lists", mechanism.Name1DT: "lists", mechanism.NameCusText: "custext",
+}
+
 // presetSpec runs an on-device mechanism (mechanism.New, all outputs
 // allowed, as in the papers' protocol) at the asset's presets; Matched is
-// the P_avg-matched Euclidean ε.
+// the P_avg-matched Euclidean ε (NaN for CusText).
 func presetSpec(env *Env, name string) (Spec, error) {
-	family := map[string]string{mechanism.NameBRR: "hamming", mechanism.NameTEMHamming: "hamming", mechanism.Name1DG: "lists", mechanism.Name1DT: "lists"}[name]
+	family := presetFamilies[name]
 	if family == "" {
-		return Spec{}, fmt.Errorf("no presets for study mechanism %q (want brr, tem-hamming, 1dg or 1dt)", name)
+		return Spec{}, fmt.Errorf("no presets for study mechanism %q (want brr, tem-hamming, santext, 1dg, 1dt or custext)", name)
 	}
 	if family == "lists" && len(env.Asset.Lists) == 1 {
 		family = "list"
 	}
-	r, euc := env.Ratios[family], env.Ratios["euclidean"]
+	// Pooled as on their own grids: Config.PoolK applies to the
+	// Hamming-scan mechanisms, whose draws are the expensive ones.
 	s := Spec{Family: family, Pooled: family == "hamming"}
 	for _, level := range PresetLevels {
 		eps, err := mechanism.Preset(env.Asset, name, level)
@@ -314,6 +324,11 @@ func presetSpec(env *Env, name string) (Spec, error) {
 			return Spec{}, err
 		}
 		s.Eps = append(s.Eps, eps)
+		if family == "custext" {
+			s.Matched = append(s.Matched, nan)
+			continue
+		}
+		r, euc := env.Ratios[family], env.Ratios["euclidean"]
 		s.Matched = append(s.Matched, eps*r.Avg/euc.Avg)
 	}
 	s.build = func(env *Env, eps float64) (sampler, error) {
