@@ -340,6 +340,13 @@ func workers(n int) int {
 	return n
 }
 
+// CalibrationPrior is the prior the levels of an asset built with t are
+// calibrated on (and its name), for measurements that give the attacker
+// the same word frequencies: nil when t calibrates uniformly.
+func CalibrationPrior(a *wva.Asset, t *TypedText) ([]float64, string, error) {
+	return calibrationPrior(a, t)
+}
+
 // calibrationPrior returns the typed-text prior over a's vocabulary when
 // t has counts (nil, uniform calibration, otherwise) and its name: the
 // ranking's frequencies (typedtext.Prior), mixed in equal parts with the

@@ -63,18 +63,9 @@ func recordHeldOut(p *wva.Presets, cells map[string]map[string]levels.Cell, name
 			h := &wva.HeldOutFacts{Tokens: c.Tokens, Kept: rate(c.Kept), Top1: rate(c.Top1), Top5: rate(c.Top5),
 				Baseline1: rate(c.Baseline1), Baseline5: rate(c.Baseline5), Bound: "exact"}
 			if c.LowerBound {
-				// A trained attacker (BRR) is one valid attacker; so is
-				// the echo, who guesses the released word and so
-				// recovers exactly the kept tokens, on the same draws.
-				// The better of the two is still a lower bound on the
-				// best attacker's rate.
+				// levels.Measure already took the better of its trained
+				// attacker and the echo (who guesses the released word).
 				h.Bound = "lower"
-				if h.Kept.Rate > h.Top1.Rate {
-					h.Top1 = h.Kept
-				}
-				if h.Kept.Rate > h.Top5.Rate {
-					h.Top5 = h.Kept
-				}
 			}
 			f.HeldOut = h
 			p.Measured[m][l] = f

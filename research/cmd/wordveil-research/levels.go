@@ -10,10 +10,10 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/wordveil/wordveil/research/binaryembed/assetbuild"
 	"github.com/wordveil/wordveil/research/eval/imdb"
 	"github.com/wordveil/wordveil/research/eval/levels"
 	"github.com/wordveil/wordveil/research/eval/study"
-	"github.com/wordveil/wordveil/research/eval/typedtext"
 )
 
 // DefaultLevelsTokens is the size of the seeded token sample 'eval
@@ -34,7 +34,7 @@ func evalLevels(args []string, stderr io.Writer) error {
 	var d evalData
 	d.flags(fs)
 	results := fs.String("results", "docs/eval/levels-presets-typed.jsonl", "results file (replaced)")
-	cache := fs.String("typed-text", defaultCache(), "directory with the pinned typed-text data, for the SUBTLEXus prior (make typed-text)")
+	cache := fs.String("typed-text", defaultCache(), "directory with the pinned typed-text data, for the calibration's frequency prior (make typed-text)")
 	train := fs.Int("train", DefaultTrain, "measure the first N reviews of TR1, the study's training text (0: all 12,500)")
 	tokens := fs.Int("tokens", DefaultLevelsTokens, "measure a seeded sample of at most N of their in-vocabulary tokens")
 	workers := fs.Int("workers", 0, "parallel cells (0: all cores)")
@@ -72,11 +72,13 @@ func evalLevels(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rank, err := typedtext.Ranking(*cache)
+	typed, err := assetbuild.TypedEnglish(*cache)
 	if err != nil {
 		return fmt.Errorf("%w (run 'make typed-text')", err)
 	}
-	prior, _, err := typedtext.Prior(rank, a.Len(), a.Lookup)
+	// The attacker knows the word frequencies the levels were calibrated
+	// on: the default recipe's mixture.
+	prior, _, err := assetbuild.CalibrationPrior(a, typed)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 // the study's training text (levelsPath): per mechanism and level, ε,
 // accuracy (mean and 95% t-interval over runs), the study's N_w, the
 // kept share and the attacker's top-1 and top-5 recovery (95% Wilson
-// intervals; "≥" where the attacker is a plug-in, a lower bound), the
+// intervals; "≥" where the attacker is trained, a lower bound), the
 // prior-only top-1, and ε and accuracy at the previous presets
 // (prevPath) for comparison. A row is a cell of either file; a cell
 // both files hold must have the same ε in both (the same asset), or the
@@ -103,7 +103,7 @@ func typedPresetsTable(w io.Writer, typedPath, levelsPath, prevPath string) erro
 	fmt.Fprintf(w, "\nKept share and attacker: %d of the %d in-vocabulary word pieces (%.1f%% of %d) of the first %d TR1 reviews, seed %d; asset %s (SHA-256 %.16s…).\n",
 		text.Sample, text.InVocab, 100*float64(text.InVocab)/float64(max(text.Words, 1)), text.Words, text.Reviews, text.Seed, text.Asset, text.AssetSHA256)
 	if bound {
-		fmt.Fprintln(w, "\n≥: the attacker is a trained plug-in (BRR), not the exact law; its rates are lower bounds on the best attacker's.")
+		fmt.Fprintln(w, "\n≥: BRR's law has no closed form; its attacker is the better of a model trained on sampled draws and one that guesses the released word, so its rates are lower bounds on the best attacker's.")
 	}
 	return nil
 }

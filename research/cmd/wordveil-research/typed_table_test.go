@@ -45,7 +45,7 @@ Baseline (trained on the original text): accuracy 81.0% [68.3, 93.7] (2 runs); a
 
 Kept share and attacker: 20 of the 40 in-vocabulary word pieces (80.0% of 50) of the first 2 TR1 reviews, seed 1; asset en (SHA-256 0123456789abcdef…).
 
-≥: the attacker is a trained plug-in (BRR), not the exact law; its rates are lower bounds on the best attacker's.
+≥: BRR's law has no closed form; its attacker is the better of a model trained on sampled draws and one that guesses the released word, so its rates are lower bounds on the best attacker's.
 `
 
 func writeFixture(t *testing.T, dir, name, content string) string {
