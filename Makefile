@@ -57,7 +57,7 @@ vet: ## go vet (both modules), gofmt, and the SDK module's dependency rule (no p
 # Measured numbers (presets, N_w, P_avg, costs per word, useful ε bands)
 # live only there; other pages point to them. Seeded, so deterministic; no
 # network; about a minute at most on 2 cores (scripts/check-docs.sh).
-check-docs: ## the generated docs (docs/PRIVACY_LEVELS.md, docs/eval/RESULTS.md and figures, TYPED_TEXT.md's presets table) regenerate byte for byte
+check-docs: ## the generated docs (docs/PRIVACY_LEVELS.md and its `wordveil stats -markdown` table, docs/eval/RESULTS.md and figures, TYPED_TEXT.md's presets table, docs/eval/PRESETS.md) regenerate byte for byte
 	GO=$(GO) scripts/check-docs.sh
 
 test-race: ## unit, property and fuzz-seed tests under the race detector (short sizes), both modules
