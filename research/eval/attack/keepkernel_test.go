@@ -25,27 +25,7 @@ func TestKeepKernelBRR(t *testing.T) {
 	if testing.Short() {
 		draws = 8000
 	}
-	low, codes, _ := lowCodes(n, L, "attack/keepkernel codes")
-	x, err := hamming.NewIndex(codes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	allowed := make([]bool, n)
-	var excluded []int
-	for w := range allowed {
-		allowed[w] = w%5 != 3
-		if !allowed[w] {
-			excluded = append(excluded, w)
-		}
-	}
-	outs, err := mechanism.NewOutputs(n, excluded)
-	if err != nil {
-		t.Fatal(err)
-	}
-	train := make([]int, n)
-	for w := range train {
-		train[w] = w
-	}
+	low, codes, x, allowed, outs, train := brrFixture(t, n, L, "attack/keepkernel codes")
 	for _, restricted := range []bool{false, true} {
 		name, al := "BRR", []bool(nil)
 		m, err := mechanism.NewBRR(x, eps)

@@ -45,27 +45,7 @@ func TestPlugInConvergesToBRR(t *testing.T) {
 	if testing.Short() {
 		draws = 8000
 	}
-	low, codes, _ := lowCodes(n, L, "attack/plugin codes")
-	x, err := hamming.NewIndex(codes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	allowed := make([]bool, n)
-	var excluded []int
-	for w := range allowed {
-		allowed[w] = w%5 != 3
-		if !allowed[w] {
-			excluded = append(excluded, w)
-		}
-	}
-	outs, err := mechanism.NewOutputs(n, excluded)
-	if err != nil {
-		t.Fatal(err)
-	}
-	train := make([]int, n)
-	for w := range train {
-		train[w] = w
-	}
+	low, _, x, allowed, outs, train := brrFixture(t, n, L, "attack/plugin codes")
 	uniform, err := NewMatrix(uniformRows(n))
 	if err != nil {
 		t.Fatal(err)
@@ -211,4 +191,34 @@ func TestPlugInRejectsBadInput(t *testing.T) {
 	if err != nil || p.Trained() != 2 {
 		t.Errorf("duplicates: %d trained, %v", p.Trained(), err)
 	}
+}
+
+// brrFixture is the small BRR setting of the plug-in and keep-kernel
+// tests: n synthetic L-bit codes (dpexact enumerates BRR's law on them)
+// as integers and as codes, their index, every fifth word from the fourth excluded from the
+// outputs (allowed and the mechanism's Outputs), and every word as a
+// training word.
+func brrFixture(t *testing.T, n, L int, label string) (low []uint64, codes []hamming.Code, x *hamming.Index, allowed []bool, outs *mechanism.Outputs, train []int) {
+	t.Helper()
+	low, codes, _ = lowCodes(n, L, label)
+	x, err := hamming.NewIndex(codes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed = make([]bool, n)
+	var excluded []int
+	for w := range allowed {
+		allowed[w] = w%5 != 3
+		if !allowed[w] {
+			excluded = append(excluded, w)
+		}
+	}
+	if outs, err = mechanism.NewOutputs(n, excluded); err != nil {
+		t.Fatal(err)
+	}
+	train = make([]int, n)
+	for w := range train {
+		train[w] = w
+	}
+	return low, codes, x, allowed, outs, train
 }
