@@ -147,7 +147,7 @@ func (e *estimator) share(m mechanism.Mechanism, src rand.Source) (share float64
 		}
 		nw := float64(same) / float64(e.draws[i])
 		share += e.weight[i] * nw
-		if i < e.top && nw > worstN || worst < 0 {
+		if i < e.top && (worst < 0 || nw > worstN) {
 			worst, worstN = w, nw
 		}
 	}
