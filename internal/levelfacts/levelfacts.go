@@ -64,7 +64,9 @@ func Mechanisms(a *wva.Asset) []string {
 // Rows measures the table for the given mechanisms (nil: Mechanisms(a))
 // at the given levels (nil: every level), or, when eps > 0, at that ε for
 // each mechanism (no recorded facts). A level a mechanism cannot reach is
-// skipped when levels is nil and an ErrNoLevel error when asked for.
+// skipped when levels is nil and an ErrNoLevel error when asked for; a
+// mechanism named in mechanisms that has no level at all is an ErrNoLevel
+// error too.
 func Rows(a *wva.Asset, mechanisms, levels []string, eps float64, s Sample) ([]Row, error) {
 	if a == nil {
 		return nil, fmt.Errorf("levelfacts: %w", mechanism.ErrEmptyVocabulary)
@@ -109,7 +111,9 @@ func Rows(a *wva.Asset, mechanisms, levels []string, eps float64, s Sample) ([]R
 		rows = append(rows, r)
 		return nil
 	}
+	named := mechanisms != nil
 	for _, name := range mechanisms {
+		before := len(rows)
 		if eps > 0 {
 			if err := add(name, "", eps); err != nil {
 				return nil, err
@@ -127,6 +131,11 @@ func Rows(a *wva.Asset, mechanisms, levels []string, eps float64, s Sample) ([]R
 			if err := add(name, l, e); err != nil {
 				return nil, err
 			}
+		}
+		if named && len(rows) == before {
+			// A mechanism asked for by name with no level on this
+			// asset (TEM on its lists) is an error, not an empty table.
+			return nil, fmt.Errorf("%w: %s has no level on asset %q (give ε)", ErrNoLevel, name, a.Header.Name)
 		}
 	}
 	return rows, nil

@@ -103,6 +103,7 @@ func TestRowsErrors(t *testing.T) {
 		{"level asked but not calibrated", a, []string{mechanism.NameBRR}, []string{mechanism.LevelBalanced}, s, ErrNoLevel},
 		{"unknown level", a, []string{mechanism.NameBRR}, []string{"max"}, s, ErrNoLevel},
 		{"no lists", a, []string{mechanism.Name1DG}, []string{mechanism.LevelStrong}, s, ErrNoLevel},
+		{"named, no level at all", a, []string{mechanism.NameTEMHamming}, nil, s, ErrNoLevel},
 		{"zero sample", a, nil, nil, Sample{}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
