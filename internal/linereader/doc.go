@@ -17,6 +17,7 @@
 //     answer an interactive user line by line.
 //
 // What it does not do: it does not decode or validate UTF-8, strip line
-// endings, resynchronise after an over-long line (the error is final), or
-// make a Reader safe for concurrent use.
+// endings, resynchronise after an over-long line by itself (the error is
+// final unless the caller asks SkipLine to read through the line), or make
+// a Reader safe for concurrent use.
 package linereader

@@ -11,9 +11,10 @@ import (
 var ErrLineTooLong = errors.New("linereader: line too long")
 
 var (
-	errNotReady   = errors.New("linereader: no reader (use New with a non-nil io.Reader and maxLine >= 1)")
-	errBadRead    = errors.New("linereader: underlying reader returned an impossible count")
-	errNoProgress = errors.New("linereader: underlying reader returned no data and no error 100 times")
+	errNotReady     = errors.New("linereader: no reader (use New with a non-nil io.Reader and maxLine >= 1)")
+	errBadRead      = errors.New("linereader: underlying reader returned an impossible count")
+	errNoProgress   = errors.New("linereader: underlying reader returned no data and no error 100 times")
+	errNotSkippable = errors.New("linereader: SkipLine without a line too long to skip")
 )
 
 // bufSize is the read buffer's size: large enough that a pipe is read in
@@ -128,11 +129,44 @@ func (r *Reader) appendLine(p []byte) {
 	r.line = append(r.line, p...)
 }
 
+// tooLong ends the line: its bytes so far are released, the read buffer
+// (whose rest SkipLine may still read through) is kept.
 func (r *Reader) tooLong() error {
-	r.line, r.buf = nil, nil // release them: nothing more will be read
-	r.r, r.w = 0, 0
+	r.line = nil
 	r.err = fmt.Errorf("%w: more than %d bytes without a newline", ErrLineTooLong, r.maxLine)
 	return r.err
+}
+
+// SkipLine, after ReadLine returned ErrLineTooLong, reads through the rest
+// of that line, up to and including its '\n', without keeping it, so that
+// ReadLine goes on with the next line (a caller that skips bad records,
+// such as the Beam pipeline's reader, counts the line and moves on). It
+// returns an error of the underlying reader met on the way, which is then
+// final, and errNotSkippable when the last ReadLine did not return
+// ErrLineTooLong.
+func (r *Reader) SkipLine() error {
+	if !errors.Is(r.err, ErrLineTooLong) {
+		return errNotSkippable
+	}
+	r.err = nil
+	for {
+		pending := r.buf[r.r:r.w]
+		if i := bytes.IndexByte(pending, '\n'); i >= 0 {
+			r.r += i + 1
+			return nil
+		}
+		r.r = r.w
+		if r.rerr != nil {
+			r.err = r.rerr // the long line was the last: ReadLine returns io.EOF (or the error)
+			if r.rerr == io.EOF {
+				return nil
+			}
+			return r.err
+		}
+		if err := r.fill(); err != nil {
+			return err
+		}
+	}
 }
 
 // Buffered reports whether the next ReadLine returns without reading from

@@ -227,3 +227,56 @@ func TestLongLineBufferReleased(t *testing.T) {
 		t.Fatalf("a short line's buffer has capacity %d", cap(r.line))
 	}
 }
+
+// SkipLine reads through an over-long line and ReadLine goes on with the
+// next one, for every position of the long line relative to the read
+// buffer (a buffer of 8 bytes: maxLine 7) and at the end of the input.
+func TestSkipLine(t *testing.T) {
+	cases := []struct {
+		name, in string
+		want     []string // the lines returned, "!" for each skipped one
+	}{
+		{"long line first", "0123456789abc\nok\n", []string{"!", "ok\n"}},
+		{"long line between", "a\n0123456789abcdefghijklmnop\nb\n", []string{"a\n", "!", "b\n"}},
+		{"long line last, no newline", "a\n0123456789abcdefghij", []string{"a\n", "!"}},
+		{"long line last, newline", "a\n0123456789\n", []string{"a\n", "!"}},
+		{"two long lines", "0123456789\n0123456789\nz", []string{"!", "!", "z"}},
+		{"exactly maxLine is not long", "012345\n", []string{"012345\n"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := New(strings.NewReader(c.in), 7)
+			var got []string
+			for {
+				l, err := r.ReadLine()
+				if errors.Is(err, ErrLineTooLong) {
+					got = append(got, "!")
+					if err := r.SkipLine(); err != nil {
+						t.Fatalf("SkipLine: %v", err)
+					}
+					continue
+				}
+				if l != "" {
+					got = append(got, l)
+				}
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("ReadLine: %v", err)
+				}
+			}
+			if strings.Join(got, "|") != strings.Join(c.want, "|") {
+				t.Errorf("lines %q, want %q", got, c.want)
+			}
+		})
+	}
+	// Without a long line to skip, SkipLine is an error and changes nothing.
+	r := New(strings.NewReader("a\nb\n"), 7)
+	if err := r.SkipLine(); err == nil {
+		t.Error("SkipLine before any long line: no error")
+	}
+	if l, _ := r.ReadLine(); l != "a\n" {
+		t.Errorf("after a refused SkipLine, ReadLine = %q, want \"a\\n\"", l)
+	}
+}
