@@ -99,3 +99,36 @@ func ExampleOpen_errors() {
 	// true
 	// true
 }
+
+// Cost tells, before privatizing, what a text will cost, for a caller that
+// keeps a budget itself (a bulk pipeline's per-user cap): here 12 words a
+// user, in unit-free loss. Without a memo it is exactly the bill Privatize
+// then returns; it draws nothing and releases nothing.
+func ExamplePrivatizer_Cost() {
+	p, err := wordveil.Open(wordveil.Config{Mechanism: wordveil.OneDT})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+	budget := (12 + 0.5) * p.Info().WordCost // a cap of 12 words (see Caps.LifetimeWords)
+	spent := 0.0
+	for _, text := range []string{"My doctor in Boston says the new treatment works.", "I don't feel well-rested."} {
+		cost, err := p.Cost(text)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if spent+cost.UnitFree > budget {
+			fmt.Println(cost.Words, "words: over the budget, not privatized")
+			continue
+		}
+		res, err := p.Privatize(text)
+		if err != nil {
+			log.Fatal(err)
+		}
+		spent += res.Accounting.UnitFree
+		fmt.Println(cost.Words, "words privatized; the bill as announced:", res.Accounting.UnitFree == cost.UnitFree)
+	}
+	// Output:
+	// 9 words privatized; the bill as announced: true
+	// 6 words: over the budget, not privatized
+}

@@ -99,25 +99,30 @@ func wordsLeft(remaining, cost float64) int64 {
 }
 
 func newResult(r *privatize.Result) Result {
-	a := r.Accounting
-	out := Result{Text: r.Text, Accounting: Accounting{
+	return Result{Text: r.Text, Accounting: newAccounting(&r.Accounting)}
+}
+
+// newAccounting converts the text privatizer's bill (Privatize's, or
+// Cost's) to the package's.
+func newAccounting(a *privatize.Accounting) Accounting {
+	out := Accounting{
 		Mechanism: Mechanism(a.Mechanism), Words: a.Words, OOV: a.OOV, Memoized: a.Memoized,
 		Epsilon: a.Epsilon, Metric: a.Metric, TotalEpsilon: a.TotalEpsilon,
 		PAvg: a.PAvg, UnitFree: a.UnitFree, LossUnknown: a.LossUnknown,
-	}}
+	}
 	if a.Classes != nil {
-		out.Accounting.Classes = make([]ClassCount, len(a.Classes))
+		out.Classes = make([]ClassCount, len(a.Classes))
 		for i, c := range a.Classes {
-			out.Accounting.Classes[i] = ClassCount{Class: c.Class, Epsilon: c.Epsilon, Words: c.Words, Memoized: c.Memoized}
+			out.Classes[i] = ClassCount{Class: c.Class, Epsilon: c.Epsilon, Words: c.Words, Memoized: c.Memoized}
 		}
 	}
 	if l := a.Ledger; l != nil {
-		out.Accounting.Ledger = &Receipt{Amount: l.Amount, PeriodSpent: l.PeriodSpent, LifetimeSpent: l.LifetimeSpent,
+		out.Ledger = &Receipt{Amount: l.Amount, PeriodSpent: l.PeriodSpent, LifetimeSpent: l.LifetimeSpent,
 			PeriodRemaining: l.PeriodRemaining, LifetimeRemaining: l.LifetimeRemaining, At: l.At}
 		// a.Epsilon·a.PAvg is Info.WordCost (wordCost): the main ε's.
 		cost := a.Epsilon * a.PAvg
-		out.Accounting.Ledger.PeriodWordsRemaining = wordsLeft(l.PeriodRemaining, cost)
-		out.Accounting.Ledger.LifetimeWordsRemaining = wordsLeft(l.LifetimeRemaining, cost)
+		out.Ledger.PeriodWordsRemaining = wordsLeft(l.PeriodRemaining, cost)
+		out.Ledger.LifetimeWordsRemaining = wordsLeft(l.LifetimeRemaining, cost)
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/privatize"
 )
@@ -131,7 +132,7 @@ func validCaps(c *Config) error {
 		{"Caps.PerPeriodWords", "Caps.PerPeriod", c.Caps.PerPeriodWords, c.Caps.PerPeriod != 0},
 	} {
 		switch {
-		case f.words < 0 || int64(f.words) > maxCapWords: // int64: 2^40 overflows a 32-bit int
+		case f.words < 0 || int64(f.words) > ledger.MaxCapWords: // int64: 2^40 overflows a 32-bit int
 			return invalid("%s %d out of range [0, 2^40] (0: no cap)", f.name, f.words)
 		case f.words != 0 && f.lossSet:
 			return invalid("%s and %s are both set: give the cap once, in words or in unit-free loss", f.name, f.loss)

@@ -247,11 +247,11 @@ var (
 
 // TestWordCapArithmetic: under the ledger's exact arithmetic, the cap
 // ledgerCaps computes grants exactly N words and refuses word N+1 for
-// every model cost, N up to 2^30 (and maxCapWords) and calls of 1, 3 and
+// every model cost, N up to 2^30 (and ledger.MaxCapWords) and calls of 1, 3 and
 // 1000 words (and all N words in one call).
 func TestWordCapArithmetic(t *testing.T) {
 	for _, m := range capModels(t) {
-		for _, n := range append(capModelNs, int(min(maxCapWords, math.MaxInt))) {
+		for _, n := range append(capModelNs, int(min(ledger.MaxCapWords, math.MaxInt))) {
 			caps, err := ledgerCaps(Caps{LifetimeWords: n, PerPeriodWords: n}, 0, "model", "model", m.charge(1))
 			if err != nil {
 				t.Fatal(err)
@@ -282,7 +282,7 @@ func TestWordCapNegativeControl(t *testing.T) {
 	} {
 		wrong := 0
 		for _, m := range capModels(t) {
-			for _, n := range append(capModelNs, int(min(maxCapWords, math.MaxInt))) {
+			for _, n := range append(capModelNs, int(min(ledger.MaxCapWords, math.MaxInt))) {
 				for _, k := range capModelPerCalls {
 					if !m.grantsExactly(bad.cap(n, m.eps*m.pavg), n, k) {
 						wrong++
@@ -427,7 +427,7 @@ func TestWordCapRefused(t *testing.T) {
 
 // aboveCapWords is one past the largest word cap, as a variable: a
 // constant would not compile where int has 32 bits.
-var aboveCapWords = int64(maxCapWords) + 1
+var aboveCapWords = int64(ledger.MaxCapWords) + 1
 
 // TestWordCapOtherLevel: the ledger keeps charges, not caps. A directory
 // that spent words at balanced, reopened at another level with the same

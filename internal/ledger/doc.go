@@ -93,5 +93,13 @@
 //
 // The ledger is unit-agnostic: WordVeil charges the unit-free privacy-loss
 // estimate of each privatized word, so that one budget covers every
-// mechanism.
+// mechanism. WordCap converts a cap given in words to that unit, so that
+// exactly the words asked for are granted.
+//
+// Tally is a lifetime budget kept in memory, for a caller that holds every
+// charge of one account in one place (a batch pipeline's accounting per
+// user): it compares its cap with the exact sum of its charges as Ledger
+// does, and guarantees nothing else above: nothing is on disk, so it is no
+// defence against a restart or a rollback, and it is not safe for
+// concurrent use.
 package ledger

@@ -19,7 +19,10 @@
 // loss is charged before any text is returned, and a failed charge returns
 // no text. With a memo, a word already answered gets its permanent response
 // again and costs nothing more. Close closes the memo and the ledger a
-// Privatizer was given; every call after it fails with ErrClosed.
+// Privatizer was given; every call after it fails with ErrClosed. Cost
+// returns the bill Privatize would return (exactly, without a memo; an
+// upper bound with one) from the text's tokens and vocabulary lookup alone,
+// drawing nothing and releasing nothing.
 //
 // With word classes (NewWithClasses, classes.go), rare, capitalized and
 // number words get their own ε: each word is ε_c·d-metric-DP for its class

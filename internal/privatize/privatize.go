@@ -326,23 +326,85 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if err := p.checkTexts(texts); err != nil {
+		return nil, err
+	}
+	sc, err := p.scan(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	ids, cls := sc.ids, sc.cls
+
+	var out []Result
+	var receipt *ledger.Receipt
+	// finish runs once the responses are drawn (inside the memo's
+	// transaction when there is one): passes 3 and the payment.
+	finish := func(resp []int32, memoized []bool) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		out = p.assemble(texts, &sc, resp, memoized, src, record)
+		if prepare != nil {
+			if err := prepare(out); err != nil {
+				return err
+			}
+		}
+		if p.opt.Ledger == nil {
+			return nil
+		}
+		// The block's bill, by the same arithmetic as each text's, so a
+		// block of one text is charged exactly its UnitFree.
+		bill := p.textAccounting(textCursor{}, sc.ends[len(texts)-1], memoized, cls)
+		rec, err := p.opt.Ledger.Charge(bill.TotalEpsilon * p.pavg)
+		if err != nil {
+			return err
+		}
+		receipt = &rec
+		return nil
+	}
+	if err := p.respond(ctx, ids, cls, src, finish); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].Accounting.Ledger = receipt
+	}
+	return out, nil
+}
+
+// checkTexts refuses an empty block, an empty text and a text or block
+// over MaxTextBytes.
+func (p *Privatizer) checkTexts(texts []string) error {
 	if len(texts) == 0 {
-		return nil, fmt.Errorf("privatize: %w", ErrEmptyText)
+		return fmt.Errorf("privatize: %w", ErrEmptyText)
 	}
 	total := 0
 	for _, t := range texts {
 		switch {
 		case t == "":
-			return nil, fmt.Errorf("privatize: %w", ErrEmptyText)
+			return fmt.Errorf("privatize: %w", ErrEmptyText)
 		case len(t) > p.opt.MaxTextBytes:
-			return nil, errwrap.Tag(ErrTextTooLarge, "privatize: a text of %d bytes exceeds the limit of %d", len(t), p.opt.MaxTextBytes)
+			return errwrap.Tag(ErrTextTooLarge, "privatize: a text of %d bytes exceeds the limit of %d", len(t), p.opt.MaxTextBytes)
 		}
 		total += len(t)
 	}
 	if total > p.opt.MaxTextBytes {
-		return nil, errwrap.Tag(ErrTextTooLarge, "privatize: a block of %d bytes exceeds the limit of %d", total, p.opt.MaxTextBytes)
+		return errwrap.Tag(ErrTextTooLarge, "privatize: a block of %d bytes exceeds the limit of %d", total, p.opt.MaxTextBytes)
 	}
+	return nil
+}
 
+// scanned is what passes 0 and 1 find in a block's texts: everything a
+// text's accounting depends on, and nothing drawn.
+type scanned struct {
+	ids   []int32      // the word ids, in order of appearance
+	cls   []uint8      // with classes, each word's class; else nil
+	found bitset       // which content segments are words
+	ends  []textCursor // ends[i]: where text i's segments and words end
+}
+
+// scan runs passes 0 and 1 of a block (checked by checkTexts): tokenize
+// each text and look its words up. It draws nothing.
+func (p *Privatizer) scan(ctx context.Context, texts []string) (scanned, error) {
 	// Pass 0 counts the content segments and those that may be words, so
 	// that pass 1's slices are allocated once, at their final size (a
 	// slice grown by append allocates about five times its final size).
@@ -375,13 +437,14 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 		cls = make([]uint8, 0, candidates)
 	}
 	found := newBitset(segs)
+	ends := make([]textCursor, len(texts))
 	seg := 0
-	var word tokenize.Case
-	for _, t := range texts {
+	for i, t := range texts {
+		var word tokenize.Case // as in writeText: each text starts afresh
 		sc.Reset(t)
 		for k := 0; ; k++ {
 			if k%cancelEvery == 0 && ctx.Err() != nil {
-				return nil, ctx.Err()
+				return scanned{}, ctx.Err()
 			}
 			tk, ok := sc.Next()
 			if !ok {
@@ -402,39 +465,9 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 				seg++
 			})
 		}
+		ends[i] = textCursor{seg: seg, word: len(ids)}
 	}
-
-	var out []Result
-	var receipt *ledger.Receipt
-	// finish runs once the responses are drawn (inside the memo's
-	// transaction when there is one): passes 3 and the payment.
-	finish := func(resp []int32, memoized []bool) error {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		out = p.assemble(texts, found, resp, memoized, cls, src, record)
-		if prepare != nil {
-			if err := prepare(out); err != nil {
-				return err
-			}
-		}
-		if p.opt.Ledger == nil {
-			return nil
-		}
-		rec, err := p.opt.Ledger.Charge(p.blockEpsilon(len(resp), memoized, cls) * p.pavg)
-		if err != nil {
-			return err
-		}
-		receipt = &rec
-		return nil
-	}
-	if err := p.respond(ctx, ids, cls, src, finish); err != nil {
-		return nil, err
-	}
-	for i := range out {
-		out[i].Accounting.Ledger = receipt
-	}
-	return out, nil
+	return scanned{ids: ids, cls: cls, found: found, ends: ends}, nil
 }
 
 // respond draws the response to every word occurrence of ids and hands
@@ -549,11 +582,11 @@ func (p *Privatizer) oovWord(src rand.Source) string {
 
 // assemble writes each text's output: layout kept, vocabulary words and
 // pieces replaced by their responses in order, everything else by the OOV
-// policy, the pieces of a word joined back (pieces.go). found says which
-// content segments pass 1 found (in the same order). Each text is written
-// twice from the same draws (output.go): counted, then into a string of
-// exactly that size.
-func (p *Privatizer) assemble(texts []string, found bitset, resp []int32, memoized []bool, cls []uint8, src rand.Source, record recordFunc) []Result {
+// policy, the pieces of a word joined back (pieces.go). sc is what pass 1
+// found (sc.found: which content segments are words, in the same order).
+// Each text is written twice from the same draws (output.go): counted,
+// then into a string of exactly that size. Its bill is textAccounting's.
+func (p *Privatizer) assemble(texts []string, sc *scanned, resp []int32, memoized []bool, src rand.Source, record recordFunc) []Result {
 	out := make([]Result, len(texts))
 	var at textCursor
 	var key [32]byte
@@ -564,19 +597,13 @@ func (p *Privatizer) assemble(texts []string, found bitset, resp []int32, memoiz
 		}
 		draws.Seed(key)
 		size := sink{}
-		end := at
-		p.writeText(t, &end, found, resp, memoized, cls, &draws, &size, nil, nil)
+		from, end := at, at
+		p.writeText(t, &end, sc.found, resp, &draws, &size, nil)
 		var b strings.Builder
 		b.Grow(size.n)
 		draws.Seed(key)
-		acc := p.accounting()
-		p.writeText(t, &at, found, resp, memoized, cls, &draws, &sink{b: &b}, &acc, record)
-		acc.TotalEpsilon = float64(acc.Words-acc.Memoized) * acc.Epsilon
-		if acc.Classes != nil {
-			acc.TotalEpsilon = total(acc.Classes)
-		}
-		acc.UnitFree = acc.TotalEpsilon * acc.PAvg // NaN when P_avg is unknown
-		out[i] = Result{Text: b.String(), Accounting: acc}
+		p.writeText(t, &at, sc.found, resp, &draws, &sink{b: &b}, record)
+		out[i] = Result{Text: b.String(), Accounting: p.textAccounting(from, sc.ends[i], memoized, sc.cls)}
 	}
 	return out
 }
@@ -587,10 +614,11 @@ type textCursor struct{ seg, word int }
 
 // writeText writes one text's output to w, drawing the OOV and
 // punctuation replacements from draws, and advances at past its segments
-// and words. acc, when not nil, is filled in; record, when not nil, sees
-// every output token (its strings are slices of the output).
-func (p *Privatizer) writeText(t string, at *textCursor, found bitset, resp []int32, memoized []bool, cls []uint8,
-	draws rand.Source, w *sink, acc *Accounting, record recordFunc) {
+// and words (to where pass 1 ended the text: the same tokens, the same
+// segments). record, when not nil, sees every output token (its strings
+// are slices of the output).
+func (p *Privatizer) writeText(t string, at *textCursor, found bitset, resp []int32,
+	draws rand.Source, w *sink, record recordFunc) {
 	emit := func(in tokenize.Token, start int, how tokenSource) {
 		if record != nil {
 			record(in, w.b.String()[start:], how)
@@ -627,25 +655,8 @@ func (p *Privatizer) writeText(t string, at *textCursor, found bitset, resp []in
 			if found.has(at.seg) {
 				k := at.word
 				out = p.asset.Word(int(resp[k]))
-				if acc != nil {
-					acc.Words++
-					m := memoized != nil && memoized[k]
-					if m {
-						acc.Memoized++
-					}
-					if cls != nil {
-						c := &acc.Classes[cls[k]]
-						c.Words++
-						if m {
-							c.Memoized++
-						}
-					}
-				}
 				at.word++
 			} else {
-				if acc != nil {
-					acc.OOV++
-				}
 				how = fromOOV
 				if p.opt.OOV != OOVPlaceholder {
 					out = p.oovWord(draws)
@@ -685,8 +696,14 @@ func (p *Privatizer) writeText(t string, at *textCursor, found bitset, resp []in
 	}
 }
 
-// accounting returns a bill with the privatizer's constants filled in.
-func (p *Privatizer) accounting() Accounting {
+// textAccounting is the bill of the words and segments between from and
+// to (one text's, or a whole block's): the privatizer's constants, Words
+// and OOV counted by pass 1 (every content segment is either a word the
+// mechanism privatizes or a token the OOV policy replaces), Memoized and
+// Classes from the responses, and the ε and unit-free totals. It is the
+// one place these are computed, for Privatize, PrivatizeBlock's ledger
+// charge and Cost alike. memoized is nil when no word is memoized.
+func (p *Privatizer) textAccounting(from, to textCursor, memoized []bool, cls []uint8) Accounting {
 	acc := Accounting{Epsilon: p.m.Epsilon(), Metric: p.m.Metric(), PAvg: p.pavg, LossUnknown: p.unknown}
 	if f, ok := p.m.(mechanism.Facts); ok {
 		acc.Mechanism = f.Name()
@@ -694,30 +711,27 @@ func (p *Privatizer) accounting() Accounting {
 	if p.classes != nil {
 		acc.Classes = p.classes.counts()
 	}
-	return acc
-}
-
-// blockEpsilon is the ε a block's fresh words cost in all: each at its
-// class's ε (at the base ε without classes). memoized is nil when no word
-// is memoized.
-func (p *Privatizer) blockEpsilon(words int, memoized []bool, cls []uint8) float64 {
-	if cls == nil {
-		fresh := words
-		for _, m := range memoized {
+	acc.Words = to.word - from.word
+	acc.OOV = to.seg - from.seg - acc.Words
+	for k := from.word; k < to.word; k++ {
+		m := memoized != nil && memoized[k]
+		if m {
+			acc.Memoized++
+		}
+		if cls != nil {
+			c := &acc.Classes[cls[k]]
+			c.Words++
 			if m {
-				fresh--
+				c.Memoized++
 			}
 		}
-		return float64(fresh) * p.m.Epsilon()
 	}
-	counts := p.classes.counts()
-	for i, c := range cls {
-		counts[c].Words++
-		if memoized != nil && memoized[i] {
-			counts[c].Memoized++
-		}
+	acc.TotalEpsilon = float64(acc.Words-acc.Memoized) * acc.Epsilon
+	if acc.Classes != nil {
+		acc.TotalEpsilon = total(acc.Classes)
 	}
-	return total(counts)
+	acc.UnitFree = acc.TotalEpsilon * acc.PAvg // NaN when P_avg is unknown
+	return acc
 }
 
 // MemoIdentity is what a memo's responses for m over a are valid for: the

@@ -1,0 +1,43 @@
+package ledger
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+// TestWordCapEdges: WordCap's accepted range and its refusals.
+func TestWordCapEdges(t *testing.T) {
+	const minNormal = 0x1p-1022
+	for _, c := range []struct {
+		name  string
+		words int
+		cost  float64
+		want  float64 // when ok
+		ok    bool
+	}{
+		{"no cap", 0, 0.25, 0, true},
+		{"no cap, unknown cost", 0, math.NaN(), 0, true},
+		{"one word", 1, 0.25, 0.375, true},
+		{"seven words", 7, 2, 15, true},
+		{"largest", MaxCapWords, 1, MaxCapWords + 0.5, true},
+		{"smallest normal cost", 1, minNormal, 1.5 * minNormal, true},
+		{"negative words", -1, 1, 0, false},
+		{"above MaxCapWords", MaxCapWords + 1, 1, 0, false},
+		{"unknown cost", 5, math.NaN(), 0, false},
+		{"zero cost", 5, 0, 0, false},
+		{"negative zero cost", 5, math.Copysign(0, -1), 0, false},
+		{"negative cost", 5, -1, 0, false},
+		{"subnormal cost", 5, math.Nextafter(minNormal, 0), 0, false},
+		{"infinite cost", 5, math.Inf(1), 0, false},
+		{"cap overflows", MaxCapWords, math.MaxFloat64 / 2, 0, false},
+	} {
+		got, err := WordCap(c.words, c.cost)
+		switch {
+		case c.ok && (err != nil || got != c.want):
+			t.Errorf("%s: WordCap(%d, %v) = %v, %v; want %v, nil", c.name, c.words, c.cost, got, err, c.want)
+		case !c.ok && (!errors.Is(err, ErrInvalid) || got != 0):
+			t.Errorf("%s: WordCap(%d, %v) = %v, %v; want 0 and an ErrInvalid", c.name, c.words, c.cost, got, err)
+		}
+	}
+}
