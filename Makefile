@@ -7,7 +7,7 @@ DEFAULT_ASSET := internal/assets/en-glove100-50k.wva
 
 .PHONY: run help test notrun-reset calibrate-hamming vet test-race test-times test-full test-purego test-arm64 bench tools assets build build-research \
 	test-32bit test-jvm check-golden golden aar xcframework bench-mobile measure-mobile eval-data eval eval-report typed-text \
-	check-android-sample test-jvm-arm64 package-metadata lint api-report layout check-docs
+	check-android-sample test-jvm-arm64 package-metadata lint api-report layout check-docs test-beam
 
 run: build ## the main job: privatize a sample text with each on-device mechanism on the embedded asset
 	bin/wordveil demo
@@ -15,7 +15,7 @@ run: build ## the main job: privatize a sample text with each on-device mechanis
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
 
-test: notrun-reset tools vet check-docs lint test-race test-full test-purego test-arm64 test-32bit check-golden test-jvm check-android-sample test-jvm-arm64 package-metadata ## everything CI runs
+test: notrun-reset tools vet check-docs lint test-race test-full test-purego test-arm64 test-32bit check-golden test-jvm check-android-sample test-jvm-arm64 package-metadata test-beam ## everything CI runs
 	@scripts/capability.sh summary
 	@echo "make test: all passed"
 
@@ -70,6 +70,9 @@ test-times: ## the ten slowest tests under -race -short (both modules); fails if
 test-full: ## the same at full size (property tests up to N = 200k, statistical tests at full sample sizes), both modules
 	$(GO) test -count=1 -timeout $(TIMEOUT_FULL) ./...
 	cd $(RESEARCH) && $(GO) test -count=1 -timeout $(TIMEOUT_FULL) ./...
+
+test-beam: ## the Beam pipeline module (beam/, outside go.work): vet, its tests on Prism (a 1M-word corpus), race, the README's command; NOT RUN where the Go proxy is unreachable (scripts/test-beam.sh)
+	GO=$(GO) TIMEOUT=$(TIMEOUT_FULL) scripts/test-beam.sh
 
 test-purego: ## the portable kernels, without assembly
 	$(GO) test -tags purego -count=1 -timeout $(TIMEOUT_SHORT) ./internal/hamming/ ./$(RESEARCH)/euclid/

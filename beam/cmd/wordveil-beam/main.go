@@ -1,0 +1,128 @@
+// Command wordveil-beam privatizes a corpus of text records keyed by user
+// on Apache Beam, with a privacy budget per user: the SDK's engine on
+// every worker, Prism (Beam's local runner, in this process) by default.
+//
+//	wordveil-beam -input 'corpus/*.jsonl' -output out -cap-words 500
+//
+// writes out/records-*.jsonl (each record privatized, or withheld over its
+// user's cap) and out/budget-*.jsonl (each user's spending). Beam's own
+// flags pick another runner (docs/BEAM.md): --runner=dataflow with its
+// project flags, or --runner=flink, spark or universal with a job
+// server's --endpoint.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx" // Beam's runners (dataflow, flink, spark, universal, ...) and file systems (gs://)
+
+	"github.com/wordveil/wordveil/beam/pipeline"
+)
+
+const usage = `Usage: wordveil-beam -input GLOB -output DIR [flags] [Beam flags]
+
+Privatizes every record of the files matching GLOB with the wordveil engine
+and writes DIR/records-*.jsonl (one line per record: the privatized text and
+its accounting) and DIR/budget-*.jsonl (one line per user: records released
+and withheld, the loss spent, what is left of the cap).
+
+Input: JSON lines {"user": "...", "text": "..."} (-format jsonl, the
+default), or "user<TAB>text" lines (-format tsv); .gz files are read
+compressed. Each user's records are charged, in (file, line) order, against
+-cap (unit-free loss) or -cap-words (words at the mechanism's ε); a record
+that does not fit is withheld, never released (-over-cap).
+
+Runner: Prism in this process by default; otherwise --runner=dataflow with
+its project flags, or --runner=flink|spark|universal with the --endpoint of a
+job server (docs/BEAM.md; none of these is tested here).
+
+Exit codes: 0 ok, 1 error, 2 usage or invalid settings.
+
+Flags:
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stderr))
+}
+
+func run(args []string, stderr io.Writer) int {
+	var o pipeline.Options
+	fs := flag.CommandLine
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&o.Input, "input", "", "input file glob, e.g. 'corpus/*.jsonl' (quote it)")
+	fs.StringVar(&o.Output, "output", "", "output directory (new or empty)")
+	fs.StringVar(&o.Format, "format", pipeline.FormatJSONL, "input format: jsonl or tsv")
+	fs.IntVar(&o.Shards, "shards", pipeline.DefaultShards, "output files of each kind; each is sorted in memory by one worker")
+	fs.StringVar(&o.Engine.Mechanism, "mechanism", "brr", "mechanism: brr, tem-hamming, 1dg, 1dt, tem, santext or custext")
+	fs.StringVar(&o.Engine.Level, "preset", "balanced", "privacy level: strong, balanced or light")
+	fs.Float64Var(&o.Engine.Epsilon, "epsilon", 0, "ε in the mechanism's metric (overrides -preset)")
+	fs.StringVar(&o.Engine.AssetFile, "asset", "", "asset file, readable by every worker (default: the embedded English asset)")
+	fs.StringVar(&o.Engine.OOV, "oov", "random-word", "out-of-vocabulary policy: random-word or placeholder")
+	fs.StringVar(&o.Engine.Placeholder, "placeholder", "", "with -oov placeholder: the replacement (default •)")
+	fs.StringVar(&o.Engine.Numbers, "numbers", "privatize", "numbers the vocabulary has: privatize or replace")
+	fs.BoolVar(&o.Engine.PrivatizePunctuation, "punct", false, "privatize punctuation too")
+	fs.BoolVar(&o.Engine.AllowExcludedOutputs, "all-outputs", false, "also release the asset's excluded (offensive) words")
+	fs.Float64Var(&o.Cap, "cap", 0, "each user's cap in unit-free loss ε·P_avg per word (0 = none)")
+	fs.IntVar(&o.CapWords, "cap-words", 0, "each user's cap in words at the mechanism's ε: exactly N words granted (0 = none; not with -cap)")
+	fs.StringVar(&o.OverCap, "over-cap", pipeline.OverCapDrop, "a record over its user's cap: drop (not written) or placeholder (written as withheld)")
+	fs.StringVar(&o.Placeholder, "withheld-text", "", "with -over-cap placeholder: the withheld record's text (default •)")
+	fs.BoolVar(&o.SkipMalformed, "skip-malformed", false, "count and skip lines that are not records instead of failing")
+	fs.IntVar(&o.MaxRecordBytes, "max-record", pipeline.DefaultMaxRecordBytes, "longest input line in bytes")
+	fs.Uint64Var(&o.Seed, "seed", 0, "EVALUATION ONLY: reproducible output (0 = secure randomness)")
+	verbose := fs.Bool("v", false, "print the runner's log (Prism's job and worker messages)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "wordveil-beam: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	if o.Seed != 0 {
+		fmt.Fprintln(stderr, "wordveil-beam: WARNING: -seed makes the output reproducible by anyone who knows the seed; use it for evaluation only, never on real data")
+	}
+	beam.Init() // a worker started by a remote runner runs as a worker from here
+	if !*verbose {
+		// Prism logs every job step at INFO, and a failed bundle's whole
+		// plan at ERROR; the counters at the end say what a run did, and
+		// an error's cause is printed below. (After beam.Init, which sets
+		// Beam's own logging up.)
+		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	c, err := pipeline.Run(ctx, o, *runners.Runner)
+	switch {
+	case errors.Is(err, pipeline.ErrInvalidOptions):
+		fmt.Fprintf(stderr, "wordveil-beam: %v\n", err)
+		return 2
+	case err != nil:
+		fmt.Fprintln(stderr, err)
+		if full := errors.Unwrap(err); *verbose && full != nil {
+			fmt.Fprintf(stderr, "the runner's error in full:\n%v\n", full)
+		}
+		return 1
+	}
+	fmt.Fprintf(stderr, "wordveil-beam: %d records read (%d malformed lines skipped), %d released, %d withheld over a cap; %d words privatized; %d users, %d of them capped\n",
+		c.RecordsRead, c.Malformed, c.Released, c.Withheld, c.WordsReleased, c.Users, c.UsersCapped)
+	fmt.Fprintf(stderr, "wordveil-beam: wrote %s and %s\n", filepath.Join(o.Output, "records-*.jsonl"), filepath.Join(o.Output, "budget-*.jsonl"))
+	return 0
+}

@@ -1,0 +1,172 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/internal/ledger"
+)
+
+// Ref is what the cap needs of a record: where it is, what it costs.
+type Ref struct {
+	Source string
+	Line   int64
+	Words  int     // words the mechanism privatizes (Accounting.Words)
+	Cost   float64 // its charge, Accounting.UnitFree (NaN when the mechanism's loss is unknown)
+}
+
+// Decision says whether a record is released.
+type Decision struct {
+	Granted bool
+}
+
+// costFn works out each record's charge with the engine (wordveil's
+// Privatizer.Cost: tokenization and vocabulary lookup, no draws), and
+// keys the record twice: its Ref by user, for decideFn, and the record by
+// recordKey, for the join with its decision.
+type costFn struct {
+	Engine         Engine
+	MaxRecordBytes int
+
+	p *wordveil.Privatizer
+}
+
+func (fn *costFn) Setup() error {
+	var err error
+	fn.p, err = openEngine(fn.Engine, fn.MaxRecordBytes)
+	return err
+}
+
+func (fn *costFn) Teardown() error { return fn.p.Close() }
+
+func (fn *costFn) ProcessElement(r Record, refs func(string, Ref), recs func(string, Record)) error {
+	ref := Ref{Source: r.Source, Line: r.Line}
+	if r.Text != "" { // an empty text privatizes to itself and costs nothing
+		acc, err := fn.p.Cost(r.Text)
+		if err != nil {
+			return fmt.Errorf("wordveil-beam: %s line %d: %w", r.Source, r.Line, err)
+		}
+		ref.Words, ref.Cost = acc.Words-acc.Memoized, acc.UnitFree
+	}
+	refs(r.User, ref)
+	recs(recordKey(r.User, r.Source, r.Line), r)
+	return nil
+}
+
+// decideFn holds one user's Refs (never their texts: about 60 bytes and
+// the path per record), sorts them by (Source, Line) and grants them in
+// that order while the exact sum of the granted charges stays within the
+// cap (ledger.Tally, the exact arithmetic of the SDK's ledger); a record
+// that does not fit is withheld, and later, smaller ones may still fit,
+// as a device's ledger grants a later, smaller call. The order is a
+// function of the input alone, so which records are released does not
+// depend on how the runner schedules, splits or retries the work.
+type decideFn struct {
+	CapLoss  float64 // 0: no cap
+	WordCost float64 // for the summary's words remaining; NaN when unknown
+	CapWords int     // for the summary (0: the cap was given in loss, or none)
+	Shards   int
+
+	users, capped beam.Counter
+}
+
+func (fn *decideFn) Setup() {
+	fn.users = beam.NewCounter(metricsNamespace, CounterUsers)
+	fn.capped = beam.NewCounter(metricsNamespace, CounterUsersCapped)
+}
+
+func (fn *decideFn) ProcessElement(ctx context.Context, user string, refs func(*Ref) bool, decide func(string, Decision), summary func(int, OutLine)) error {
+	var all []Ref
+	var r Ref
+	for refs(&r) {
+		all = append(all, r)
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].Source != all[j].Source {
+			return all[i].Source < all[j].Source
+		}
+		return all[i].Line < all[j].Line
+	})
+	tally, err := ledger.NewTally(fn.CapLoss)
+	if err != nil {
+		return err
+	}
+	s := Summary{User: user, Records: len(all)}
+	for _, r := range all {
+		granted := true
+		if math.IsNaN(r.Cost) {
+			// The loss is unknown (settle allows no cap then): the record
+			// is released and the user's spending is unknown.
+			s.unknown = true
+		} else if granted, err = tally.Charge(r.Cost); err != nil {
+			return fmt.Errorf("wordveil-beam: %s line %d: %w", r.Source, r.Line, err)
+		}
+		if granted {
+			s.Released++
+			s.Words += r.Words
+		} else {
+			s.Withheld++
+		}
+		decide(recordKey(user, r.Source, r.Line), Decision{Granted: granted})
+	}
+	fn.users.Inc(ctx, 1)
+	if s.Withheld > 0 {
+		fn.capped.Inc(ctx, 1)
+	}
+	line, err := s.line(tally, fn.CapLoss, fn.CapWords, fn.WordCost)
+	if err != nil {
+		return err
+	}
+	summary(shardOf(user, fn.Shards), line)
+	return nil
+}
+
+// Summary is one user's line in the budget files.
+type Summary struct {
+	User     string   `json:"user"`
+	Records  int      `json:"records"`  // the user's records read
+	Released int      `json:"released"` // privatized and written
+	Withheld int      `json:"withheld"` // over the cap: never released
+	Words    int      `json:"words"`    // words privatized in the released records
+	Spent    *float64 `json:"spent"`    // the exact sum of the released records' charges (unit-free loss), rounded; null when unknown
+	Cap      *float64 `json:"cap"`      // the cap in unit-free loss; null without one
+	CapWords *int     `json:"capWords"` // the cap in words, when it was given so; null otherwise
+	// Remaining is the cap less Spent; WordsRemaining the same in words
+	// at the engine's ε, rounded down. Null without a cap.
+	Remaining      *float64 `json:"remaining"`
+	WordsRemaining *int64   `json:"wordsRemaining"`
+
+	unknown bool // some record's loss is unknown (NaN): Spent is null
+}
+
+func (s Summary) line(t *ledger.Tally, capLoss float64, capWords int, cost float64) (OutLine, error) {
+	if !s.unknown {
+		s.Spent = finite(t.Spent())
+	}
+	if capLoss > 0 {
+		s.Cap = finite(capLoss)
+		s.Remaining = finite(t.Remaining())
+		if w := math.Floor(t.Remaining() / cost); w >= 0 && w < math.MaxInt64 {
+			n := int64(w)
+			s.WordsRemaining = &n
+		}
+	}
+	if capWords > 0 {
+		s.CapWords = &capWords
+	}
+	j, err := toJSON(s)
+	return OutLine{User: s.User, JSON: j}, err
+}
+
+// finite returns &x, or nil (JSON null) for NaN and ±Inf.
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}

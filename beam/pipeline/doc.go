@@ -1,0 +1,37 @@
+// Package pipeline privatizes corpora in bulk on Apache Beam: text records
+// keyed by user, read from JSON-lines or tab-separated files, each
+// privatized by the SDK's own engine (a wordveil.Privatizer opened from
+// the same Config on every worker), with a privacy budget per user.
+//
+// # What it guarantees
+//
+//   - Every record is released only as the engine's output: each word a
+//     draw of the mechanism with fresh crypto/rand randomness, every token
+//     outside the vocabulary (numbers it lacks, e-mail addresses, URLs)
+//     replaced by the OOV policy. The input's text is never written.
+//   - Each user's released records are charged, in the SDK's unit
+//     (unit-free loss, Accounting.UnitFree), against Options.Cap or
+//     Options.CapWords: the exact sum of the released records' charges
+//     never exceeds the cap. A record that does not fit is withheld: never
+//     released, dropped or replaced by a placeholder (Options.OverCap),
+//     and counted in the user's summary.
+//   - Which records are released is decided from the input alone: a
+//     user's records are taken in (source path, line) order, each granted
+//     if it still fits. It does not depend on how a runner schedules,
+//     splits or retries the work.
+//   - With Options.Seed (evaluation only) the output files are identical
+//     byte for byte on every run, and each record's text equals what
+//     `wordveil privatize -seed RecordSeed(...)` prints for it.
+//
+// # What it does not guarantee
+//
+//   - The cap holds within one run: a user's spending in earlier runs is
+//     not carried over. The budget files say what each user spent.
+//   - The user key is copied to the output as it is (it is how the
+//     records and the summary name a user): use a pseudonym.
+//   - The output discloses what the SDK's output discloses: each
+//     record's layout, its number of words, which records were withheld.
+//   - Memory: the decision holds one user's Refs (about 60 bytes and the
+//     source path per record, never the texts), and each output file is
+//     sorted in memory by its writer (Options.Shards sets its size).
+package pipeline

@@ -1,0 +1,100 @@
+package pipeline
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"hash/fnv"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+)
+
+// OutLine is one line of an output file, with what orders it there.
+type OutLine struct {
+	User   string
+	Source string
+	Line   int64
+	JSON   string
+}
+
+// shardOf is the output file a user's lines go to: every line of a user
+// is in one file of each kind.
+func shardOf(user string, shards int) int {
+	h := fnv.New64a()
+	h.Write([]byte(user))
+	return int(h.Sum64() % uint64(shards))
+}
+
+// The output files' names: records-00003-of-00008.jsonl and
+// budget-00003-of-00008.jsonl. A shard no user hashes to has no file.
+const (
+	recordsPrefix = "records"
+	budgetPrefix  = "budget"
+)
+
+func shardName(prefix string, shard, shards int) string {
+	return fmt.Sprintf("%s-%05d-of-%05d.jsonl", prefix, shard, shards)
+}
+
+// writeFn writes one shard's lines, sorted by (user, source, line), so
+// that a file's bytes depend on the input and the seed only, not on the
+// runner's scheduling. It holds the shard in memory to sort it: Shards
+// sets how large that is (the output's size over Shards).
+type writeFn struct {
+	Dir    string
+	Prefix string
+	Shards int
+}
+
+func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*OutLine) bool) (err error) {
+	var all []OutLine
+	var l OutLine
+	for lines(&l) {
+		all = append(all, l)
+	}
+	sort.Slice(all, func(i, j int) bool {
+		a, b := &all[i], &all[j]
+		if a.User != b.User {
+			return a.User < b.User
+		}
+		if a.Source != b.Source {
+			return a.Source < b.Source
+		}
+		return a.Line < b.Line
+	})
+	name := joinPath(fn.Dir, shardName(fn.Prefix, shard, fn.Shards))
+	fs, err := filesystem.New(ctx, name)
+	if err != nil {
+		return fmt.Errorf("wordveil-beam: %s: %w", name, err)
+	}
+	defer fs.Close()
+	wc, err := fs.OpenWrite(ctx, name)
+	if err != nil {
+		return fmt.Errorf("wordveil-beam: creating %s: %w", name, err)
+	}
+	w := bufio.NewWriterSize(wc, 1<<20)
+	for i := range all {
+		w.WriteString(all[i].JSON)
+		w.WriteByte('\n')
+	}
+	if err := w.Flush(); err != nil {
+		wc.Close()
+		return fmt.Errorf("wordveil-beam: writing %s: %w", name, err)
+	}
+	if err := wc.Close(); err != nil {
+		return fmt.Errorf("wordveil-beam: closing %s: %w", name, err)
+	}
+	return nil
+}
+
+// joinPath joins a directory and a file name, for local paths and URLs
+// (gs://bucket/dir) alike.
+func joinPath(dir, name string) string {
+	if strings.Contains(dir, "://") {
+		return strings.TrimSuffix(dir, "/") + "/" + name
+	}
+	return path.Join(dir, name)
+}
