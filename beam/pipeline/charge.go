@@ -58,8 +58,8 @@ func (fn *costFn) ProcessElement(r Record, refs func(string, Ref), recs func(str
 	return nil
 }
 
-// decideFn holds one user's Refs (never their texts: about 60 bytes and
-// the path per record), sorts them by (Source, Line) and grants them in
+// decideFn holds one user's Refs (never their texts: about 48 bytes per
+// record, and each path once), sorts them by (Source, Line) and grants them in
 // that order while the exact sum of the granted charges stays within the
 // cap (ledger.Tally, the exact arithmetic of the SDK's ledger); a record
 // that does not fit is withheld, and later, smaller ones may still fit,
@@ -83,7 +83,13 @@ func (fn *decideFn) Setup() {
 func (fn *decideFn) ProcessElement(ctx context.Context, user string, refs func(*Ref) bool, decide func(string, Decision), summary func(int, OutLine)) error {
 	var all []Ref
 	var r Ref
+	paths := map[string]string{} // one copy of each path: a user's records share a few files
 	for refs(&r) {
+		if p, ok := paths[r.Source]; ok {
+			r.Source = p
+		} else {
+			paths[r.Source] = r.Source
+		}
 		all = append(all, r)
 	}
 	sort.Slice(all, func(i, j int) bool {

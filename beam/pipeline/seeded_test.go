@@ -7,11 +7,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 )
+
+// shardFile is the name of a complete output file.
+var shardFile = regexp.MustCompile(`^(records|budget)-\d{5}-of-\d{5}\.jsonl$`)
 
 // dirBytes returns every file of dir by name.
 func dirBytes(t testing.TB, dir string) map[string][]byte {
@@ -22,6 +26,10 @@ func dirBytes(t testing.TB, dir string) map[string][]byte {
 	}
 	m := map[string][]byte{}
 	for _, e := range ents {
+		// Only complete shard files: no temporary file is left behind.
+		if !shardFile.MatchString(e.Name()) {
+			t.Errorf("%s: unexpected file %s", dir, e.Name())
+		}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
 			t.Fatal(err)

@@ -3,6 +3,8 @@ package pipeline
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"hash/fnv"
 	"path"
@@ -49,7 +51,7 @@ type writeFn struct {
 	Shards int
 }
 
-func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*OutLine) bool) (err error) {
+func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*OutLine) bool) error {
 	var all []OutLine
 	var l OutLine
 	for lines(&l) {
@@ -71,13 +73,42 @@ func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*Ou
 		return fmt.Errorf("wordveil-beam: %s: %w", name, err)
 	}
 	defer fs.Close()
+	// Where the file system can rename, the file is written under a
+	// temporary name and renamed when complete: a retried or concurrent
+	// attempt never leaves a file cut short or interleaved under the
+	// final name.
+	target := name
+	rn, atomic := fs.(filesystem.Renamer)
+	if atomic {
+		var suffix [8]byte
+		if _, err := rand.Read(suffix[:]); err != nil {
+			return err
+		}
+		target = name + ".tmp-" + hex.EncodeToString(suffix[:])
+	}
+	if err := writeLines(ctx, fs, target, all); err != nil {
+		if rm, ok := fs.(filesystem.Remover); ok && atomic {
+			rm.Remove(ctx, target)
+		}
+		return err
+	}
+	if atomic {
+		if err := rn.Rename(ctx, target, name); err != nil {
+			return fmt.Errorf("wordveil-beam: renaming %s to %s: %w", target, name, err)
+		}
+	}
+	return nil
+}
+
+// writeLines writes lines to the file name, one JSON line each.
+func writeLines(ctx context.Context, fs filesystem.Interface, name string, lines []OutLine) error {
 	wc, err := fs.OpenWrite(ctx, name)
 	if err != nil {
 		return fmt.Errorf("wordveil-beam: creating %s: %w", name, err)
 	}
 	w := bufio.NewWriterSize(wc, 1<<20)
-	for i := range all {
-		w.WriteString(all[i].JSON)
+	for i := range lines {
+		w.WriteString(lines[i].JSON)
 		w.WriteByte('\n')
 	}
 	if err := w.Flush(); err != nil {
