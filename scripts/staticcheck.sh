@@ -7,6 +7,8 @@
 # `//lint:ignore CHECK reason` comment at its line; nothing is configured
 # away here.
 #   scripts/staticcheck.sh [packages]   (default ./...)
+# STATICCHECK_DIR=DIR runs it in DIR instead of the repository's root (the
+# beam/ module: scripts/test-beam.sh).
 set -euo pipefail
 # v0.8.2 (staticcheck 2026.2.2) is the newest release on the Go module proxy
 # (go list -m -versions honnef.co/go/tools) and the first to require Go 1.26,
@@ -22,7 +24,7 @@ if ! { [ -x "$SC" ] && "$SC" -version 2>/dev/null | grep -qF "(${VERSION#v})"; }
   # From outside the module, so its go.mod plays no part in the install.
   (cd "$BIN" && GOBIN=$BIN GOFLAGS=-mod=mod go install "honnef.co/go/tools/cmd/staticcheck@$VERSION")
 fi
-cd "$ROOT"
+cd "${STATICCHECK_DIR:-$ROOT}"
 if [ $# -gt 0 ]; then
   echo "staticcheck: $("$SC" -version) on $*" >&2
   exec "$SC" "$@"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # The Beam pipeline module (beam/, its own go.mod, outside go.work): go vet,
+# staticcheck,
 # its tests on Prism at full size (a 1,000,000-word corpus among them), the
 # pipeline package's short tests under the race detector, and the README's
 # command. Apache Beam's Go SDK and what its worker harness imports (about
@@ -25,6 +26,7 @@ if ! $GO list -deps -test ./... >/dev/null 2>"$log"; then
   exit 1
 fi
 $GO vet ./...
+STATICCHECK_DIR=$ROOT/beam "$ROOT/scripts/staticcheck.sh" ./...
 $GO test -count=1 -timeout "${TIMEOUT:-30m}" ./...
 $GO test -race -short -count=1 -timeout "${TIMEOUT:-30m}" ./pipeline
 # The README's command, as written there (from the repository's root).
