@@ -12,22 +12,22 @@ import (
 	"github.com/wordveil/wordveil/internal/ledger"
 )
 
-// Ref is what the cap needs of a record: where it is, what it costs.
-type Ref struct {
+// ref is what the cap needs of a record: where it is, what it costs.
+type ref struct {
 	Source string
 	Line   int64
 	Words  int     // words the mechanism privatizes (Accounting.Words)
 	Cost   float64 // its charge, Accounting.UnitFree (NaN when the mechanism's loss is unknown)
 }
 
-// Decision says whether a record is released.
-type Decision struct {
+// decision says whether a record is released.
+type decision struct {
 	Granted bool
 }
 
 // costFn works out each record's charge with the engine (wordveil's
 // Privatizer.Cost: tokenization and vocabulary lookup, no draws), and
-// keys the record twice: its Ref by user, for decideFn, and the record by
+// keys the record twice: its ref by user, for decideFn, and the record by
 // recordKey, for the join with its decision.
 type costFn struct {
 	Engine         Engine
@@ -44,21 +44,21 @@ func (fn *costFn) Setup() error {
 
 func (fn *costFn) Teardown() error { return fn.p.Close() }
 
-func (fn *costFn) ProcessElement(r Record, refs func(string, Ref), recs func(string, Record)) error {
-	ref := Ref{Source: r.Source, Line: r.Line}
+func (fn *costFn) ProcessElement(r record, refs func(string, ref), recs func(string, record)) error {
+	rf := ref{Source: r.Source, Line: r.Line}
 	if r.Text != "" { // an empty text privatizes to itself and costs nothing
 		acc, err := fn.p.Cost(r.Text)
 		if err != nil {
 			return fmt.Errorf("wordveil-beam: %s line %d: %w", r.Source, r.Line, err)
 		}
-		ref.Words, ref.Cost = acc.Words-acc.Memoized, acc.UnitFree
+		rf.Words, rf.Cost = acc.Words-acc.Memoized, acc.UnitFree
 	}
-	refs(r.User, ref)
+	refs(r.User, rf)
 	recs(recordKey(r.User, r.Source, r.Line), r)
 	return nil
 }
 
-// decideFn holds one user's Refs (never their texts: about 48 bytes per
+// decideFn holds one user's refs (never their texts: about 48 bytes per
 // record, and each path once), sorts them by (Source, Line) and grants them in
 // that order while the exact sum of the granted charges stays within the
 // cap (ledger.Tally, the exact arithmetic of the SDK's ledger); a record
@@ -80,9 +80,9 @@ func (fn *decideFn) Setup() {
 	fn.capped = beam.NewCounter(metricsNamespace, CounterUsersCapped)
 }
 
-func (fn *decideFn) ProcessElement(ctx context.Context, user string, refs func(*Ref) bool, decide func(string, Decision), summary func(int, OutLine)) error {
-	var all []Ref
-	var r Ref
+func (fn *decideFn) ProcessElement(ctx context.Context, user string, refs func(*ref) bool, decide func(string, decision), summary func(int, outLine)) error {
+	var all []ref
+	var r ref
 	paths := map[string]string{} // one copy of each path: a user's records share a few files
 	for refs(&r) {
 		if p, ok := paths[r.Source]; ok {
@@ -118,7 +118,7 @@ func (fn *decideFn) ProcessElement(ctx context.Context, user string, refs func(*
 		} else {
 			s.Withheld++
 		}
-		decide(recordKey(user, r.Source, r.Line), Decision{Granted: granted})
+		decide(recordKey(user, r.Source, r.Line), decision{Granted: granted})
 	}
 	fn.users.Inc(ctx, 1)
 	if s.Withheld > 0 {
@@ -150,7 +150,7 @@ type Summary struct {
 	unknown bool // some record's loss is unknown (NaN): Spent is null
 }
 
-func (s Summary) line(t *ledger.Tally, capLoss float64, capWords int, cost float64) (OutLine, error) {
+func (s Summary) line(t *ledger.Tally, capLoss float64, capWords int, cost float64) (outLine, error) {
 	if !s.unknown {
 		s.Spent = finite(t.Spent())
 	}
@@ -166,7 +166,7 @@ func (s Summary) line(t *ledger.Tally, capLoss float64, capWords int, cost float
 		s.CapWords = &capWords
 	}
 	j, err := toJSON(s)
-	return OutLine{User: s.User, JSON: j}, err
+	return outLine{User: s.User, JSON: j}, err
 }
 
 // finite returns &x, or nil (JSON null) for NaN and ±Inf.

@@ -19,7 +19,7 @@ import (
 type corpus struct {
 	dir     string
 	files   []string
-	records []Record // in file and line order
+	records []record // in file and line order
 	words   int      // word-like tokens generated
 	users   int
 }
@@ -32,7 +32,7 @@ var shapes = []string{"I'm", "don't", "y'all", "lol", "5", "1990", "3.5", "🙂"
 
 // genCorpus writes about words word tokens for at least users users over
 // nFiles files (the last gzip-compressed), deterministically from seed.
-// Record counts per user follow a Zipf law (exponent 1.2): a few users
+// record counts per user follow a Zipf law (exponent 1.2): a few users
 // have thousands of records, most have a handful.
 func genCorpus(t testing.TB, dir string, words, users, nFiles int, seed uint64) *corpus {
 	t.Helper()
@@ -103,7 +103,7 @@ func genCorpus(t testing.TB, dir string, words, users, nFiles int, seed uint64) 
 		line, _ := json.Marshal(map[string]string{"user": user, "text": text})
 		ws[f].Write(line)
 		ws[f].WriteByte('\n')
-		c.records = append(c.records, Record{User: user, Source: c.files[f], Line: lines[f], Text: text})
+		c.records = append(c.records, record{User: user, Source: c.files[f], Line: lines[f], Text: text})
 	}
 	for _, w := range ws {
 		if err := w.Flush(); err != nil {

@@ -31,7 +31,7 @@
 //     records and the summary name a user): use a pseudonym.
 //   - The output discloses what the SDK's output discloses: each
 //     record's layout, its number of words, which records were withheld.
-//   - Memory: the decision holds one user's Refs (about 48 bytes per
+//   - Memory: the decision holds one user's refs (about 48 bytes per
 //     record and each source path once, never the texts), and each output file is
 //     sorted in memory by its writer (Options.Shards sets its size).
 package pipeline

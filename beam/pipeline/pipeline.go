@@ -28,7 +28,7 @@ const DefaultRunner = "prism"
 // key and privatized (privatizeFn) → sharded, sorted, written (writeFn).
 // Privatization runs per record, in parallel across records, so one user
 // with many records does not hold up the others; only the decision, which
-// handles Refs (no texts), sees a user's records in one place.
+// handles refs (no texts), sees a user's records in one place.
 func Build(s beam.Scope, o Options) error {
 	st, err := settle(o)
 	if err != nil {

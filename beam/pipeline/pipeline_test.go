@@ -110,7 +110,7 @@ func TestPipelineCorpus(t *testing.T) {
 		t.Fatalf("generated %d words for %d users", c.words, c.users)
 	}
 	// The skew: the busiest user has far more records than the median one.
-	perUser := map[string][]Record{}
+	perUser := map[string][]record{}
 	for _, r := range c.records {
 		perUser[r.User] = append(perUser[r.User], r)
 	}

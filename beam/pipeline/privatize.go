@@ -51,9 +51,9 @@ func (fn *privatizeFn) Setup() error {
 
 func (fn *privatizeFn) Teardown() error { return fn.p.Close() }
 
-func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, recs func(*Record) bool, decs func(*Decision) bool, emit func(int, OutLine)) error {
-	var r Record
-	var d Decision
+func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, recs func(*record) bool, decs func(*decision) bool, emit func(int, outLine)) error {
+	var r record
+	var d decision
 	nr, nd := 0, 0
 	for recs(&r) {
 		nr++
@@ -98,7 +98,7 @@ func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, recs func
 	if err != nil {
 		return err
 	}
-	emit(shardOf(r.User, fn.Shards), OutLine{User: r.User, Source: r.Source, Line: r.Line, JSON: line})
+	emit(shardOf(r.User, fn.Shards), outLine{User: r.User, Source: r.Source, Line: r.Line, JSON: line})
 	return nil
 }
 

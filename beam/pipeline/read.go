@@ -29,7 +29,7 @@ func (fn *readFn) Setup() {
 	fn.malformed = beam.NewCounter(metricsNamespace, CounterMalformed)
 }
 
-func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emit func(Record)) (err error) {
+func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emit func(record)) (err error) {
 	path := f.Metadata.Path
 	rc, err := f.Open(ctx)
 	if err != nil {
@@ -66,7 +66,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 				}
 			case ok:
 				fn.read.Inc(ctx, 1)
-				emit(Record{User: user, Source: path, Line: n, Text: text})
+				emit(record{User: user, Source: path, Line: n, Text: text})
 			}
 		}
 		if err == io.EOF {

@@ -10,10 +10,10 @@ import (
 	"unicode/utf8"
 )
 
-// Record is one input record: a user's text, and where it was read.
+// record is one input record: a user's text, and where it was read.
 // Source and Line identify it: they order a user's records for the cap
 // (see decide) and key its seeded stream (RecordSeed).
-type Record struct {
+type record struct {
 	User   string // the user key, copied to the output as it is: use a pseudonym
 	Source string // the input file's path, as the glob matched it
 	Line   int64  // its line in Source, from 1

@@ -14,8 +14,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 )
 
-// OutLine is one line of an output file, with what orders it there.
-type OutLine struct {
+// outLine is one line of an output file, with what orders it there.
+type outLine struct {
 	User   string
 	Source string
 	Line   int64
@@ -51,9 +51,9 @@ type writeFn struct {
 	Shards int
 }
 
-func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*OutLine) bool) error {
-	var all []OutLine
-	var l OutLine
+func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*outLine) bool) error {
+	var all []outLine
+	var l outLine
 	for lines(&l) {
 		all = append(all, l)
 	}
@@ -101,7 +101,7 @@ func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*Ou
 }
 
 // writeLines writes lines to the file name, one JSON line each.
-func writeLines(ctx context.Context, fs filesystem.Interface, name string, lines []OutLine) error {
+func writeLines(ctx context.Context, fs filesystem.Interface, name string, lines []outLine) error {
 	wc, err := fs.OpenWrite(ctx, name)
 	if err != nil {
 		return fmt.Errorf("wordveil-beam: creating %s: %w", name, err)
