@@ -59,6 +59,8 @@ const (
 	DefaultShards = 8
 	// maxShards bounds Options.Shards.
 	maxShards = 1 << 16
+	// maxParallelism bounds Options.Parallelism.
+	maxParallelism = 1024
 )
 
 // Options configure a run. Input, Output and, for caps, one of Cap and
@@ -93,6 +95,13 @@ type Options struct {
 	// MaxRecordBytes bounds an input line, in [0, 2^30] (0:
 	// DefaultMaxRecordBytes); a longer line is malformed.
 	MaxRecordBytes int
+
+	// Parallelism is how many goroutines privatize records in each
+	// privatizing DoFn instance, each with its own Privatizer, in [0,
+	// 1024] (0: the worker's cores, its GOMAXPROCS). Prism on one machine
+	// hands a stage to one instance, so it needs them; a cluster runner
+	// that already runs an instance per core is better served by 1.
+	Parallelism int
 
 	// Seed, if not 0, makes the run reproducible: EVALUATION ONLY. Each
 	// record then draws from its own stream (RecordSeed), and anyone who
@@ -129,6 +138,8 @@ func settle(o Options) (settled, error) {
 		return s, invalid("shards %d is outside [1, %d]", o.Shards, maxShards)
 	case o.MaxRecordBytes < 0 || o.MaxRecordBytes > maxRecordBytes:
 		return s, invalid("max record bytes %d is outside [1, %d]", o.MaxRecordBytes, maxRecordBytes)
+	case o.Parallelism < 0 || o.Parallelism > maxParallelism:
+		return s, invalid("parallelism %d is outside [1, %d]", o.Parallelism, maxParallelism)
 	case o.Cap < 0 || math.IsNaN(o.Cap) || math.IsInf(o.Cap, 0):
 		return s, invalid("cap %v is not a finite loss ≥ 0", o.Cap)
 	case o.Cap > 0 && o.CapWords != 0:

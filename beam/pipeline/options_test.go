@@ -25,6 +25,8 @@ func TestOptionsRefused(t *testing.T) {
 		{"output directory not empty", func(o *Options) { o.Output = full }},
 		{"shards negative", func(o *Options) { o.Shards = -1 }},
 		{"shards over 65536", func(o *Options) { o.Shards = 1<<16 + 1 }},
+		{"parallelism negative", func(o *Options) { o.Parallelism = -1 }},
+		{"parallelism over 1024", func(o *Options) { o.Parallelism = 1025 }},
 		{"max record negative", func(o *Options) { o.MaxRecordBytes = -1 }},
 		{"max record over 2^30", func(o *Options) { o.MaxRecordBytes = 1<<30 + 1 }},
 		{"cap negative", func(o *Options) { o.Cap = -1 }},
@@ -61,7 +63,8 @@ func TestOptionsRefused(t *testing.T) {
 	// The control: the unedited options and the edges that are accepted.
 	for _, edit := range []func(*Options){
 		func(*Options) {},
-		func(o *Options) { o.Shards, o.MaxRecordBytes = 1<<16, 1<<30 },
+		func(o *Options) { o.Shards, o.MaxRecordBytes, o.Parallelism = 1<<16, 1<<30, 1024 },
+		func(o *Options) { o.Shards, o.MaxRecordBytes, o.Parallelism = 1, 1, 1 },
 		func(o *Options) { o.CapWords = 1 << 40 },
 		func(o *Options) { o.Cap = math.MaxFloat64 },
 		func(o *Options) { o.Engine.Mechanism = "custext" }, // no cap: the loss may be unknown

@@ -44,7 +44,7 @@ func Build(s beam.Scope, o Options) error {
 	decisions, budget := beam.ParDo2(s, &decideFn{CapLoss: st.capLoss, WordCost: st.wordCost, CapWords: st.CapWords, Shards: st.Shards},
 		beam.GroupByKey(s, refs))
 	out := beam.ParDo(s, &privatizeFn{Engine: st.Engine, MaxRecordBytes: st.MaxRecordBytes, Seed: st.Seed,
-		OverCap: st.OverCap, Placeholder: st.Placeholder, Shards: st.Shards},
+		OverCap: st.OverCap, Placeholder: st.Placeholder, Shards: st.Shards, Parallelism: st.Parallelism},
 		beam.CoGroupByKey(s, keyed, decisions))
 	beam.ParDo0(s, &writeFn{Dir: st.Output, Prefix: recordsPrefix, Shards: st.Shards}, beam.GroupByKey(s, out))
 	beam.ParDo0(s, &writeFn{Dir: st.Output, Prefix: budgetPrefix, Shards: st.Shards}, beam.GroupByKey(s, budget))

@@ -83,6 +83,7 @@ func run(args []string, stderr io.Writer) int {
 	fs.StringVar(&o.Placeholder, "withheld-text", "", "with -over-cap placeholder: the withheld record's text (default •)")
 	fs.BoolVar(&o.SkipMalformed, "skip-malformed", false, "count and skip lines that are not records instead of failing")
 	fs.IntVar(&o.MaxRecordBytes, "max-record", pipeline.DefaultMaxRecordBytes, "longest input line in bytes")
+	fs.IntVar(&o.Parallelism, "threads", 0, "goroutines privatizing in each worker's DoFn instance (0 = the worker's cores; 1 on a runner that runs an instance per core)")
 	fs.Uint64Var(&o.Seed, "seed", 0, "EVALUATION ONLY: reproducible output (0 = secure randomness)")
 	verbose := fs.Bool("v", false, "print the runner's log (Prism's job and worker messages)")
 	if err := fs.Parse(args); err != nil {
