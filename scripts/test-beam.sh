@@ -18,6 +18,10 @@ cd "$ROOT/beam"
 
 log=$(mktemp); trap 'rm -f "$log"' EXIT
 if ! $GO list -deps -test ./... >/dev/null 2>"$log"; then
+  if grep -qiE 'checksum mismatch|SECURITY ERROR' "$log"; then
+    cat "$log" >&2
+    exit 1
+  fi
   if grep -qiE 'dial tcp|no such host|connection refused|i/o timeout|proxy|TLS handshake|403 Forbidden|404 Not Found' "$log"; then
     cat "$log" >&2
     "$CAP" notrun test-beam "the Beam pipeline's vet and tests: Apache Beam's Go modules could not be downloaded (see the reason above)"
