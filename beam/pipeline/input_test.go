@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -158,7 +159,7 @@ func TestCapBoundary(t *testing.T) {
 			got = append(got, out.Line)
 			words += out.Words
 		}
-		if !equalInts(got, c.released) || words > c.capWords {
+		if !slices.Equal(got, c.released) || words > c.capWords {
 			t.Errorf("cap %d words: released lines %v (%d words), want %v", c.capWords, got, words, c.released)
 		}
 		sums := readJSONL[Summary](t, o.Output, budgetPrefix)
@@ -166,16 +167,4 @@ func TestCapBoundary(t *testing.T) {
 			t.Errorf("cap %d words: summary %+v", c.capWords, sums)
 		}
 	}
-}
-
-func equalInts(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
