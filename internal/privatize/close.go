@@ -33,6 +33,23 @@ func (p *Privatizer) enter() error {
 	return nil
 }
 
+// begin starts a call on p as enter does, after checking that p is a
+// Privatizer New made: ErrInvalid for nil or the zero value. When it
+// returns nil the caller defers p.leave().
+func (p *Privatizer) begin() error {
+	if p == nil {
+		return fmt.Errorf("privatize: %w: a nil Privatizer", ErrInvalid)
+	}
+	if err := p.enter(); err != nil {
+		return err
+	}
+	if p.m == nil {
+		p.leave()
+		return fmt.Errorf("privatize: %w: a Privatizer not made by New", ErrInvalid)
+	}
+	return nil
+}
+
 // leave ends a call started by enter.
 func (p *Privatizer) leave() {
 	p.life.mu.Lock()

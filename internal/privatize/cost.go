@@ -2,7 +2,6 @@ package privatize
 
 import (
 	"context"
-	"fmt"
 )
 
 // Cost returns the accounting Privatize(text, src) would return, computed
@@ -18,16 +17,10 @@ import (
 // vocabulary lookup), so it reveals nothing beyond what the accounting of
 // the released text shows. The errors are Privatize's for the same text.
 func (p *Privatizer) Cost(text string) (*Accounting, error) {
-	if p == nil {
-		return nil, fmt.Errorf("privatize: %w: a nil Privatizer", ErrInvalid)
-	}
-	if err := p.enter(); err != nil {
+	if err := p.begin(); err != nil {
 		return nil, err
 	}
 	defer p.leave()
-	if p.m == nil {
-		return nil, fmt.Errorf("privatize: %w: a Privatizer not made by New", ErrInvalid)
-	}
 	texts := []string{text}
 	if err := p.checkTexts(texts); err != nil {
 		return nil, err

@@ -310,16 +310,10 @@ type recordFunc func(in tokenize.Token, out string, how tokenSource)
 // them, and pay. Nothing is returned before the charge is durable, and
 // with a memo the new responses are recorded only after it.
 func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source, prepare func([]Result) error, record recordFunc) ([]Result, error) {
-	if p == nil {
-		return nil, fmt.Errorf("privatize: %w: a nil Privatizer", ErrInvalid)
-	}
-	if err := p.enter(); err != nil {
+	if err := p.begin(); err != nil {
 		return nil, err
 	}
 	defer p.leave()
-	if p.m == nil {
-		return nil, fmt.Errorf("privatize: %w: a Privatizer not made by New", ErrInvalid)
-	}
 	if src == nil {
 		return nil, fmt.Errorf("privatize: %w", mechanism.ErrNilSource)
 	}
