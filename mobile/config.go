@@ -1,6 +1,6 @@
 package mobile
 
-import "github.com/wordveil/wordveil"
+import "github.com/wordveil/wordveil/core"
 
 // Config says how to privatize. Create it with NewConfig (which sets the
 // defaults), change fields, pass it to OpenPrivatizer; it is copied there.
@@ -123,5 +123,5 @@ type StateAnchor interface {
 // OpenPrivatizer takes nil as the defaults).
 func NewConfig() (c *Config) {
 	defer guardValue(&c, nil)
-	return &Config{Mechanism: string(wordveil.BRR), Preset: string(wordveil.Balanced), OOV: string(wordveil.RandomWord), Numbers: string(wordveil.PrivatizeNumbers)}
+	return &Config{Mechanism: string(core.BRR), Preset: string(core.Balanced), OOV: string(core.RandomWord), Numbers: string(core.PrivatizeNumbers)}
 }

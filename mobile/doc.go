@@ -1,8 +1,8 @@
 // Package mobile is WordVeil's API for Android (Kotlin/Java, AAR) and iOS
 // (Swift/Objective-C, XCFramework), the only package gomobile binds. It is
-// a thin adapter over the root package [github.com/wordveil/wordveil]:
+// a thin adapter over package core [github.com/wordveil/wordveil]:
 // [OpenPrivatizer] turns a [Config] of gomobile-bindable fields into a
-// wordveil.Config and calls wordveil.Open, so the binding, the CLI and Go
+// core.Config and calls core.Open, so the binding, the CLI and Go
 // callers share one composition, one validation and one error
 // classification (the codes below map wordveil's error categories):
 //
@@ -32,7 +32,7 @@
 //     refused with WV_INVALID_ARGUMENT, never ignored or wrapped around.
 //   - []byte arguments are copied before they are kept.
 //   - Randomness is always a CSPRNG keyed from the OS (inside
-//     wordveil.Open); there is no way to pass a seed.
+//     core.Open); there is no way to pass a seed.
 //   - A Privatizer is safe for concurrent use from any number of threads.
 //   - Close releases a Privatizer's memo file, ledger and decoded data
 //     without waiting for the Java or Swift object's finalizer; every

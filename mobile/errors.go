@@ -8,7 +8,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 )
 
 // Error codes: every error this package returns starts with one of these
@@ -41,23 +41,23 @@ func ErrCode(message string) (code string) {
 	return ""
 }
 
-// codeTable gives each error category of the root package its code; the
-// categories themselves are assigned in one place, the root package's
+// codeTable gives each error category of package core its code; the
+// categories themselves are assigned in one place, package core's
 // errors.go. codeOf tries the rows in order (errors.Is).
 var codeTable = []struct {
 	category error
 	code     string
 }{
-	{wordveil.ErrInvalidConfig, CodeInvalidArgument},
-	{wordveil.ErrEmptyText, CodeEmptyText},
-	{wordveil.ErrTextTooLarge, CodeTextTooLarge},
-	{wordveil.ErrCorruptAsset, CodeCorruptAsset},
-	{wordveil.ErrBudgetExceeded, CodeBudgetExceeded},
-	{wordveil.ErrCorruptState, CodeCorruptState},
-	{wordveil.ErrClosed, CodeClosed},
+	{core.ErrInvalidConfig, CodeInvalidArgument},
+	{core.ErrEmptyText, CodeEmptyText},
+	{core.ErrTextTooLarge, CodeTextTooLarge},
+	{core.ErrCorruptAsset, CodeCorruptAsset},
+	{core.ErrBudgetExceeded, CodeBudgetExceeded},
+	{core.ErrCorruptState, CodeCorruptState},
+	{core.ErrClosed, CodeClosed},
 }
 
-// codeOf classifies an error of the root package: its category's code, a
+// codeOf classifies an error of package core: its category's code, a
 // filesystem or system-call error (WV_IO), or else WV_INTERNAL, so that an
 // error nobody classified is reported as the bug it is rather than as I/O.
 func codeOf(err error) string {
@@ -138,4 +138,4 @@ func guardNone() {
 }
 
 // errClosed is returned by the methods of a Privatizer after Close.
-var errClosed = wrap(fmt.Errorf("mobile: %w", wordveil.ErrClosed))
+var errClosed = wrap(fmt.Errorf("mobile: %w", core.ErrClosed))

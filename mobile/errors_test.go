@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 )
 
 // TestCodeOf checks the classification of representative errors.
@@ -20,13 +20,13 @@ func TestCodeOf(t *testing.T) {
 		err  error
 		code string
 	}{
-		{"budget", fmt.Errorf("x: %w", wordveil.ErrBudgetExceeded), CodeBudgetExceeded},
-		{"corrupt state", wordveil.ErrCorruptState, CodeCorruptState},
-		{"invalid", wordveil.ErrInvalidConfig, CodeInvalidArgument},
-		{"bad asset", fmt.Errorf("x: %w", wordveil.ErrCorruptAsset), CodeCorruptAsset},
-		{"closed", wordveil.ErrClosed, CodeClosed},
-		{"empty text", wordveil.ErrEmptyText, CodeEmptyText},
-		{"too large", wordveil.ErrTextTooLarge, CodeTextTooLarge},
+		{"budget", fmt.Errorf("x: %w", core.ErrBudgetExceeded), CodeBudgetExceeded},
+		{"corrupt state", core.ErrCorruptState, CodeCorruptState},
+		{"invalid", core.ErrInvalidConfig, CodeInvalidArgument},
+		{"bad asset", fmt.Errorf("x: %w", core.ErrCorruptAsset), CodeCorruptAsset},
+		{"closed", core.ErrClosed, CodeClosed},
+		{"empty text", core.ErrEmptyText, CodeEmptyText},
+		{"too large", core.ErrTextTooLarge, CodeTextTooLarge},
 		{"missing file", openErr, CodeIO},
 		{"not exist", fs.ErrNotExist, CodeIO},
 		{"permission", fmt.Errorf("x: %w", fs.ErrPermission), CodeIO},
@@ -45,7 +45,7 @@ func TestCodeOf(t *testing.T) {
 // TestPrefixOnce: the code is added once however often wrap is applied, and
 // the message keeps the error below unchanged after it.
 func TestPrefixOnce(t *testing.T) {
-	base := fmt.Errorf("wordveil: header: %w", wordveil.ErrCorruptAsset)
+	base := fmt.Errorf("wordveil: header: %w", core.ErrCorruptAsset)
 	once := wrap(base)
 	for i, err := range []error{wrap(once), wrap(wrap(once)), wrap(invalid("x %d", 1)), wrap(errNotOpened)} {
 		msg := err.Error()
@@ -57,7 +57,7 @@ func TestPrefixOnce(t *testing.T) {
 	if want := CodeCorruptAsset + ": " + base.Error(); once.Error() != want {
 		t.Errorf("wrap: %q, want %q", once, want)
 	}
-	if !errors.Is(wrap(once), wordveil.ErrCorruptAsset) {
+	if !errors.Is(wrap(once), core.ErrCorruptAsset) {
 		t.Error("the sentinel is lost")
 	}
 	if wrap(nil) != nil {

@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 	"sync/atomic"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/buildinfo"
 )
 
@@ -15,14 +15,14 @@ import (
 // Privatizer (gobind's no-argument constructor) return WV_INVALID_ARGUMENT
 // or their documented zero value. Close it when done (Close).
 type Privatizer struct {
-	p      *wordveil.Privatizer // nil: not opened
-	closed atomic.Bool          // Close was called (on a zero value too: later calls are WV_CLOSED)
+	p      *core.Privatizer // nil: not opened
+	closed atomic.Bool      // Close was called (on a zero value too: later calls are WV_CLOSED)
 }
 
 // root returns p's privatizer: WV_CLOSED after Close, WV_INVALID_ARGUMENT
 // on a nil or zero-value Privatizer. (An open privatizer closed meanwhile
-// returns WV_CLOSED from the root package itself.)
-func (p *Privatizer) root() (*wordveil.Privatizer, error) {
+// returns WV_CLOSED from package core itself.)
+func (p *Privatizer) root() (*core.Privatizer, error) {
 	switch {
 	case p == nil:
 		return nil, errNotOpened
@@ -38,7 +38,7 @@ func (p *Privatizer) root() (*wordveil.Privatizer, error) {
 // (cfg nil: NewConfig's defaults).
 func OpenPrivatizer(cfg *Config) (p *Privatizer, err error) {
 	defer guard(&err)
-	return open(cfg, func(c *wordveil.Config) {})
+	return open(cfg, func(c *core.Config) {})
 }
 
 // OpenPrivatizerFromAsset returns a privatizer over an asset file's bytes
@@ -48,29 +48,29 @@ func OpenPrivatizerFromAsset(asset []byte, cfg *Config) (p *Privatizer, err erro
 	if asset == nil {
 		asset = []byte{} // an empty array is a corrupt asset, not the embedded one
 	}
-	return open(cfg, func(c *wordveil.Config) { c.Asset = asset })
+	return open(cfg, func(c *core.Config) { c.Asset = asset })
 }
 
 // OpenPrivatizerFromFile returns a privatizer over an asset file.
 func OpenPrivatizerFromFile(path string, cfg *Config) (p *Privatizer, err error) {
 	defer guard(&err)
 	if path == "" {
-		// The root package reads "" as "the embedded asset"; here it is a
+		// Package core reads "" as "the embedded asset"; here it is a
 		// file that does not exist.
 		return nil, wrap(&fs.PathError{Op: "open", Path: path, Err: fs.ErrNotExist})
 	}
-	return open(cfg, func(c *wordveil.Config) { c.AssetFile = path })
+	return open(cfg, func(c *core.Config) { c.AssetFile = path })
 }
 
-// open converts cfg (nil: the defaults) to the root package's Config, lets
+// open converts cfg (nil: the defaults) to package core's Config, lets
 // asset name the asset, and opens it.
-func open(cfg *Config, asset func(*wordveil.Config)) (*Privatizer, error) {
+func open(cfg *Config, asset func(*core.Config)) (*Privatizer, error) {
 	c, err := cfg.root()
 	if err != nil {
 		return nil, err
 	}
 	asset(&c)
-	p, err := wordveil.Open(c)
+	p, err := core.Open(c)
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -222,7 +222,7 @@ func (p *Privatizer) Deniability(words, draws int64) (d *Deniability, err error)
 	}
 	if words < 1 || words > math.MaxInt32 || draws < 1 || draws > math.MaxInt32 {
 		// Bounded here so that the conversion to int cannot wrap on a
-		// 32-bit platform; the root package checks the tighter bounds.
+		// 32-bit platform; package core checks the tighter bounds.
 		return nil, invalid("words %d and draws %d out of range", words, draws)
 	}
 	est, err := root.Deniability(int(words), int(draws))
@@ -264,10 +264,10 @@ func (p *Privatizer) VocabularySize() (n int64) {
 }
 
 // info is p's description, the zero Info when p is not open.
-func (p *Privatizer) info() wordveil.Info {
+func (p *Privatizer) info() core.Info {
 	root, err := p.root()
 	if err != nil {
-		return wordveil.Info{}
+		return core.Info{}
 	}
 	return root.Info()
 }

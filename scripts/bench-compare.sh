@@ -3,13 +3,13 @@
 # door"): BRR and 1-DG per word (internal/mechanism BenchmarkPrivatize),
 # the embedded asset's load (BenchmarkLoadDefault*), a 20-word text
 # through the mobile binding (BenchmarkPrivatize20Words) and, where the
-# root package has them, a keyboard's opens (BenchmarkOpen*), for two
+# SDK's API package (the root, or core/ since it moved) has them, a keyboard's opens (BenchmarkOpen*), for two
 # commits.
 # The test binaries of both are built first, then run alternately COUNT
 # times each, so that both see the same machine; benchstat compares them.
 #   scripts/bench-compare.sh OLD_COMMIT [NEW_COMMIT, default HEAD] [COUNT, default 8]
 # Packages moved between the commits are found by name (assets or
-# internal/assets, mechanism or internal/mechanism).
+# internal/assets, mechanism or internal/mechanism, the API in . or core).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -18,12 +18,12 @@ old=$1 new=${2:-HEAD} count=${3:-8}
 work=$(mktemp -d)
 trap 'git worktree remove --force "$work/old" >/dev/null 2>&1 || true; git worktree remove --force "$work/new" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 # pkgdir TREE NAME: the directory of package NAME in TREE (moved or not).
-pkgdir() { if [ "$2" = root ]; then echo .; elif [ -d "$1/internal/$2" ]; then echo "internal/$2"; else echo "$2"; fi; }
+pkgdir() { if [ "$2" = root ]; then if [ -d "$1/core" ]; then echo core; else echo .; fi; elif [ -d "$1/internal/$2" ]; then echo "internal/$2"; else echo "$2"; fi; }
 declare -A bench=([mechanism]='^BenchmarkPrivatize$/^(BRR|1-DG)$/^eps=[0-9.]*$' [assets]='^BenchmarkLoadDefault' [mobile]='^BenchmarkPrivatize20Words$'
   [root]='^BenchmarkOpen(Fresh|Warm|FirstCall)$')
-# pkgs TREE: the packages benchmarked in TREE (the root package's opens
+# pkgs TREE: the packages benchmarked in TREE (the API package's opens
 # only where it has them).
-pkgs() { echo mechanism assets mobile; [ -f "$1/open_bench_test.go" ] && echo root; true; }
+pkgs() { echo mechanism assets mobile; [ -f "$1/open_bench_test.go" ] || [ -f "$1/core/open_bench_test.go" ] && echo root; true; }
 for side in old new; do
   rev=${!side}
   git worktree add -q --detach "$work/$side" "$rev"

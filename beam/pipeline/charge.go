@@ -8,7 +8,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/ledger"
 )
 
@@ -33,7 +33,7 @@ type costFn struct {
 	Engine         Engine
 	MaxRecordBytes int
 
-	p *wordveil.Privatizer
+	p *core.Privatizer
 }
 
 func (fn *costFn) Setup() error {

@@ -1,6 +1,6 @@
 // Package pipeline privatizes corpora in bulk on Apache Beam: text records
 // keyed by user, read from JSON-lines or tab-separated files, each
-// privatized by the SDK's own engine (a wordveil.Privatizer opened from
+// privatized by the SDK's own engine (a core.Privatizer opened from
 // the same Config on every worker), with a privacy budget per user.
 //
 // # What it guarantees

@@ -6,14 +6,14 @@ import (
 	"math"
 	"strings"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/ledger"
 )
 
 // Engine is the privatizer every worker opens: the fields of
-// wordveil.Config that a bulk run may set. Workers receive it serialized,
+// core.Config that a bulk run may set. Workers receive it serialized,
 // so it holds plain values only; each worker opens its own
-// wordveil.Privatizer from it (wordveil.Open validates it, and Build opens
+// core.Privatizer from it (core.Open validates it, and Build opens
 // one first so that a bad setting fails before the run starts). The
 // zero value is the SDK's default: BRR at the Balanced level on the
 // embedded asset.
@@ -30,13 +30,13 @@ type Engine struct {
 	PrivatizePunctuation bool
 }
 
-// Config is the wordveil.Config e opens.
-func (e Engine) Config() wordveil.Config {
-	return wordveil.Config{
-		Mechanism: wordveil.Mechanism(e.Mechanism), Level: wordveil.Level(e.Level), Epsilon: e.Epsilon,
+// Config is the core.Config e opens.
+func (e Engine) Config() core.Config {
+	return core.Config{
+		Mechanism: core.Mechanism(e.Mechanism), Level: core.Level(e.Level), Epsilon: e.Epsilon,
 		AllowSaturatedEpsilon: e.AllowSaturated, AllowExcludedOutputs: e.AllowExcludedOutputs,
-		AssetFile: e.AssetFile, OOV: wordveil.OOVPolicy(e.OOV), Placeholder: e.Placeholder,
-		Numbers: wordveil.NumberPolicy(e.Numbers), PrivatizePunctuation: e.PrivatizePunctuation,
+		AssetFile: e.AssetFile, OOV: core.OOVPolicy(e.OOV), Placeholder: e.Placeholder,
+		Numbers: core.NumberPolicy(e.Numbers), PrivatizePunctuation: e.PrivatizePunctuation,
 	}
 }
 
@@ -169,7 +169,7 @@ func settle(o Options) (settled, error) {
 	}
 	cfg := o.Engine.Config()
 	cfg.MaxTextBytes = s.MaxRecordBytes
-	p, err := wordveil.Open(cfg)
+	p, err := core.Open(cfg)
 	if err != nil {
 		return s, fmt.Errorf("%w: the engine: %w", ErrInvalidOptions, err)
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/tokenize"
 )
@@ -128,7 +128,7 @@ func TestPipelineCorpus(t *testing.T) {
 	o := Options{Input: filepath.Join(in, "*"), Output: filepath.Join(dir, "out"), CapWords: capWords, OverCap: OverCapPlaceholder}
 	got := run(t, o)
 
-	p, err := wordveil.Open(wordveil.Config{})
+	p, err := core.Open(core.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

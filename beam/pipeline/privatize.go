@@ -9,15 +9,15 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/seeded"
 )
 
 // openEngine opens the engine a worker privatizes with.
-func openEngine(e Engine, maxRecordBytes int) (*wordveil.Privatizer, error) {
+func openEngine(e Engine, maxRecordBytes int) (*core.Privatizer, error) {
 	cfg := e.Config()
 	cfg.MaxTextBytes = maxRecordBytes
-	p, err := wordveil.Open(cfg)
+	p, err := core.Open(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("wordveil-beam: opening the engine: %w", err)
 	}
@@ -25,7 +25,7 @@ func openEngine(e Engine, maxRecordBytes int) (*wordveil.Privatizer, error) {
 }
 
 // privatizeFn joins each record with its decision and privatizes the
-// granted ones with the engine, the SDK's own wordveil.Privatizer: fresh
+// granted ones with the engine, the SDK's own core.Privatizer: fresh
 // randomness from crypto/rand for every word, or with Seed (evaluation
 // only) the record's own stream, RecordSeed. A withheld record is never
 // privatized or written: with OverCapPlaceholder a line saying it was
@@ -48,7 +48,7 @@ type privatizeFn struct {
 	Shards         int
 	Parallelism    int
 
-	ps                           []*wordveil.Privatizer // one per goroutine
+	ps                           []*core.Privatizer // one per goroutine
 	batch                        []job
 	released, withheld, wordsOut beam.Counter
 }
@@ -75,7 +75,7 @@ func (fn *privatizeFn) Setup() error {
 	if n == 0 {
 		n = runtime.GOMAXPROCS(0) // this worker's cores, not the submitting machine's
 	}
-	fn.ps = make([]*wordveil.Privatizer, n)
+	fn.ps = make([]*core.Privatizer, n)
 	for i := range fn.ps {
 		p, err := openEngine(fn.Engine, fn.MaxRecordBytes)
 		if err != nil {
@@ -163,7 +163,7 @@ func (fn *privatizeFn) flush(ctx context.Context, emit func(int, outLine)) error
 
 // do privatizes one job with p (a granted record) or writes its withheld
 // line, setting j.line, j.n and j.err.
-func (fn *privatizeFn) do(p *wordveil.Privatizer, j *job) {
+func (fn *privatizeFn) do(p *core.Privatizer, j *job) {
 	r := j.r
 	out := Output{User: r.User, Source: r.Source, Line: r.Line}
 	zero := 0.0

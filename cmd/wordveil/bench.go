@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/hamming"
 )
 
@@ -20,7 +20,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("wordveil bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	nWords := fs.Int("words", 10000, "words in the generated text")
-	preset := fs.String("preset", string(wordveil.Balanced), "privacy level for every mechanism")
+	preset := fs.String("preset", string(core.Balanced), "privacy level for every mechanism")
 	minTime := fs.Duration("time", time.Second, "minimum measuring time per mechanism")
 	if err := parseFlags(fs, args); err != nil {
 		return err

@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 )
 
 const demoText = "My doctor in Boston says the new treatment works, so I will call her tomorrow."
@@ -18,13 +18,13 @@ const demoText = "My doctor in Boston says the new treatment works, so I will ca
 func demo(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("wordveil demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	preset := fs.String("preset", string(wordveil.Balanced), "privacy level: strong, balanced or light")
+	preset := fs.String("preset", string(core.Balanced), "privacy level: strong, balanced or light")
 	text := fs.String("text", demoText, "the text to privatize")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	t0 := time.Now()
-	ps := make([]*wordveil.Privatizer, 0, len(presetMechanisms))
+	ps := make([]*core.Privatizer, 0, len(presetMechanisms))
 	defer func() {
 		for _, p := range ps {
 			p.Close()

@@ -4,14 +4,14 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 )
 
-// rootPrefix begins every message of package wordveil; the CLI prints its
+// rootPrefix begins every message of package core; the CLI prints its
 // own "wordveil: " before an error, so fromRoot drops the package's.
 const rootPrefix = "wordveil: "
 
-// fromRoot is the one place where an error of package wordveil gets the
+// fromRoot is the one place where an error of package core gets the
 // CLI's exit code: ErrInvalidConfig is a usage error (exit 2), because
 // every setting the package refuses came from a flag; ErrBudgetExceeded is
 // a refused charge (exit 3); every other error, a corrupt asset or state
@@ -27,15 +27,15 @@ func fromRoot(err error, where string) error {
 		e.msg = where + ": " + e.msg
 	}
 	switch {
-	case errors.Is(err, wordveil.ErrInvalidConfig):
+	case errors.Is(err, core.ErrInvalidConfig):
 		e.kind = errUsage
-	case errors.Is(err, wordveil.ErrBudgetExceeded):
+	case errors.Is(err, core.ErrBudgetExceeded):
 		e.kind = errBudget
 	}
 	return e
 }
 
-// rootError is an error of package wordveil in the CLI's conventions.
+// rootError is an error of package core in the CLI's conventions.
 type rootError struct {
 	kind error // errUsage, errBudget, or nil (exit 1)
 	msg  string

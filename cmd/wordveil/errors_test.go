@@ -5,17 +5,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/mechanism"
 )
 
-// TestFromRoot: each category of package wordveil gets its exit code,
+// TestFromRoot: each category of package core gets its exit code,
 // the message loses the package's own prefix (the CLI prints one), gains
 // where, and errors.Is still sees the category and the cause.
 func TestFromRoot(t *testing.T) {
-	_, invalid := wordveil.Open(wordveil.Config{Mechanism: "vickrey"})
-	_, saturated := wordveil.Open(wordveil.Config{Epsilon: 1000})
-	p, err := wordveil.Open(wordveil.Config{})
+	_, invalid := core.Open(core.Config{Mechanism: "vickrey"})
+	_, saturated := core.Open(core.Config{Epsilon: 1000})
+	p, err := core.Open(core.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,9 +26,9 @@ func TestFromRoot(t *testing.T) {
 		code  int
 		cause error
 	}{
-		{invalid, 2, wordveil.ErrInvalidConfig},
+		{invalid, 2, core.ErrInvalidConfig},
 		{saturated, 2, mechanism.ErrEpsilonSaturated},
-		{closed, 1, wordveil.ErrClosed},
+		{closed, 1, core.ErrClosed},
 		{nil, 0, nil},
 	} {
 		got := fromRoot(tc.err, "lines 1–2")

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/cli"
 	"github.com/wordveil/wordveil/internal/epsrange"
@@ -22,13 +22,13 @@ import (
 	"github.com/wordveil/wordveil/mobile"
 )
 
-// The three front doors of the SDK — the root package (wordveil.Open),
+// The three front doors of the SDK — package core (core.Open),
 // the binding (package mobile) and this command (`wordveil privatize`) —
 // must accept and refuse the same configurations, and report a refusal in
-// the same class: the root package's error category, the binding's code
+// the same class: package core's error category, the binding's code
 // and the command's exit code name one class each. TestFrontDoorsAgree
 // runs one table of configurations through all three and compares the
-// classes, and on success the texts (root package and command: the same
+// classes, and on success the texts (package core and command: the same
 // seed, the same text) and the accounting (all three).
 
 // fdClass is the outcome class of a front door.
@@ -63,18 +63,18 @@ func (c fdClass) exit() int {
 	return 1
 }
 
-// fdRootClass classifies an error of the root package by its category.
+// fdRootClass classifies an error of package core by its category.
 func fdRootClass(err error) fdClass {
 	for _, c := range []struct {
 		category error
 		class    fdClass
 	}{
 		{nil, fdOK},
-		{wordveil.ErrInvalidConfig, fdInvalid},
-		{wordveil.ErrBudgetExceeded, fdBudget},
-		{wordveil.ErrCorruptAsset, fdCorruptAsset},
-		{wordveil.ErrCorruptState, fdCorruptState},
-		{wordveil.ErrTextTooLarge, fdTooLarge},
+		{core.ErrInvalidConfig, fdInvalid},
+		{core.ErrBudgetExceeded, fdBudget},
+		{core.ErrCorruptAsset, fdCorruptAsset},
+		{core.ErrCorruptState, fdCorruptState},
+		{core.ErrTextTooLarge, fdTooLarge},
 	} {
 		if c.category == nil && err == nil || c.category != nil && errors.Is(err, c.category) {
 			return c.class
@@ -125,14 +125,14 @@ var (
 // fresh temporary directory in its place.
 const fdDir = "<temp dir>"
 
-// fdRow is one configuration. cfg is the root package's Config; the
+// fdRow is one configuration. cfg is package core's Config; the
 // binding's is derived from it field by field (fdMobileConfig); cli lists
 // the command's flags for every setting, written out by hand, while the
 // paths and the memo secret are added from cfg (fdCLIArgs). "{key}" in cli
 // is a file holding fdSecret, "{state}" a fresh directory.
 type fdRow struct {
 	name string
-	cfg  wordveil.Config
+	cfg  core.Config
 	cli  []string
 	want fdClass
 	// noMobile and noCLI, when set, say why that door cannot express the
@@ -170,9 +170,9 @@ func fdRows(t *testing.T, vocab int) []fdRow {
 	lists := epsrange.Floor(epsrange.ListDiameter(vocab))
 	const century = 100 * 365 * 24 * time.Hour
 	anchor := &fdAnchor{}
-	ledgerCaps := func(c wordveil.Caps) wordveil.Config { return wordveil.Config{LedgerDir: fdDir, Caps: c} }
-	classes := func(c wordveil.Classes) wordveil.Config { return wordveil.Config{Classes: c} }
-	memo := func(c wordveil.Config) wordveil.Config {
+	ledgerCaps := func(c core.Caps) core.Config { return core.Config{LedgerDir: fdDir, Caps: c} }
+	classes := func(c core.Classes) core.Config { return core.Config{Classes: c} }
+	memo := func(c core.Config) core.Config {
 		c.MemoDir, c.MemoSecret = fdDir, fdSecret
 		return c
 	}
@@ -181,124 +181,124 @@ func fdRows(t *testing.T, vocab int) []fdRow {
 		{name: "zero", want: fdOK},
 
 		// Mechanisms: each one offered, at its default level.
-		{name: "mechanism tem-hamming", cfg: wordveil.Config{Mechanism: wordveil.TEMHamming}, cli: []string{"-mechanism", "tem-hamming"}, want: fdOK},
-		{name: "mechanism 1dg", cfg: wordveil.Config{Mechanism: wordveil.OneDG}, cli: []string{"-mechanism", "1dg"}, want: fdOK},
-		{name: "mechanism 1dt", cfg: wordveil.Config{Mechanism: wordveil.OneDT}, cli: []string{"-mechanism", "1dt"}, want: fdOK, long: true},
-		{name: "mechanism santext", cfg: wordveil.Config{Mechanism: wordveil.SanText}, cli: []string{"-mechanism", "santext"}, want: fdOK, long: true},
-		{name: "mechanism custext", cfg: wordveil.Config{Mechanism: wordveil.CusText}, cli: []string{"-mechanism", "custext"}, want: fdOK},
+		{name: "mechanism tem-hamming", cfg: core.Config{Mechanism: core.TEMHamming}, cli: []string{"-mechanism", "tem-hamming"}, want: fdOK},
+		{name: "mechanism 1dg", cfg: core.Config{Mechanism: core.OneDG}, cli: []string{"-mechanism", "1dg"}, want: fdOK},
+		{name: "mechanism 1dt", cfg: core.Config{Mechanism: core.OneDT}, cli: []string{"-mechanism", "1dt"}, want: fdOK, long: true},
+		{name: "mechanism santext", cfg: core.Config{Mechanism: core.SanText}, cli: []string{"-mechanism", "santext"}, want: fdOK, long: true},
+		{name: "mechanism custext", cfg: core.Config{Mechanism: core.CusText}, cli: []string{"-mechanism", "custext"}, want: fdOK},
 		// Unknown names, and the "+" variants that keep words by construction.
-		{name: "mechanism santext+", cfg: wordveil.Config{Mechanism: "santext+"}, cli: []string{"-mechanism", "santext+"}, want: fdInvalid},
-		{name: "mechanism custext+", cfg: wordveil.Config{Mechanism: "custext+"}, cli: []string{"-mechanism", "custext+"}, want: fdInvalid},
-		{name: "mechanism BRR", cfg: wordveil.Config{Mechanism: "BRR"}, cli: []string{"-mechanism", "BRR"}, want: fdInvalid},
-		{name: "mechanism ' brr'", cfg: wordveil.Config{Mechanism: " brr"}, cli: []string{"-mechanism", " brr"}, want: fdInvalid, long: true},
+		{name: "mechanism santext+", cfg: core.Config{Mechanism: "santext+"}, cli: []string{"-mechanism", "santext+"}, want: fdInvalid},
+		{name: "mechanism custext+", cfg: core.Config{Mechanism: "custext+"}, cli: []string{"-mechanism", "custext+"}, want: fdInvalid},
+		{name: "mechanism BRR", cfg: core.Config{Mechanism: "BRR"}, cli: []string{"-mechanism", "BRR"}, want: fdInvalid},
+		{name: "mechanism ' brr'", cfg: core.Config{Mechanism: " brr"}, cli: []string{"-mechanism", " brr"}, want: fdInvalid, long: true},
 		// TEM has no preset in the asset, and ε=1 is below what its lists reach.
-		{name: "tem at a level", cfg: wordveil.Config{Mechanism: wordveil.TEM}, cli: []string{"-mechanism", "tem"}, want: fdInvalid},
-		{name: "tem ε=1", cfg: wordveil.Config{Mechanism: wordveil.TEM, Epsilon: 1}, cli: []string{"-mechanism", "tem", "-epsilon", "1"}, want: fdInvalid},
-		{name: "tem ε=10", cfg: wordveil.Config{Mechanism: wordveil.TEM, Epsilon: 10}, cli: []string{"-mechanism", "tem", "-epsilon", "10"}, want: fdOK, long: true},
+		{name: "tem at a level", cfg: core.Config{Mechanism: core.TEM}, cli: []string{"-mechanism", "tem"}, want: fdInvalid},
+		{name: "tem ε=1", cfg: core.Config{Mechanism: core.TEM, Epsilon: 1}, cli: []string{"-mechanism", "tem", "-epsilon", "1"}, want: fdInvalid},
+		{name: "tem ε=10", cfg: core.Config{Mechanism: core.TEM, Epsilon: 10}, cli: []string{"-mechanism", "tem", "-epsilon", "10"}, want: fdOK, long: true},
 
 		// Levels.
-		{name: "level strong", cfg: wordveil.Config{Level: wordveil.Strong}, cli: []string{"-preset", "strong"}, want: fdOK},
-		{name: "level light 1dg", cfg: wordveil.Config{Mechanism: wordveil.OneDG, Level: wordveil.Light}, cli: []string{"-mechanism", "1dg", "-preset", "light"}, want: fdOK, long: true},
-		{name: "level Strong", cfg: wordveil.Config{Level: "Strong"}, cli: []string{"-preset", "Strong"}, want: fdInvalid},
-		{name: "level maximum", cfg: wordveil.Config{Level: "maximum"}, cli: []string{"-preset", "maximum"}, want: fdInvalid, long: true},
+		{name: "level strong", cfg: core.Config{Level: core.Strong}, cli: []string{"-preset", "strong"}, want: fdOK},
+		{name: "level light 1dg", cfg: core.Config{Mechanism: core.OneDG, Level: core.Light}, cli: []string{"-mechanism", "1dg", "-preset", "light"}, want: fdOK, long: true},
+		{name: "level Strong", cfg: core.Config{Level: "Strong"}, cli: []string{"-preset", "Strong"}, want: fdInvalid},
+		{name: "level maximum", cfg: core.Config{Level: "maximum"}, cli: []string{"-preset", "maximum"}, want: fdInvalid, long: true},
 
 		// ε: each mechanism's floor, the float just below it, the ceiling
 		// 10^6, saturation with and without the allow flag, non-numbers.
-		{name: "brr ε at floor", cfg: wordveil.Config{Epsilon: hamming}, cli: []string{"-epsilon", fdF(hamming)}, want: fdOK},
-		{name: "brr ε below floor", cfg: wordveil.Config{Epsilon: fdBelow(hamming)}, cli: []string{"-epsilon", fdF(fdBelow(hamming))}, want: fdInvalid},
-		{name: "tem-hamming ε below floor", cfg: wordveil.Config{Mechanism: wordveil.TEMHamming, Epsilon: fdBelow(hamming)}, cli: []string{"-mechanism", "tem-hamming", "-epsilon", fdF(fdBelow(hamming))}, want: fdInvalid, long: true},
-		{name: "santext ε below floor", cfg: wordveil.Config{Mechanism: wordveil.SanText, Epsilon: fdBelow(hamming)}, cli: []string{"-mechanism", "santext", "-epsilon", fdF(fdBelow(hamming))}, want: fdInvalid, long: true},
-		{name: "1dg ε at floor", cfg: wordveil.Config{Mechanism: wordveil.OneDG, Epsilon: lists}, cli: []string{"-mechanism", "1dg", "-epsilon", fdF(lists)}, want: fdOK},
-		{name: "1dg ε below floor", cfg: wordveil.Config{Mechanism: wordveil.OneDG, Epsilon: fdBelow(lists)}, cli: []string{"-mechanism", "1dg", "-epsilon", fdF(fdBelow(lists))}, want: fdInvalid},
-		{name: "1dt ε below floor", cfg: wordveil.Config{Mechanism: wordveil.OneDT, Epsilon: fdBelow(lists)}, cli: []string{"-mechanism", "1dt", "-epsilon", fdF(fdBelow(lists))}, want: fdInvalid, long: true},
-		{name: "custext ε below floor", cfg: wordveil.Config{Mechanism: wordveil.CusText, Epsilon: fdBelow(epsrange.Floor(1))}, cli: []string{"-mechanism", "custext", "-epsilon", fdF(fdBelow(epsrange.Floor(1)))}, want: fdInvalid},
-		{name: "brr ε 10 (not saturated)", cfg: wordveil.Config{Epsilon: 10}, cli: []string{"-epsilon", "10"}, want: fdOK, long: true},
-		{name: "brr ε 11 saturated", cfg: wordveil.Config{Epsilon: 11}, cli: []string{"-epsilon", "11"}, want: fdInvalid},
-		{name: "brr ε 11 saturated, allowed", cfg: wordveil.Config{Epsilon: 11, AllowSaturatedEpsilon: true}, cli: []string{"-epsilon", "11", "-allow-saturated"}, want: fdOK},
-		{name: "1dg ε 1e6 saturated", cfg: wordveil.Config{Mechanism: wordveil.OneDG, Epsilon: 1e6}, cli: []string{"-mechanism", "1dg", "-epsilon", "1e6"}, want: fdInvalid, long: true},
-		{name: "ε 1e6 allowed", cfg: wordveil.Config{Epsilon: 1e6, AllowSaturatedEpsilon: true}, cli: []string{"-epsilon", "1e6", "-allow-saturated"}, want: fdOK},
-		{name: "ε above 1e6 allowed", cfg: wordveil.Config{Epsilon: fdAbove(1e6), AllowSaturatedEpsilon: true}, cli: []string{"-epsilon", fdF(fdAbove(1e6)), "-allow-saturated"}, want: fdInvalid},
-		{name: "ε negative", cfg: wordveil.Config{Epsilon: -0.5}, cli: []string{"-epsilon", "-0.5"}, want: fdInvalid},
-		{name: "ε NaN", cfg: wordveil.Config{Epsilon: math.NaN()}, cli: []string{"-epsilon", "NaN"}, want: fdInvalid},
-		{name: "ε +Inf allowed", cfg: wordveil.Config{Epsilon: math.Inf(1), AllowSaturatedEpsilon: true}, cli: []string{"-epsilon", "+Inf", "-allow-saturated"}, want: fdInvalid, long: true},
+		{name: "brr ε at floor", cfg: core.Config{Epsilon: hamming}, cli: []string{"-epsilon", fdF(hamming)}, want: fdOK},
+		{name: "brr ε below floor", cfg: core.Config{Epsilon: fdBelow(hamming)}, cli: []string{"-epsilon", fdF(fdBelow(hamming))}, want: fdInvalid},
+		{name: "tem-hamming ε below floor", cfg: core.Config{Mechanism: core.TEMHamming, Epsilon: fdBelow(hamming)}, cli: []string{"-mechanism", "tem-hamming", "-epsilon", fdF(fdBelow(hamming))}, want: fdInvalid, long: true},
+		{name: "santext ε below floor", cfg: core.Config{Mechanism: core.SanText, Epsilon: fdBelow(hamming)}, cli: []string{"-mechanism", "santext", "-epsilon", fdF(fdBelow(hamming))}, want: fdInvalid, long: true},
+		{name: "1dg ε at floor", cfg: core.Config{Mechanism: core.OneDG, Epsilon: lists}, cli: []string{"-mechanism", "1dg", "-epsilon", fdF(lists)}, want: fdOK},
+		{name: "1dg ε below floor", cfg: core.Config{Mechanism: core.OneDG, Epsilon: fdBelow(lists)}, cli: []string{"-mechanism", "1dg", "-epsilon", fdF(fdBelow(lists))}, want: fdInvalid},
+		{name: "1dt ε below floor", cfg: core.Config{Mechanism: core.OneDT, Epsilon: fdBelow(lists)}, cli: []string{"-mechanism", "1dt", "-epsilon", fdF(fdBelow(lists))}, want: fdInvalid, long: true},
+		{name: "custext ε below floor", cfg: core.Config{Mechanism: core.CusText, Epsilon: fdBelow(epsrange.Floor(1))}, cli: []string{"-mechanism", "custext", "-epsilon", fdF(fdBelow(epsrange.Floor(1)))}, want: fdInvalid},
+		{name: "brr ε 10 (not saturated)", cfg: core.Config{Epsilon: 10}, cli: []string{"-epsilon", "10"}, want: fdOK, long: true},
+		{name: "brr ε 11 saturated", cfg: core.Config{Epsilon: 11}, cli: []string{"-epsilon", "11"}, want: fdInvalid},
+		{name: "brr ε 11 saturated, allowed", cfg: core.Config{Epsilon: 11, AllowSaturatedEpsilon: true}, cli: []string{"-epsilon", "11", "-allow-saturated"}, want: fdOK},
+		{name: "1dg ε 1e6 saturated", cfg: core.Config{Mechanism: core.OneDG, Epsilon: 1e6}, cli: []string{"-mechanism", "1dg", "-epsilon", "1e6"}, want: fdInvalid, long: true},
+		{name: "ε 1e6 allowed", cfg: core.Config{Epsilon: 1e6, AllowSaturatedEpsilon: true}, cli: []string{"-epsilon", "1e6", "-allow-saturated"}, want: fdOK},
+		{name: "ε above 1e6 allowed", cfg: core.Config{Epsilon: fdAbove(1e6), AllowSaturatedEpsilon: true}, cli: []string{"-epsilon", fdF(fdAbove(1e6)), "-allow-saturated"}, want: fdInvalid},
+		{name: "ε negative", cfg: core.Config{Epsilon: -0.5}, cli: []string{"-epsilon", "-0.5"}, want: fdInvalid},
+		{name: "ε NaN", cfg: core.Config{Epsilon: math.NaN()}, cli: []string{"-epsilon", "NaN"}, want: fdInvalid},
+		{name: "ε +Inf allowed", cfg: core.Config{Epsilon: math.Inf(1), AllowSaturatedEpsilon: true}, cli: []string{"-epsilon", "+Inf", "-allow-saturated"}, want: fdInvalid, long: true},
 
 		// Word classes.
-		{name: "class capitalized", cfg: classes(wordveil.Classes{Capitalized: 0.5}), cli: []string{"-class-epsilon", "capitalized=0.5"}, want: fdOK},
-		{name: "class rare, rank 1", cfg: classes(wordveil.Classes{Rare: 0.3, RareRank: 1}), cli: []string{"-class-epsilon", "rare=0.3", "-rare-rank", "1"}, want: fdOK},
-		{name: "class rare, rank vocabulary−1", cfg: classes(wordveil.Classes{Rare: 0.3, RareRank: vocab - 1}), cli: []string{"-class-epsilon", "rare=0.3", "-rare-rank", strconv.Itoa(vocab - 1)}, want: fdOK, long: true},
-		{name: "class rare, rank vocabulary", cfg: classes(wordveil.Classes{Rare: 0.3, RareRank: vocab}), cli: []string{"-class-epsilon", "rare=0.3", "-rare-rank", strconv.Itoa(vocab)}, want: fdInvalid},
-		{name: "class rare, rank −1", cfg: classes(wordveil.Classes{Rare: 0.3, RareRank: -1}), cli: []string{"-class-epsilon", "rare=0.3", "-rare-rank", "-1"}, want: fdInvalid, long: true},
-		{name: "class rare without rank", cfg: classes(wordveil.Classes{Rare: 0.3}), cli: []string{"-class-epsilon", "rare=0.3"}, want: fdInvalid},
-		{name: "rank without class rare", cfg: classes(wordveil.Classes{RareRank: 5}), cli: []string{"-rare-rank", "5"}, want: fdInvalid},
-		{name: "class ε at brr floor", cfg: classes(wordveil.Classes{Capitalized: hamming}), cli: []string{"-class-epsilon", "capitalized=" + fdF(hamming)}, want: fdOK, long: true},
-		{name: "class ε 1e6 allowed", cfg: wordveil.Config{Classes: wordveil.Classes{Number: 1e6}, AllowSaturatedEpsilon: true}, cli: []string{"-class-epsilon", "number=1e6", "-allow-saturated"}, want: fdOK, long: true},
-		{name: "class ε NaN", cfg: classes(wordveil.Classes{Number: math.NaN()}), cli: []string{"-class-epsilon", "number=NaN"}, want: fdInvalid},
-		{name: "class ε negative", cfg: classes(wordveil.Classes{Number: -1}), cli: []string{"-class-epsilon", "number=-1"}, want: fdInvalid, long: true},
-		{name: "class ε above 1e6", cfg: classes(wordveil.Classes{Number: 2e6}), cli: []string{"-class-epsilon", "number=2e6"}, want: fdInvalid, long: true},
-		{name: "class ε below brr floor", cfg: classes(wordveil.Classes{Capitalized: fdBelow(hamming)}), cli: []string{"-class-epsilon", "capitalized=" + fdF(fdBelow(hamming))}, want: fdInvalid},
-		{name: "class ε saturated", cfg: classes(wordveil.Classes{Capitalized: 11}), cli: []string{"-class-epsilon", "capitalized=11"}, want: fdInvalid},
-		{name: "class ε saturated, allowed", cfg: wordveil.Config{Classes: wordveil.Classes{Capitalized: 11}, AllowSaturatedEpsilon: true}, cli: []string{"-class-epsilon", "capitalized=11", "-allow-saturated"}, want: fdOK, long: true},
+		{name: "class capitalized", cfg: classes(core.Classes{Capitalized: 0.5}), cli: []string{"-class-epsilon", "capitalized=0.5"}, want: fdOK},
+		{name: "class rare, rank 1", cfg: classes(core.Classes{Rare: 0.3, RareRank: 1}), cli: []string{"-class-epsilon", "rare=0.3", "-rare-rank", "1"}, want: fdOK},
+		{name: "class rare, rank vocabulary−1", cfg: classes(core.Classes{Rare: 0.3, RareRank: vocab - 1}), cli: []string{"-class-epsilon", "rare=0.3", "-rare-rank", strconv.Itoa(vocab - 1)}, want: fdOK, long: true},
+		{name: "class rare, rank vocabulary", cfg: classes(core.Classes{Rare: 0.3, RareRank: vocab}), cli: []string{"-class-epsilon", "rare=0.3", "-rare-rank", strconv.Itoa(vocab)}, want: fdInvalid},
+		{name: "class rare, rank −1", cfg: classes(core.Classes{Rare: 0.3, RareRank: -1}), cli: []string{"-class-epsilon", "rare=0.3", "-rare-rank", "-1"}, want: fdInvalid, long: true},
+		{name: "class rare without rank", cfg: classes(core.Classes{Rare: 0.3}), cli: []string{"-class-epsilon", "rare=0.3"}, want: fdInvalid},
+		{name: "rank without class rare", cfg: classes(core.Classes{RareRank: 5}), cli: []string{"-rare-rank", "5"}, want: fdInvalid},
+		{name: "class ε at brr floor", cfg: classes(core.Classes{Capitalized: hamming}), cli: []string{"-class-epsilon", "capitalized=" + fdF(hamming)}, want: fdOK, long: true},
+		{name: "class ε 1e6 allowed", cfg: core.Config{Classes: core.Classes{Number: 1e6}, AllowSaturatedEpsilon: true}, cli: []string{"-class-epsilon", "number=1e6", "-allow-saturated"}, want: fdOK, long: true},
+		{name: "class ε NaN", cfg: classes(core.Classes{Number: math.NaN()}), cli: []string{"-class-epsilon", "number=NaN"}, want: fdInvalid},
+		{name: "class ε negative", cfg: classes(core.Classes{Number: -1}), cli: []string{"-class-epsilon", "number=-1"}, want: fdInvalid, long: true},
+		{name: "class ε above 1e6", cfg: classes(core.Classes{Number: 2e6}), cli: []string{"-class-epsilon", "number=2e6"}, want: fdInvalid, long: true},
+		{name: "class ε below brr floor", cfg: classes(core.Classes{Capitalized: fdBelow(hamming)}), cli: []string{"-class-epsilon", "capitalized=" + fdF(fdBelow(hamming))}, want: fdInvalid},
+		{name: "class ε saturated", cfg: classes(core.Classes{Capitalized: 11}), cli: []string{"-class-epsilon", "capitalized=11"}, want: fdInvalid},
+		{name: "class ε saturated, allowed", cfg: core.Config{Classes: core.Classes{Capitalized: 11}, AllowSaturatedEpsilon: true}, cli: []string{"-class-epsilon", "capitalized=11", "-allow-saturated"}, want: fdOK, long: true},
 
 		// Text options.
-		{name: "oov placeholder", cfg: wordveil.Config{OOV: wordveil.Placeholder, Placeholder: "#"}, cli: []string{"-oov", "placeholder", "-placeholder", "#"}, want: fdOK},
-		{name: "oov unknown", cfg: wordveil.Config{OOV: "drop"}, cli: []string{"-oov", "drop"}, want: fdInvalid},
-		{name: "numbers replace, punctuation, excluded outputs", cfg: wordveil.Config{Numbers: wordveil.ReplaceNumbers, PrivatizePunctuation: true, AllowExcludedOutputs: true}, cli: []string{"-numbers", "replace", "-punct", "-all-outputs"}, want: fdOK},
-		{name: "numbers unknown", cfg: wordveil.Config{Numbers: "keep"}, cli: []string{"-numbers", "keep"}, want: fdInvalid},
-		{name: "max text bytes 2^30", cfg: wordveil.Config{MaxTextBytes: 1 << 30}, cli: []string{"-max-line", strconv.Itoa(1 << 30)}, want: fdOK},
-		{name: "max text bytes 2^30+1", cfg: wordveil.Config{MaxTextBytes: 1<<30 + 1}, cli: []string{"-max-line", strconv.Itoa(1<<30 + 1)}, want: fdInvalid},
-		{name: "max text bytes −1", cfg: wordveil.Config{MaxTextBytes: -1}, cli: []string{"-max-line", "-1"}, want: fdInvalid, long: true},
-		{name: "max text bytes below the text", cfg: wordveil.Config{MaxTextBytes: 16}, cli: []string{"-max-line", "16"}, want: fdTooLarge},
+		{name: "oov placeholder", cfg: core.Config{OOV: core.Placeholder, Placeholder: "#"}, cli: []string{"-oov", "placeholder", "-placeholder", "#"}, want: fdOK},
+		{name: "oov unknown", cfg: core.Config{OOV: "drop"}, cli: []string{"-oov", "drop"}, want: fdInvalid},
+		{name: "numbers replace, punctuation, excluded outputs", cfg: core.Config{Numbers: core.ReplaceNumbers, PrivatizePunctuation: true, AllowExcludedOutputs: true}, cli: []string{"-numbers", "replace", "-punct", "-all-outputs"}, want: fdOK},
+		{name: "numbers unknown", cfg: core.Config{Numbers: "keep"}, cli: []string{"-numbers", "keep"}, want: fdInvalid},
+		{name: "max text bytes 2^30", cfg: core.Config{MaxTextBytes: 1 << 30}, cli: []string{"-max-line", strconv.Itoa(1 << 30)}, want: fdOK},
+		{name: "max text bytes 2^30+1", cfg: core.Config{MaxTextBytes: 1<<30 + 1}, cli: []string{"-max-line", strconv.Itoa(1<<30 + 1)}, want: fdInvalid},
+		{name: "max text bytes −1", cfg: core.Config{MaxTextBytes: -1}, cli: []string{"-max-line", "-1"}, want: fdInvalid, long: true},
+		{name: "max text bytes below the text", cfg: core.Config{MaxTextBytes: 16}, cli: []string{"-max-line", "16"}, want: fdTooLarge},
 
 		// Ledger and caps.
-		{name: "ledger, no caps", cfg: ledgerCaps(wordveil.Caps{}), want: fdOK},
-		{name: "ledger, largest caps and period", cfg: ledgerCaps(wordveil.Caps{Lifetime: 1e6, PerPeriod: 1e6, Period: century}), cli: []string{"-cap", "1e6", "-cap-period", "1e6", "-period", century.String()}, want: fdOK},
-		{name: "ledger, per-period cap, default period", cfg: ledgerCaps(wordveil.Caps{PerPeriod: 1e6}), cli: []string{"-cap-period", "1e6"}, want: fdOK, long: true},
-		{name: "ledger, period 1s", cfg: ledgerCaps(wordveil.Caps{PerPeriod: 1e6, Period: time.Second}), cli: []string{"-cap-period", "1e6", "-period", "1s"}, want: fdOK, long: true},
-		{name: "ledger, period 1ns", cfg: ledgerCaps(wordveil.Caps{PerPeriod: 1e6, Period: time.Nanosecond}), cli: []string{"-cap-period", "1e6", "-period", "1ns"}, want: fdOK,
+		{name: "ledger, no caps", cfg: ledgerCaps(core.Caps{}), want: fdOK},
+		{name: "ledger, largest caps and period", cfg: ledgerCaps(core.Caps{Lifetime: 1e6, PerPeriod: 1e6, Period: century}), cli: []string{"-cap", "1e6", "-cap-period", "1e6", "-period", century.String()}, want: fdOK},
+		{name: "ledger, per-period cap, default period", cfg: ledgerCaps(core.Caps{PerPeriod: 1e6}), cli: []string{"-cap-period", "1e6"}, want: fdOK, long: true},
+		{name: "ledger, period 1s", cfg: ledgerCaps(core.Caps{PerPeriod: 1e6, Period: time.Second}), cli: []string{"-cap-period", "1e6", "-period", "1s"}, want: fdOK, long: true},
+		{name: "ledger, period 1ns", cfg: ledgerCaps(core.Caps{PerPeriod: 1e6, Period: time.Nanosecond}), cli: []string{"-cap-period", "1e6", "-period", "1ns"}, want: fdOK,
 			noMobile: "the binding's PeriodSeconds counts whole seconds", long: true},
-		{name: "ledger, period above 100 years", cfg: ledgerCaps(wordveil.Caps{PerPeriod: 1, Period: century + time.Second}), cli: []string{"-cap-period", "1", "-period", (century + time.Second).String()}, want: fdInvalid},
-		{name: "ledger, negative period", cfg: ledgerCaps(wordveil.Caps{Lifetime: 1, Period: -time.Second}), cli: []string{"-cap", "1", "-period", "-1s"}, want: fdInvalid},
-		{name: "ledger, cap NaN", cfg: ledgerCaps(wordveil.Caps{Lifetime: math.NaN()}), cli: []string{"-cap", "NaN"}, want: fdInvalid},
-		{name: "ledger, cap negative", cfg: ledgerCaps(wordveil.Caps{PerPeriod: -1}), cli: []string{"-cap-period", "-1"}, want: fdInvalid},
-		{name: "ledger, cap +Inf", cfg: ledgerCaps(wordveil.Caps{Lifetime: math.Inf(1)}), cli: []string{"-cap", "+Inf"}, want: fdInvalid, long: true},
-		{name: "ledger, budget exceeded", cfg: ledgerCaps(wordveil.Caps{Lifetime: 1e-9}), cli: []string{"-cap", "1e-9"}, want: fdBudget},
-		{name: "cap without ledger", cfg: wordveil.Config{Caps: wordveil.Caps{Lifetime: 1}}, cli: []string{"-cap", "1"}, want: fdInvalid},
+		{name: "ledger, period above 100 years", cfg: ledgerCaps(core.Caps{PerPeriod: 1, Period: century + time.Second}), cli: []string{"-cap-period", "1", "-period", (century + time.Second).String()}, want: fdInvalid},
+		{name: "ledger, negative period", cfg: ledgerCaps(core.Caps{Lifetime: 1, Period: -time.Second}), cli: []string{"-cap", "1", "-period", "-1s"}, want: fdInvalid},
+		{name: "ledger, cap NaN", cfg: ledgerCaps(core.Caps{Lifetime: math.NaN()}), cli: []string{"-cap", "NaN"}, want: fdInvalid},
+		{name: "ledger, cap negative", cfg: ledgerCaps(core.Caps{PerPeriod: -1}), cli: []string{"-cap-period", "-1"}, want: fdInvalid},
+		{name: "ledger, cap +Inf", cfg: ledgerCaps(core.Caps{Lifetime: math.Inf(1)}), cli: []string{"-cap", "+Inf"}, want: fdInvalid, long: true},
+		{name: "ledger, budget exceeded", cfg: ledgerCaps(core.Caps{Lifetime: 1e-9}), cli: []string{"-cap", "1e-9"}, want: fdBudget},
+		{name: "cap without ledger", cfg: core.Config{Caps: core.Caps{Lifetime: 1}}, cli: []string{"-cap", "1"}, want: fdInvalid},
 		// Caps in words (fdText has 13 words for the mechanism).
-		{name: "ledger, words cap fits", cfg: ledgerCaps(wordveil.Caps{LifetimeWords: 13}), cli: []string{"-cap-words", "13"}, want: fdOK},
-		{name: "ledger, words cap one short", cfg: ledgerCaps(wordveil.Caps{LifetimeWords: 12}), cli: []string{"-cap-words", "12"}, want: fdBudget},
-		{name: "ledger, words per period fits", cfg: ledgerCaps(wordveil.Caps{PerPeriodWords: 13, Period: time.Hour}), cli: []string{"-cap-period-words", "13", "-period", "1h"}, want: fdOK, long: true},
-		{name: "ledger, words per period one short", cfg: ledgerCaps(wordveil.Caps{PerPeriodWords: 12}), cli: []string{"-cap-period-words", "12"}, want: fdBudget},
-		{name: "ledger, words cap 10^9", cfg: ledgerCaps(wordveil.Caps{LifetimeWords: 1e9}), cli: []string{"-cap-words", "1000000000"}, want: fdOK, long: true},
-		{name: "ledger, words cap negative", cfg: ledgerCaps(wordveil.Caps{PerPeriodWords: -1}), cli: []string{"-cap-period-words", "-1"}, want: fdInvalid},
-		{name: "ledger, words and loss cap", cfg: ledgerCaps(wordveil.Caps{LifetimeWords: 5, Lifetime: 1}), cli: []string{"-cap-words", "5", "-cap", "1"}, want: fdInvalid},
-		{name: "ledger, words cap, custext", cfg: wordveil.Config{Mechanism: wordveil.CusText, LedgerDir: fdDir, Caps: wordveil.Caps{LifetimeWords: 5}}, cli: []string{"-mechanism", "custext", "-cap-words", "5"}, want: fdInvalid},
-		{name: "words cap without ledger", cfg: wordveil.Config{Caps: wordveil.Caps{LifetimeWords: 5}}, cli: []string{"-cap-words", "5"}, want: fdInvalid},
-		{name: "period without ledger", cfg: wordveil.Config{Caps: wordveil.Caps{Period: time.Hour}}, cli: []string{"-period", "1h"}, want: fdInvalid, long: true},
+		{name: "ledger, words cap fits", cfg: ledgerCaps(core.Caps{LifetimeWords: 13}), cli: []string{"-cap-words", "13"}, want: fdOK},
+		{name: "ledger, words cap one short", cfg: ledgerCaps(core.Caps{LifetimeWords: 12}), cli: []string{"-cap-words", "12"}, want: fdBudget},
+		{name: "ledger, words per period fits", cfg: ledgerCaps(core.Caps{PerPeriodWords: 13, Period: time.Hour}), cli: []string{"-cap-period-words", "13", "-period", "1h"}, want: fdOK, long: true},
+		{name: "ledger, words per period one short", cfg: ledgerCaps(core.Caps{PerPeriodWords: 12}), cli: []string{"-cap-period-words", "12"}, want: fdBudget},
+		{name: "ledger, words cap 10^9", cfg: ledgerCaps(core.Caps{LifetimeWords: 1e9}), cli: []string{"-cap-words", "1000000000"}, want: fdOK, long: true},
+		{name: "ledger, words cap negative", cfg: ledgerCaps(core.Caps{PerPeriodWords: -1}), cli: []string{"-cap-period-words", "-1"}, want: fdInvalid},
+		{name: "ledger, words and loss cap", cfg: ledgerCaps(core.Caps{LifetimeWords: 5, Lifetime: 1}), cli: []string{"-cap-words", "5", "-cap", "1"}, want: fdInvalid},
+		{name: "ledger, words cap, custext", cfg: core.Config{Mechanism: core.CusText, LedgerDir: fdDir, Caps: core.Caps{LifetimeWords: 5}}, cli: []string{"-mechanism", "custext", "-cap-words", "5"}, want: fdInvalid},
+		{name: "words cap without ledger", cfg: core.Config{Caps: core.Caps{LifetimeWords: 5}}, cli: []string{"-cap-words", "5"}, want: fdInvalid},
+		{name: "period without ledger", cfg: core.Config{Caps: core.Caps{Period: time.Hour}}, cli: []string{"-period", "1h"}, want: fdInvalid, long: true},
 
 		// Memo.
-		{name: "memo", cfg: memo(wordveil.Config{}), want: fdOK},
-		{name: "memo without secret", cfg: wordveil.Config{MemoDir: fdDir}, want: fdInvalid,
+		{name: "memo", cfg: memo(core.Config{}), want: fdOK},
+		{name: "memo without secret", cfg: core.Config{MemoDir: fdDir}, want: fdInvalid,
 			noCLI: "the command always has a memo key: -memo-key, else one it creates in -state"},
-		{name: "memo secret 31 bytes", cfg: wordveil.Config{MemoDir: fdDir, MemoSecret: fdSecret[:31]}, want: fdInvalid,
+		{name: "memo secret 31 bytes", cfg: core.Config{MemoDir: fdDir, MemoSecret: fdSecret[:31]}, want: fdInvalid,
 			noCLI: "the command reads the secret from a key file whose length it checks itself"},
-		{name: "memo secret without memo", cfg: wordveil.Config{MemoSecret: fdSecret}, cli: []string{"-memo-key", "{key}"}, want: fdInvalid},
-		{name: "memo, class ε = main ε", cfg: memo(wordveil.Config{Epsilon: 0.5, Classes: wordveil.Classes{Capitalized: 0.5}}), cli: []string{"-epsilon", "0.5", "-class-epsilon", "capitalized=0.5"}, want: fdOK, long: true},
-		{name: "memo, class ε ≠ main ε", cfg: memo(wordveil.Config{Epsilon: 0.5, Classes: wordveil.Classes{Capitalized: 0.3}}), cli: []string{"-epsilon", "0.5", "-class-epsilon", "capitalized=0.3"}, want: fdInvalid},
-		{name: "memo, class ε ≠ level's ε", cfg: memo(wordveil.Config{Classes: wordveil.Classes{Capitalized: 0.3}}), cli: []string{"-class-epsilon", "capitalized=0.3"}, want: fdInvalid, long: true},
-		{name: "memo sealed with another secret", cfg: memo(wordveil.Config{}), want: fdCorruptState, prepare: fdSealMemo},
+		{name: "memo secret without memo", cfg: core.Config{MemoSecret: fdSecret}, cli: []string{"-memo-key", "{key}"}, want: fdInvalid},
+		{name: "memo, class ε = main ε", cfg: memo(core.Config{Epsilon: 0.5, Classes: core.Classes{Capitalized: 0.5}}), cli: []string{"-epsilon", "0.5", "-class-epsilon", "capitalized=0.5"}, want: fdOK, long: true},
+		{name: "memo, class ε ≠ main ε", cfg: memo(core.Config{Epsilon: 0.5, Classes: core.Classes{Capitalized: 0.3}}), cli: []string{"-epsilon", "0.5", "-class-epsilon", "capitalized=0.3"}, want: fdInvalid},
+		{name: "memo, class ε ≠ level's ε", cfg: memo(core.Config{Classes: core.Classes{Capitalized: 0.3}}), cli: []string{"-class-epsilon", "capitalized=0.3"}, want: fdInvalid, long: true},
+		{name: "memo sealed with another secret", cfg: memo(core.Config{}), want: fdCorruptState, prepare: fdSealMemo},
 
 		// Anchor.
-		{name: "anchor without dirs", cfg: wordveil.Config{Anchor: anchor}, cli: []string{"-state", "{state}"}, want: fdInvalid},
-		{name: "anchor with ledger", cfg: wordveil.Config{Anchor: anchor, LedgerDir: fdDir}, want: fdOK, long: true},
+		{name: "anchor without dirs", cfg: core.Config{Anchor: anchor}, cli: []string{"-state", "{state}"}, want: fdInvalid},
+		{name: "anchor with ledger", cfg: core.Config{Anchor: anchor, LedgerDir: fdDir}, want: fdOK, long: true},
 
 		// Asset files.
-		{name: "asset file missing", cfg: wordveil.Config{AssetFile: missing}, want: fdIO},
-		{name: "asset file truncated", cfg: wordveil.Config{AssetFile: truncated}, want: fdCorruptAsset},
+		{name: "asset file missing", cfg: core.Config{AssetFile: missing}, want: fdIO},
+		{name: "asset file truncated", cfg: core.Config{AssetFile: truncated}, want: fdCorruptAsset},
 		// Not a corrupt asset: a path that names no regular file is a bad
-		// argument (the root package files wva.ErrNotRegular under
+		// argument (package core files wva.ErrNotRegular under
 		// ErrInvalidConfig).
-		{name: "asset file a directory", cfg: wordveil.Config{AssetFile: dir}, want: fdInvalid},
-		{name: "asset bytes truncated", cfg: wordveil.Config{Asset: full[:len(full)-1]}, want: fdCorruptAsset,
+		{name: "asset file a directory", cfg: core.Config{AssetFile: dir}, want: fdInvalid},
+		{name: "asset bytes truncated", cfg: core.Config{Asset: full[:len(full)-1]}, want: fdCorruptAsset,
 			noCLI: "the command reads an asset from a file only (-asset)"},
 	}
 }
@@ -307,7 +307,7 @@ func fdRows(t *testing.T, vocab int) []fdRow {
 // the doors then open with fdSecret.
 func fdSealMemo(t *testing.T, memoDir string) {
 	t.Helper()
-	p, err := wordveil.Open(wordveil.Config{MemoDir: memoDir, MemoSecret: fdOtherSecret})
+	p, err := core.Open(core.Config{MemoDir: memoDir, MemoSecret: fdOtherSecret})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +319,7 @@ func fdSealMemo(t *testing.T, memoDir string) {
 	}
 }
 
-// fdAnchor is an in-memory Anchor for the root package and the binding
+// fdAnchor is an in-memory Anchor for package core and the binding
 // (the same method set). Each door gets a fresh one.
 type fdAnchor struct {
 	mu sync.Mutex
@@ -344,7 +344,7 @@ func (a *fdAnchor) Store(name string, state []byte) error {
 
 // fdOutcome is what a door did with a row.
 type fdOutcome struct {
-	class fdClass // the root package and the binding
+	class fdClass // package core and the binding
 	exit  int     // the command: its exit code, which names fewer classes (fdClass.exit)
 	err   error   // the error, or the command's stderr
 	text  string
@@ -361,7 +361,7 @@ type fdAccounting struct {
 
 // fdFresh returns cfg with each directory marker replaced by a new
 // temporary directory (filled by prepare) and a fresh anchor.
-func fdFresh(t *testing.T, r fdRow) wordveil.Config {
+func fdFresh(t *testing.T, r fdRow) core.Config {
 	cfg := r.cfg
 	if cfg.LedgerDir == fdDir {
 		cfg.LedgerDir = t.TempDir()
@@ -379,7 +379,7 @@ func fdFresh(t *testing.T, r fdRow) wordveil.Config {
 }
 
 func fdRoot(t *testing.T, r fdRow) fdOutcome {
-	p, err := wordveil.Open(fdFresh(t, r))
+	p, err := core.Open(fdFresh(t, r))
 	if err != nil {
 		return fdOutcome{class: fdRootClass(err), err: err}
 	}
@@ -396,7 +396,7 @@ func fdRoot(t *testing.T, r fdRow) fdOutcome {
 }
 
 // fdMobileConfig is the binding's Config equivalent to c, field by field.
-func fdMobileConfig(t *testing.T, c wordveil.Config) *mobile.Config {
+func fdMobileConfig(t *testing.T, c core.Config) *mobile.Config {
 	if c.Caps.Period%time.Second != 0 {
 		t.Fatalf("Caps.Period %v is not a whole number of seconds: the binding cannot express it", c.Caps.Period)
 	}
@@ -446,7 +446,7 @@ func fdMobile(t *testing.T, r fdRow) fdOutcome {
 // row's flags ("{key}" and "{state}" filled in), then the asset file and
 // the memo and ledger directories from cfg, with -memo-key (a file holding
 // cfg's secret, outside the memo directory) and -state.
-func fdCLIArgs(t *testing.T, r fdRow, cfg wordveil.Config) []string {
+func fdCLIArgs(t *testing.T, r fdRow, cfg core.Config) []string {
 	writeKey := func(secret []byte) string {
 		p := filepath.Join(t.TempDir(), "memo.key")
 		if err := os.WriteFile(p, secret, 0o600); err != nil {
@@ -508,9 +508,9 @@ func fdCLI(t *testing.T, r fdRow) (fdOutcome, []string) {
 	return o, args
 }
 
-// TestFrontDoorsAgree runs each row through the root package, the binding
+// TestFrontDoorsAgree runs each row through package core, the binding
 // and the command, and checks that each door reports the row's class, and
-// on success the same text (root package and command, seeded alike) and
+// on success the same text (package core and command, seeded alike) and
 // the same accounting (all three).
 func TestFrontDoorsAgree(t *testing.T) {
 	a, err := assets.Default()
@@ -524,7 +524,7 @@ func TestFrontDoorsAgree(t *testing.T) {
 			}
 			root := fdRoot(t, r)
 			if root.class != r.want {
-				t.Errorf("root package: %v (%v), want %v", root.class, root.err, r.want)
+				t.Errorf("package core: %v (%v), want %v", root.class, root.err, r.want)
 			}
 			if r.noMobile != "" {
 				t.Logf("binding skipped: %s", r.noMobile)
@@ -533,7 +533,7 @@ func TestFrontDoorsAgree(t *testing.T) {
 				if m.class != r.want {
 					t.Errorf("binding: %v (%v), want %v", m.class, m.err, r.want)
 				} else if r.want == fdOK && m.acc != root.acc {
-					t.Errorf("binding accounting %+v, root package %+v", m.acc, root.acc)
+					t.Errorf("binding accounting %+v, package core %+v", m.acc, root.acc)
 				}
 			}
 			if r.noCLI != "" {
@@ -547,10 +547,10 @@ func TestFrontDoorsAgree(t *testing.T) {
 			}
 			if r.want == fdOK {
 				if c.text != root.text {
-					t.Errorf("command text %q, root package %q (same seed)", c.text, root.text)
+					t.Errorf("command text %q, package core %q (same seed)", c.text, root.text)
 				}
 				if c.acc != root.acc {
-					t.Errorf("command accounting %+v, root package %+v", c.acc, root.acc)
+					t.Errorf("command accounting %+v, package core %+v", c.acc, root.acc)
 				}
 			}
 		})

@@ -88,7 +88,7 @@ func TestStatsAndBench(t *testing.T) {
 // wordveil calls an invalid configuration is a usage error (2), whichever
 // part refused it: an asset path that is not a regular file, an asset
 // without what the mechanism needs (these were failures, exit 1, before
-// the CLI opened through package wordveil); a damaged asset stays a
+// the CLI opened through package core); a damaged asset stays a
 // failure (1).
 func TestExitCodes(t *testing.T) {
 	small := smallAsset(t)

@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/linereader"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/privatize"
@@ -67,7 +67,7 @@ Flags:
 `
 
 // privatizeFlags are the command's settings. They map to a
-// wordveil.Config (config), which Open validates: the checks here are
+// core.Config (config), which Open validates: the checks here are
 // only about the flags themselves.
 type privatizeFlags struct {
 	mechanism, preset string
@@ -89,7 +89,7 @@ type privatizeFlags struct {
 	stateDir          string
 	maxLine           int
 	seed              uint64
-	classes           wordveil.Classes // -class-epsilon and -rare-rank
+	classes           core.Classes // -class-epsilon and -rare-rank
 }
 
 func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
@@ -100,13 +100,13 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (err
 		fs.PrintDefaults()
 	}
 	var f privatizeFlags
-	fs.StringVar(&f.mechanism, "mechanism", string(wordveil.BRR), fmt.Sprintf("mechanism: one of %v", mechanism.Names()))
+	fs.StringVar(&f.mechanism, "mechanism", string(core.BRR), fmt.Sprintf("mechanism: one of %v", mechanism.Names()))
 	fs.Float64Var(&f.epsilon, "epsilon", 0, "ε in the mechanism's metric, finite, > 0 and not below the mechanism's floor (docs/MECHANISMS.md, accepted ε range; overrides -preset)")
-	fs.StringVar(&f.preset, "preset", string(wordveil.Balanced), "privacy level: strong, balanced or light (docs/PRIVACY_LEVELS.md)")
+	fs.StringVar(&f.preset, "preset", string(core.Balanced), "privacy level: strong, balanced or light (docs/PRIVACY_LEVELS.md)")
 	fs.BoolVar(&f.allowSaturated, "allow-saturated", false, "accept an ε so large that the output is almost surely the input (experiments only)")
-	fs.StringVar(&f.numbers, "numbers", string(wordveil.PrivatizeNumbers), "numbers the vocabulary has: privatize (like words) or replace (by the -oov policy, like every other number)")
+	fs.StringVar(&f.numbers, "numbers", string(core.PrivatizeNumbers), "numbers the vocabulary has: privatize (like words) or replace (by the -oov policy, like every other number)")
 	fs.BoolVar(&f.allOutputs, "all-outputs", false, "also release the words on the asset's exclusion list (offensive words); by default they are never output")
-	fs.StringVar(&f.oov, "oov", string(wordveil.RandomWord), "out-of-vocabulary policy: random-word or placeholder")
+	fs.StringVar(&f.oov, "oov", string(core.RandomWord), "out-of-vocabulary policy: random-word or placeholder")
 	fs.StringVar(&f.placeholder, "placeholder", privatize.DefaultPlaceholder, "replacement for -oov placeholder")
 	fs.BoolVar(&f.punct, "punct", false, "privatize punctuation too (each mark becomes a uniformly random one)")
 	fs.BoolVar(&f.asJSON, "json", false, "write one JSON object per line: the text and its privacy accounting (docs/CLI_JSON.md)")
@@ -139,10 +139,10 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (err
 	if err != nil {
 		return err
 	}
-	p, err := wordveil.Open(cfg)
+	p, err := core.Open(cfg)
 	if err != nil {
 		where := ""
-		if errors.Is(err, wordveil.ErrCorruptAsset) && f.assetPath != "" {
+		if errors.Is(err, core.ErrCorruptAsset) && f.assetPath != "" {
 			where = "asset " + f.assetPath // not every asset error names the file
 		}
 		return fromRoot(err, where)
@@ -171,7 +171,7 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (err
 }
 
 // validate checks what is about the flags themselves, not the settings
-// they carry (package wordveil checks those, once, in Open): arguments,
+// they carry (package core checks those, once, in Open): arguments,
 // flags that only mean something beside another, a 0 that would read as
 // "not set", and where the state files go.
 func (f *privatizeFlags) validate(fs *flag.FlagSet, set map[string]bool) error {
@@ -209,17 +209,17 @@ func (f *privatizeFlags) validate(fs *flag.FlagSet, set map[string]bool) error {
 	return nil
 }
 
-// config is the wordveil.Config the flags say, with the memo's secret read
+// config is the core.Config the flags say, with the memo's secret read
 // from (or created in) its key file and the anchors kept in the state
 // directory.
-func (f *privatizeFlags) config(set map[string]bool) (wordveil.Config, error) {
-	cfg := wordveil.Config{
-		Mechanism: wordveil.Mechanism(f.mechanism), Level: wordveil.Level(f.preset), Epsilon: f.epsilon,
+func (f *privatizeFlags) config(set map[string]bool) (core.Config, error) {
+	cfg := core.Config{
+		Mechanism: core.Mechanism(f.mechanism), Level: core.Level(f.preset), Epsilon: f.epsilon,
 		AllowSaturatedEpsilon: f.allowSaturated, AllowExcludedOutputs: f.allOutputs, AssetFile: f.assetPath,
-		Classes: f.classes, OOV: wordveil.OOVPolicy(f.oov), Placeholder: f.placeholder,
-		Numbers: wordveil.NumberPolicy(f.numbers), PrivatizePunctuation: f.punct, MaxTextBytes: f.maxLine,
+		Classes: f.classes, OOV: core.OOVPolicy(f.oov), Placeholder: f.placeholder,
+		Numbers: core.NumberPolicy(f.numbers), PrivatizePunctuation: f.punct, MaxTextBytes: f.maxLine,
 		LedgerDir: f.ledgerDir, MemoDir: f.memoDir,
-		Caps: wordveil.Caps{Lifetime: f.capLifetime, PerPeriod: f.capPeriod, LifetimeWords: f.capWords, PerPeriodWords: f.capPeriodWords},
+		Caps: core.Caps{Lifetime: f.capLifetime, PerPeriod: f.capPeriod, LifetimeWords: f.capWords, PerPeriodWords: f.capPeriodWords},
 	}
 	if set["period"] {
 		// Only when given: the flag's default is the Config's (0: 24
@@ -263,18 +263,18 @@ func (f *privatizeFlags) config(set map[string]bool) (wordveil.Config, error) {
 
 // parseClassEpsilon parses -class-epsilon: comma-separated class=ε pairs,
 // each class (rare, capitalized, number) at most once, each ε a number
-// other than 0 (in a wordveil.Classes, 0 means the class is not set).
+// other than 0 (in a core.Classes, 0 means the class is not set).
 // Whether an ε is in range is Open's to say. RareRank is left 0 (it has
 // its own flag). It looks at each byte a bounded number of times.
-func parseClassEpsilon(s string) (wordveil.Classes, error) {
-	var c wordveil.Classes
+func parseClassEpsilon(s string) (core.Classes, error) {
+	var c core.Classes
 	if s == "" {
 		return c, fmt.Errorf("%w: -class-epsilon is empty (want e.g. rare=0.3,capitalized=0.5)", errUsage)
 	}
 	for _, pair := range strings.Split(s, ",") {
 		name, val, ok := strings.Cut(pair, "=")
 		if !ok {
-			return wordveil.Classes{}, fmt.Errorf("%w: -class-epsilon %q: want class=ε", errUsage, pair)
+			return core.Classes{}, fmt.Errorf("%w: -class-epsilon %q: want class=ε", errUsage, pair)
 		}
 		var dst *float64
 		switch strings.TrimSpace(name) {
@@ -285,18 +285,18 @@ func parseClassEpsilon(s string) (wordveil.Classes, error) {
 		case privatize.ClassNumber:
 			dst = &c.Number
 		default:
-			return wordveil.Classes{}, fmt.Errorf("%w: -class-epsilon: unknown class %q (want %s, %s or %s)", errUsage,
+			return core.Classes{}, fmt.Errorf("%w: -class-epsilon: unknown class %q (want %s, %s or %s)", errUsage,
 				name, privatize.ClassRare, privatize.ClassCapitalized, privatize.ClassNumber)
 		}
 		if *dst != 0 {
-			return wordveil.Classes{}, fmt.Errorf("%w: -class-epsilon: class %s given twice", errUsage, name)
+			return core.Classes{}, fmt.Errorf("%w: -class-epsilon: class %s given twice", errUsage, name)
 		}
 		eps, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
 		switch {
 		case err != nil:
-			return wordveil.Classes{}, fmt.Errorf("%w: -class-epsilon %s=%q: not a number", errUsage, name, val)
+			return core.Classes{}, fmt.Errorf("%w: -class-epsilon %s=%q: not a number", errUsage, name, val)
 		case eps == 0:
-			return wordveil.Classes{}, fmt.Errorf("%w: -class-epsilon %s=%q: give an ε > 0, or leave the class out", errUsage, name, val)
+			return core.Classes{}, fmt.Errorf("%w: -class-epsilon %s=%q: give an ε > 0, or leave the class out", errUsage, name, val)
 		}
 		*dst = eps
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 )
 
 // TestPrivatizeClassEpsilon: -class-epsilon bills each word at its class's
@@ -96,25 +96,25 @@ func TestPrivatizeClassEpsilonUsage(t *testing.T) {
 func TestParseClassEpsilon(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		want wordveil.Classes
+		want core.Classes
 		ok   bool
 	}{
-		{"rare=0.3", wordveil.Classes{Rare: 0.3}, true},
-		{"rare=0.3,capitalized=0.5,number=2", wordveil.Classes{Rare: 0.3, Capitalized: 0.5, Number: 2}, true},
-		{" number = 1e-3 ", wordveil.Classes{Number: 1e-3}, true},
-		{"", wordveil.Classes{}, false},
-		{"=1", wordveil.Classes{}, false},
-		{"rare=", wordveil.Classes{}, false},
-		{"rare=0x1p-2", wordveil.Classes{Rare: 0.25}, true},
-		{"rare=1,rare=1", wordveil.Classes{}, false},
-		{"Rare=1", wordveil.Classes{}, false},
-		{"rare=1e6", wordveil.Classes{Rare: 1e6}, true},
-		{"rare=0", wordveil.Classes{}, false},
-		{"rare=-0", wordveil.Classes{}, false},
-		{"rare=x", wordveil.Classes{}, false},
+		{"rare=0.3", core.Classes{Rare: 0.3}, true},
+		{"rare=0.3,capitalized=0.5,number=2", core.Classes{Rare: 0.3, Capitalized: 0.5, Number: 2}, true},
+		{" number = 1e-3 ", core.Classes{Number: 1e-3}, true},
+		{"", core.Classes{}, false},
+		{"=1", core.Classes{}, false},
+		{"rare=", core.Classes{}, false},
+		{"rare=0x1p-2", core.Classes{Rare: 0.25}, true},
+		{"rare=1,rare=1", core.Classes{}, false},
+		{"Rare=1", core.Classes{}, false},
+		{"rare=1e6", core.Classes{Rare: 1e6}, true},
+		{"rare=0", core.Classes{}, false},
+		{"rare=-0", core.Classes{}, false},
+		{"rare=x", core.Classes{}, false},
 		// The range is Open's to check (TestPrivatizeClassEpsilonUsage).
-		{"rare=1.000001e6", wordveil.Classes{Rare: 1.000001e6}, true},
-		{"rare=-1", wordveil.Classes{Rare: -1}, true},
+		{"rare=1.000001e6", core.Classes{Rare: 1.000001e6}, true},
+		{"rare=-1", core.Classes{Rare: -1}, true},
 	} {
 		got, err := parseClassEpsilon(tc.in)
 		if (err == nil) != tc.ok || got != tc.want {
@@ -136,12 +136,12 @@ func FuzzParseClassEpsilon(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := parseClassEpsilon(s)
 		if err != nil {
-			if c != (wordveil.Classes{}) || !errors.Is(err, errUsage) {
+			if c != (core.Classes{}) || !errors.Is(err, errUsage) {
 				t.Fatalf("%q: error %v with result %+v", s, err, c)
 			}
 			return
 		}
-		if c.RareRank != 0 || c == (wordveil.Classes{}) {
+		if c.RareRank != 0 || c == (core.Classes{}) {
 			t.Fatalf("%q: accepted %+v", s, c)
 		}
 	})

@@ -14,7 +14,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/linereader"
 	"github.com/wordveil/wordveil/internal/mechanism"
@@ -78,7 +78,7 @@ func TestPrivatizeSeedWarnsAndReproduces(t *testing.T) {
 // TestPrivatizeSeedGolden: -seed keeps the generator it always had
 // (ChaCha8 keyed by the seed, little-endian in the key's first 8 bytes),
 // so a seeded evaluation run gives the same output as before the CLI
-// opened through package wordveil: recorded with the earlier binary, at
+// opened through package core: recorded with the earlier binary, at
 // the balanced ε of that time (the levels have since been recalibrated).
 func TestPrivatizeSeedGolden(t *testing.T) {
 	var out, errb bytes.Buffer
@@ -278,7 +278,7 @@ func (r *slowReader) Read(p []byte) (int, error) {
 // TestStreamInterrupt: a signal while a long line is being read, or being
 // privatized, stops at once with errInterrupted and writes nothing of it.
 func TestStreamInterrupt(t *testing.T) {
-	p := testPrivatizer(t, wordveil.Config{})
+	p := testPrivatizer(t, core.Config{})
 	// (1) Blocked reading a line that never ends.
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &slowReader{chunk: []byte("the cat "), left: 1 << 20, block: make(chan struct{})}

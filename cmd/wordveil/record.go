@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 )
 
 // recordTail is one line of `privatize -json` output without its first
@@ -81,7 +81,7 @@ func wordsLeft(n int64) *int64 {
 	return &n
 }
 
-func newRecordTail(acc wordveil.Accounting, info wordveil.Info) recordTail {
+func newRecordTail(acc core.Accounting, info core.Info) recordTail {
 	rec := recordTail{
 		Mechanism: string(acc.Mechanism), Epsilon: acc.Epsilon, Metric: acc.Metric,
 		Asset: recordAsset{Name: info.AssetName, Words: info.VocabularySize, SHA256: hex.EncodeToString(info.AssetSHA256[:])},
@@ -102,7 +102,7 @@ func newRecordTail(acc wordveil.Accounting, info wordveil.Info) recordTail {
 	return rec
 }
 
-func newReceipt(l *wordveil.Receipt) *recordReceipt {
+func newReceipt(l *core.Receipt) *recordReceipt {
 	return &recordReceipt{
 		BlockCharge: finite(l.Amount), PeriodSpent: finite(l.PeriodSpent), LifetimeSpent: finite(l.LifetimeSpent),
 		PeriodRemaining: finite(l.PeriodRemaining), LifetimeRemaining: finite(l.LifetimeRemaining),
@@ -112,10 +112,10 @@ func newReceipt(l *wordveil.Receipt) *recordReceipt {
 }
 
 // addAccounting adds a later part's accounting b of the same line to a:
-// counts summed, the totals recomputed from them as package wordveil does
+// counts summed, the totals recomputed from them as package core does
 // for a whole text, the receipt the later part's (the ledger after its
 // charge).
-func addAccounting(a *wordveil.Accounting, b wordveil.Accounting) {
+func addAccounting(a *core.Accounting, b core.Accounting) {
 	a.Words += b.Words
 	a.OOV += b.OOV
 	a.Memoized += b.Memoized
@@ -123,7 +123,7 @@ func addAccounting(a *wordveil.Accounting, b wordveil.Accounting) {
 	if a.Classes != nil {
 		// The same classes in the same order for every text of one
 		// privatizer; a copy, so the part's own result is left as it was.
-		cs := append([]wordveil.ClassCount(nil), a.Classes...)
+		cs := append([]core.ClassCount(nil), a.Classes...)
 		a.TotalEpsilon = 0
 		for i := range cs {
 			if i < len(b.Classes) && b.Classes[i].Class == cs[i].Class {
@@ -144,15 +144,15 @@ func addAccounting(a *wordveil.Accounting, b wordveil.Accounting) {
 // part after its block's charge, and whose other keys, after the last
 // part, sum the parts' accounting.
 type recordEncoder struct {
-	info wordveil.Info // the privatizer's: the records' asset
+	info core.Info // the privatizer's: the records' asset
 	json bool
-	open bool                // a record's text has been begun and not ended
-	acc  wordveil.Accounting // the open record's accounting so far
+	open bool            // a record's text has been begun and not ended
+	acc  core.Accounting // the open record's accounting so far
 }
 
 // write writes res, the results of a block's texts, to w. ends(i) says whether
 // texts[i] ends its input line.
-func (e *recordEncoder) write(w *bufio.Writer, res []wordveil.Result, ends func(i int) bool) error {
+func (e *recordEncoder) write(w *bufio.Writer, res []core.Result, ends func(i int) bool) error {
 	if !e.json {
 		for _, r := range res {
 			w.WriteString(r.Text)

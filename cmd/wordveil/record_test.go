@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/linereader"
 )
 
@@ -78,10 +78,10 @@ func TestWriteJSONStringMatchesEncodingJSON(t *testing.T) {
 
 // testPrivatizer opens BRR at ε = 0.5 per bit with cfg's other settings,
 // closed when the test ends.
-func testPrivatizer(t *testing.T, cfg wordveil.Config) *wordveil.Privatizer {
+func testPrivatizer(t *testing.T, cfg core.Config) *core.Privatizer {
 	t.Helper()
-	cfg.Mechanism, cfg.Epsilon = wordveil.BRR, 0.5
-	p, err := wordveil.Open(cfg)
+	cfg.Mechanism, cfg.Epsilon = core.BRR, 0.5
+	p, err := core.Open(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func testPrivatizer(t *testing.T, cfg wordveil.Config) *wordveil.Privatizer {
 // byte for byte what encoding/json makes of the same result, and the
 // last text before the end of the input ends its record.
 func TestRecordMatchesEncodingJSON(t *testing.T) {
-	p := testPrivatizer(t, wordveil.Config{OOV: wordveil.Placeholder, Placeholder: "<\"\u2028\x01>"})
+	p := testPrivatizer(t, core.Config{OOV: core.Placeholder, Placeholder: "<\"\u2028\x01>"})
 	texts := []string{"The cat sat on the mat.\n", "x9 @@@ \"quoted\" \t tab\n", "no newline at the end"}
 	res, err := p.PrivatizeBlock(context.Background(), texts)
 	if err != nil {
@@ -157,7 +157,7 @@ func TestJSONLongLineOneRecord(t *testing.T) {
 // queries take minutes.
 func TestJSONLongLineAllocations(t *testing.T) {
 	n := 2 * blockBytes
-	p := testPrivatizer(t, wordveil.Config{})
+	p := testPrivatizer(t, core.Config{})
 	rep := func(s string) string { return strings.Repeat(s, n/len(s)) }
 	shapes := map[string]string{"nul": rep("\x00"), "emoji": rep("😀"), "word": rep("a")}
 	for name, in := range shapes {

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/safefile"
 )
@@ -178,7 +178,7 @@ func (a pinnedLedgerAnchor) Store(name string, state []byte) error {
 	return safefile.WriteFile(a.pin, []byte(name), 0o600)
 }
 
-// stateAnchor is the one wordveil.Anchor the CLI gives the root package:
+// stateAnchor is the one core.Anchor the CLI gives package core:
 // it sends a ledger's names (ledger.AnchorPrefix) to the ledger's pinned
 // anchor and every other name, the memo's, to the plain file anchor, both
 // in the same anchors/ directory. Without a ledger a ledger name is an
@@ -188,7 +188,7 @@ type stateAnchor struct {
 	memo   fileAnchor
 }
 
-func (a stateAnchor) pick(name string) (wordveil.Anchor, error) {
+func (a stateAnchor) pick(name string) (core.Anchor, error) {
 	if !strings.HasPrefix(name, ledger.AnchorPrefix) {
 		return a.memo, nil
 	}

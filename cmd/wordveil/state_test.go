@@ -315,7 +315,7 @@ func TestCLILedgerRestartedAtSamePathFailsClosed(t *testing.T) {
 	}
 }
 
-// TestStateAnchorDispatch: the one Anchor the CLI gives package wordveil
+// TestStateAnchorDispatch: the one Anchor the CLI gives package core
 // sends a ledger's names to its pinned anchor (which writes the path's pin
 // and refuses another ledger at that path) and the memo's to the plain
 // file anchor (no pin); a ledger name without -ledger fails closed.

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/linereader"
 	"github.com/wordveil/wordveil/internal/tokenize"
 )
@@ -98,7 +98,7 @@ func splitLine(l string, cut bool) []string {
 // (plain text as it is, -json records with their text escaped on the way
 // out: no copy of either); a signal stops at once, writing nothing of the
 // unfinished block.
-func stream(ctx context.Context, p *wordveil.Privatizer, r *linereader.Reader, w io.Writer, enc recordEncoder) error {
+func stream(ctx context.Context, p *core.Privatizer, r *linereader.Reader, w io.Writer, enc recordEncoder) error {
 	blocks := make(chan block, 1)
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()

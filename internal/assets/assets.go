@@ -49,5 +49,5 @@ var decoded = sync.OnceValues(func() (*wva.Asset, error) {
 // call and shared afterwards; callers must treat it as read-only. Its
 // sections are used in place, except the TEM lists, which are built in
 // memory (about 3 MB and 20 ms): a privatizer for any other mechanism
-// opens the asset without them (the root package's slimDefault).
+// opens the asset without them (package core's slimDefault).
 func Default() (*wva.Asset, error) { return decoded() }

@@ -67,7 +67,7 @@ func retainedHeapMB(f func() any) float64 {
 }
 
 // BenchmarkLoadDefaultInPlace is what a keyboard's first open decodes:
-// the embedded asset in place, without its TEM lists (the root package's
+// the embedded asset in place, without its TEM lists (package core's
 // slimDefault), and the heap that keeps.
 func BenchmarkLoadDefaultInPlace(b *testing.B) {
 	opt := wva.DecodeOptions{InPlace: true, SkipTEM: true, SkipFloats: true}

@@ -4,7 +4,7 @@
 // probability 1 − p, CusText+ every stop word, and its stop-word list
 // holds content words such as "bill", "fire" and "system"). A kept word's
 // privacy loss against any other word is unbounded, so no front door of
-// the product builds them: not the root package's Open (so neither the
+// the product builds them: not package core's Open (so neither the
 // CLI nor the mobile binding), nor mechanism.New, nor mechanism's exported
 // constructors. They stay here for the audit
 // (internal/audit, `wordveil audit`), which measures exactly that, and for

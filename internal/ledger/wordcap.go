@@ -42,7 +42,7 @@ const MaxCapWords = 1 << 40
 // MaxCapWords = 2^40 leaves a factor 1000 of margin. Without the ½
 // (C = N·c) the boundary would sit exactly on the N-th word's charge, and
 // a rounding either way would refuse word N or grant word N+1 (the tests
-// of this package and of the root package show it).
+// of this package and of package core show it).
 // The argument needs every float involved to be normal (relative error
 // bounds fail for subnormals), hence the check on the cost.
 //

@@ -2,8 +2,8 @@
 // TEM (on the asset's Euclidean neighbour balls and on 256-bit Hamming
 // codes), 1-Diffractor (1-DG and 1-DT over one or several lists), SanText
 // and CusText; [New] builds them by name ([Names]). It is internal: the
-// SDK's users reach it through the root package
-// ([github.com/wordveil/wordveil.Open]), which builds every mechanism
+// SDK's users reach it through package core
+// ([github.com/wordveil/core.Open]), which builds every mechanism
 // here with [New]. docs/MECHANISMS.md defines each mechanism and sketches
 // its proof; the papers are cited in docs/REFERENCES.md; the measured
 // numbers of the default asset (presets, N_w, P_avg) are generated in

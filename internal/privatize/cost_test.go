@@ -9,7 +9,7 @@ import (
 )
 
 // TestCost: Cost is Privatize's accounting for each on-device mechanism
-// (the root package's tests cover every mechanism and policy), and a nil,
+// (package core's tests cover every mechanism and policy), and a nil,
 // zero or closed Privatizer fails as Privatize does.
 func TestCost(t *testing.T) {
 	a := defaultAsset(t)

@@ -1,7 +1,7 @@
 // Package privatize privatizes whole texts word by word with any
 // [mechanism.Mechanism], keeping the layout, and bills each text's privacy
-// loss. It is internal: the root package
-// ([github.com/wordveil/wordveil.Open]) composes it with the mechanism,
+// loss. It is internal: package core
+// ([github.com/wordveil/core.Open]) composes it with the mechanism,
 // the output vocabulary, the ledger and the memo, and is what the CLI and
 // the mobile binding call.
 //

@@ -1,6 +1,6 @@
 // Package seeded is the one place a deterministic random source is made:
 // Key and Source build a ChaCha8 generator from a fixed key, and Use makes
-// a wordveil.Privatizer draw from one. It is for tests and reproducible
+// a core.Privatizer draw from one. It is for tests and reproducible
 // evaluation only (the CLI's -seed flag and stats, the research module).
 // Anyone who knows the key can reproduce every draw and so invert the
 // privatization, which is why the product API has no seed and this package
@@ -10,7 +10,7 @@
 // package allowed to import this one outside tests.
 //
 // Package wordveil sets Use when it is initialized; this package imports
-// nothing of the module, so that the root package can import it.
+// nothing of the module, so that package core can import it.
 package seeded
 
 import (
@@ -19,10 +19,10 @@ import (
 	"math/rand/v2"
 )
 
-// Use makes p, a *wordveil.Privatizer, draw every later call from src, one
+// Use makes p, a *core.Privatizer, draw every later call from src, one
 // call at a time. Package wordveil sets it in its init function.
 var Use = func(p any, src rand.Source) error {
-	return errors.New("seeded: package wordveil is not linked in")
+	return errors.New("seeded: package core is not linked in")
 }
 
 // Key returns the ChaCha8 generator keyed by key: the same key gives the

@@ -37,10 +37,10 @@ const (
 )
 
 var layers = []layer{
-	// commands: programs a user runs. cmd/wordveil is the root package's
+	// commands: programs a user runs. cmd/wordveil is package core's
 	// first client and may use anything below, except test-only helpers.
 	// Its tests may also import the binding: TestFrontDoorsAgree runs one
-	// table through the root package, the binding and the CLI.
+	// table through package core, the binding and the CLI.
 	{
 		name:  commands,
 		what:  "programs a user runs",
@@ -55,7 +55,7 @@ var layers = []layer{
 	// its tests may build engine values to compare against.
 	{
 		name:  binding,
-		what:  "the gomobile binding: a thin adapter over the root package",
+		what:  "the gomobile binding: a thin adapter over package core",
 		may:   []string{composition, leaves},
 		tests: []string{engine, testOnly},
 		pkgs: []pkg{
@@ -89,7 +89,7 @@ var layers = []layer{
 		may:   []string{engine, leaves},
 		tests: []string{verification, testOnly},
 		pkgs: []pkg{
-			{".", "package wordveil: Open(Config) → *Privatizer, error categories, Close"},
+			{"core", "package core: Open(Config) → *Privatizer, error categories, Close"},
 		},
 	},
 	// verification: exact laws, audits and the mechanisms kept only to
@@ -177,12 +177,12 @@ var exceptions = []exception{
 // may import it (its layer's rules apply on top).
 var restricted = map[string][]string{
 	// A seeded source lets anyone who knows the key invert the
-	// privatization: the root package registers seeded.Use, the CLI serves
+	// privatization: package core registers seeded.Use, the CLI serves
 	// -seed and stats, and wva estimates a public constant of the asset
 	// (listsmean.go: P_avg of the lists), and levelfacts estimates the
 	// papers' N_w and S_w for stats. Nothing else in the product may
 	// reach it.
-	"internal/seeded": {".", "cmd/wordveil", "internal/wva", "internal/levelfacts"},
+	"internal/seeded": {"core", "cmd/wordveil", "internal/wva", "internal/levelfacts"},
 }
 
 // other is the rest of the repository, drawn under the layers.

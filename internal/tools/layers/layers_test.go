@@ -137,15 +137,15 @@ func TestCheck(t *testing.T) {
 		want string // a substring of the one violation expected; "" for none
 	}{
 		{"control: engine imports leaf", p("internal/privatize", "internal/tokenize", "internal/ledger"), ""},
-		{"control: mobile imports root and a leaf", p("mobile", ".", "internal/buildinfo"), ""},
+		{"control: mobile imports root and a leaf", p("mobile", "core", "internal/buildinfo"), ""},
 		{"control: the named exception", p("internal/mechanism", "internal/keepwords"), ""},
 		{"control: engine tests import verification", withTests(p("internal/mechanism"), "internal/audit", "internal/stattest"), ""},
 		{"control: a command imports command support", main(p("cmd/wordveil", "internal/cli", "internal/seeded")), ""},
 		{"leaf imports engine", p("internal/tokenize", "internal/wva"), "internal/tokenize (leaves) imports internal/wva (engine): leaves may import nothing"},
 		{"leaf imports leaf", p("internal/sample", "internal/epsrange"), "internal/sample (leaves) imports internal/epsrange (leaves)"},
 		{"engine imports verification", p("internal/privatize", "internal/audit"), "internal/privatize (engine) imports internal/audit (verification)"},
-		{"engine imports the root", p("internal/memo", "."), "internal/memo (engine) imports . (composition)"},
-		{"root imports verification", p(".", "internal/dpexact"), ". (composition) imports internal/dpexact (verification)"},
+		{"engine imports the root", p("internal/memo", "core"), "internal/memo (engine) imports core (composition)"},
+		{"root imports verification", p("core", "internal/dpexact"), "core (composition) imports internal/dpexact (verification)"},
 		{"mobile imports the engine", p("mobile", "internal/mechanism"), "mobile (binding) imports internal/mechanism (engine)"},
 		{"code imports a test-only helper", p("internal/hamming", "internal/stattest"), "internal/hamming (engine) imports internal/stattest (test-only)"},
 		{"leaf tests import the engine", withTests(p("internal/sample"), "internal/mechanism"), "tests of internal/sample (leaves) import internal/mechanism (engine)"},

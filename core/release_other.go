@@ -1,6 +1,6 @@
 //go:build !unix
 
-package wordveil
+package core
 
 // releasePages is a no-op where madvise(2) is not available.
 func releasePages([]byte) {}

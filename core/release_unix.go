@@ -1,6 +1,6 @@
 //go:build unix
 
-package wordveil
+package core
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package wordveil
+package core
 
 import (
 	"errors"
@@ -23,7 +23,7 @@ import (
 )
 
 // knownSentinels names the exported sentinel errors of the packages below
-// the root package, as "pkg.ErrX". TestCategoriesCoverSentinels parses
+// package core, as "pkg.ErrX". TestCategoriesCoverSentinels parses
 // those packages and fails on any Err* variable missing here, so a sentinel
 // added below cannot reach callers without a category.
 var knownSentinels = map[string]error{
@@ -105,7 +105,7 @@ func sentinelPackages(t *testing.T) map[string]string {
 // package-level variables named Err*, as "pkg.ErrX" (pkg: the qualifier).
 func exportedErrVars(t *testing.T, pkg, dir string) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	files, err := filepath.Glob(filepath.Join("..", dir, "*.go"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no Go files in %s: %v", dir, err)
 	}

@@ -1,4 +1,4 @@
-package wordveil
+package core
 
 import (
 	"runtime"

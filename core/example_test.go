@@ -1,4 +1,4 @@
-package wordveil_test
+package core_test
 
 import (
 	"errors"
@@ -7,14 +7,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wordveil/wordveil"
+	"github.com/wordveil/wordveil/core"
 )
 
 // The README's Go quick start is this function's body, between the
 // markers (TestReadmeQuickStart checks it).
 func Example() {
 	// quick start: begin
-	p, err := wordveil.Open(wordveil.Config{}) // BRR, balanced, offensive words never output
+	p, err := core.Open(core.Config{}) // BRR, balanced, offensive words never output
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -33,18 +33,18 @@ func Example() {
 func ExampleConfig_ledger() {
 	dir, cleanup := tempDir()
 	defer cleanup()
-	p, err := wordveil.Open(wordveil.Config{
-		Mechanism: wordveil.OneDG,
-		Level:     wordveil.Strong,
+	p, err := core.Open(core.Config{
+		Mechanism: core.OneDG,
+		Level:     core.Strong,
 		LedgerDir: dir,
-		Caps:      wordveil.Caps{Lifetime: 1e-9},
+		Caps:      core.Caps{Lifetime: 1e-9},
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer p.Close()
 	_, err = p.Privatize("hello world")
-	fmt.Println(errors.Is(err, wordveil.ErrBudgetExceeded))
+	fmt.Println(errors.Is(err, core.ErrBudgetExceeded))
 	// Output: true
 }
 
@@ -55,11 +55,11 @@ func ExampleConfig_ledger() {
 func ExampleCaps_words() {
 	dir, cleanup := tempDir()
 	defer cleanup()
-	p, err := wordveil.Open(wordveil.Config{
-		Mechanism: wordveil.OneDT,
-		Level:     wordveil.Balanced,
+	p, err := core.Open(core.Config{
+		Mechanism: core.OneDT,
+		Level:     core.Balanced,
 		LedgerDir: dir,
-		Caps:      wordveil.Caps{PerPeriodWords: 500, Period: 24 * time.Hour},
+		Caps:      core.Caps{PerPeriodWords: 500, Period: 24 * time.Hour},
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -76,7 +76,7 @@ func ExampleCaps_words() {
 	}
 	fmt.Println(res.Accounting.Words, "words,", res.Accounting.Ledger.PeriodWordsRemaining, "left today")
 	_, err = p.Privatize("house")
-	fmt.Println(errors.Is(err, wordveil.ErrBudgetExceeded))
+	fmt.Println(errors.Is(err, core.ErrBudgetExceeded))
 	// Output:
 	// 9 words, 491 left today
 	// 491 words, 0 left today
@@ -86,13 +86,13 @@ func ExampleCaps_words() {
 // Open refuses what it cannot honour, with one of the package's error
 // categories.
 func ExampleOpen_errors() {
-	for _, cfg := range []wordveil.Config{
-		{Mechanism: "santext+"},                     // keeps words by construction: not offered
-		{Mechanism: wordveil.OneDT, Epsilon: 1e-16}, // below 1-DT's floor
-		{Caps: wordveil.Caps{Lifetime: 10}},         // a cap without a ledger would cap nothing
+	for _, cfg := range []core.Config{
+		{Mechanism: "santext+"},                 // keeps words by construction: not offered
+		{Mechanism: core.OneDT, Epsilon: 1e-16}, // below 1-DT's floor
+		{Caps: core.Caps{Lifetime: 10}},         // a cap without a ledger would cap nothing
 	} {
-		_, err := wordveil.Open(cfg)
-		fmt.Println(errors.Is(err, wordveil.ErrInvalidConfig))
+		_, err := core.Open(cfg)
+		fmt.Println(errors.Is(err, core.ErrInvalidConfig))
 	}
 	// Output:
 	// true
@@ -105,7 +105,7 @@ func ExampleOpen_errors() {
 // user, in unit-free loss. Without a memo it is exactly the bill Privatize
 // then returns; it draws nothing and releases nothing.
 func ExamplePrivatizer_Cost() {
-	p, err := wordveil.Open(wordveil.Config{Mechanism: wordveil.OneDT})
+	p, err := core.Open(core.Config{Mechanism: core.OneDT})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package wordveil
+package core
 
 // The golden outputs: what every mechanism the package offers releases for
 // a fixed input and a fixed seeded source, recorded in

@@ -1,4 +1,4 @@
-// Package wordveil privatizes typed text on the device: it replaces each
+// Package core privatizes typed text on the device: it replaces each
 // word with a word drawn from a metric-differentially-private mechanism
 // over 256-bit binary word embeddings, before the text leaves the phone.
 //
@@ -7,7 +7,7 @@
 // asset, offensive words never output); [Privatizer.Privatize] returns
 // the privatized text and its privacy bill ([Accounting]):
 //
-//	p, err := wordveil.Open(wordveil.Config{})
+//	p, err := core.Open(core.Config{})
 //	if err != nil {
 //		return err
 //	}
@@ -54,4 +54,4 @@
 // [ErrEmptyText], [ErrTextTooLarge], [ErrBudgetExceeded],
 // [ErrCorruptAsset], [ErrCorruptState] or [ErrClosed]; otherwise it is a
 // file-system error.
-package wordveil
+package core

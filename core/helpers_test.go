@@ -1,4 +1,4 @@
-package wordveil_test
+package core_test
 
 import (
 	"log"

@@ -1,4 +1,4 @@
-package wordveil
+package core
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ func init() {
 	seeded.Use = func(p any, src rand.Source) error {
 		q, ok := p.(*Privatizer)
 		if !ok {
-			return fmt.Errorf("seeded: want a *wordveil.Privatizer, got %T", p)
+			return fmt.Errorf("seeded: want a *core.Privatizer, got %T", p)
 		}
 		return q.useSource(src)
 	}

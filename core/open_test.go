@@ -1,4 +1,4 @@
-package wordveil
+package core
 
 import (
 	"context"
@@ -19,7 +19,7 @@ func TestReadmeQuickStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package wordveil
+package core
 
 // Cost returns the accounting p.Privatize(text) would return, computed
 // without privatizing: no random draw, no ledger charge, no memo lookup,
