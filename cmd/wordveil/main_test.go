@@ -141,3 +141,29 @@ func TestExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestMistypedFlag: in every subcommand, a flag it does not define is a
+// usage error (exit 2) that prints the error and one line pointing at -h,
+// not the subcommand's whole help; -h still prints the help.
+func TestMistypedFlag(t *testing.T) {
+	for _, cmd := range [][]string{
+		{"privatize"}, {"demo"}, {"stats"}, {"bench"}, {"audit"}, {"assets", "inspect"}, {"neighbours"},
+	} {
+		name := "wordveil " + strings.Join(cmd, " ")
+		t.Run(name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			err := run(append(cmd[:len(cmd):len(cmd)], "-mechansim", "brr"), strings.NewReader("x\n"), &out, &errb)
+			if exitCode(err) != 2 || errorMessage(err) != "" || out.Len() != 0 {
+				t.Fatalf("err %v (exit %d), stdout %q", err, exitCode(err), out.String())
+			}
+			want := name + ": flag provided but not defined: -mechansim\nRun '" + name + " -h' for usage.\n"
+			if errb.String() != want {
+				t.Errorf("stderr %q, want %q", errb.String(), want)
+			}
+			errb.Reset()
+			if err := run(append(cmd[:len(cmd):len(cmd)], "-h"), nil, &out, &errb); exitCode(err) != 0 || strings.Count(errb.String(), "\n") < 3 {
+				t.Errorf("-h: err %v, printed %q", err, errb.String())
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 )
 
@@ -24,16 +25,38 @@ var (
 	ErrInterrupted = errors.New("interrupted")
 )
 
-// ParseFlags parses args into fs: -h gives flag.ErrHelp (exit 0), any other
-// flag error ErrUsageShown (exit 2).
+// ParseFlags parses args into fs. -h prints the command's usage (fs.Usage,
+// or the flag package's default) and gives flag.ErrHelp (exit 0). Any other
+// flag error prints that error and one line pointing at -h, not the whole
+// usage, which would bury the one line that matters under a page of flags:
+//
+//	wordveil privatize: flag provided but not defined: -mechansim
+//	Run 'wordveil privatize -h' for usage.
+//
+// and gives ErrUsageShown (exit 2). Both go to fs.Output(); fs.Name() is
+// the command as the user types it ("wordveil privatize").
 func ParseFlags(fs *flag.FlagSet, args []string) error {
+	out, usage := fs.Output(), fs.Usage
+	// The flag package prints a parse error and then the whole usage; both
+	// are held back here, and what is printed is decided below.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	err := fs.Parse(args)
+	fs.SetOutput(out)
+	fs.Usage = usage
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, flag.ErrHelp):
+		if usage != nil {
+			usage()
+		} else {
+			fmt.Fprintf(out, "Usage of %s:\n", fs.Name())
+			fs.PrintDefaults()
+		}
 		return flag.ErrHelp
 	}
+	fmt.Fprintf(out, "%s: %v\nRun '%[1]s -h' for usage.\n", fs.Name(), err)
 	return ErrUsageShown
 }
 
