@@ -53,8 +53,14 @@ const maxHalfEpsGamma = 700
 // (2/ε)·ln((1−β)(N−1)/β) fits in γ_max, below which the exact ball cannot
 // be read from the lists.
 func temFloor(lists *wva.TEMLists, opts TEMOptions) float64 {
-	floor := epsrange.Floor(lists.GammaMax())
-	if opts.Gamma != 0 || lists.Len() <= 1 {
+	return listsFloor(lists.Len(), lists.GammaMax(), opts)
+}
+
+// listsFloor is temFloor for lists over n words whose largest distance is
+// gammaMax (what an asset's header says of its lists).
+func listsFloor(n int, gammaMax float64, opts TEMOptions) float64 {
+	floor := epsrange.Floor(gammaMax)
+	if opts.Gamma != 0 || n <= 1 {
 		return floor
 	}
 	beta := opts.Beta
@@ -64,8 +70,8 @@ func temFloor(lists *wva.TEMLists, opts TEMOptions) float64 {
 	if !(beta > 0 && beta < 1) {
 		return floor // gammaFor refuses β
 	}
-	if l := math.Log((1 - beta) * float64(lists.Len()-1) / beta); l > 0 {
-		floor = max(floor, 2*l/lists.GammaMax())
+	if l := math.Log((1 - beta) * float64(n-1) / beta); l > 0 {
+		floor = max(floor, 2*l/gammaMax)
 	}
 	return floor
 }
