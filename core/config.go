@@ -14,13 +14,15 @@ import (
 type Mechanism string
 
 // The mechanisms Open accepts. docs/MECHANISMS.md states each one's
-// guarantee and metric.
+// guarantee and metric. OneDT is the device's TEM over precomputed
+// neighbour lists; "tem", TEM over the asset's Euclidean lists, is not
+// offered (ErrInvalidConfig): the only ε those lists admit keep nearly
+// every word (docs/MECHANISMS.md).
 const (
 	BRR        Mechanism = mechanism.NameBRR        // binary randomized response on the 256-bit codes (Hamming metric); the default
 	TEMHamming Mechanism = mechanism.NameTEMHamming // truncated exponential mechanism on the codes (Hamming metric)
 	OneDG      Mechanism = mechanism.Name1DG        // 1-Diffractor, geometric noise along each list (list-position metric)
 	OneDT      Mechanism = mechanism.Name1DT        // 1-Diffractor, truncated exponential along each list (list-position metric)
-	TEM        Mechanism = mechanism.NameTEM        // truncated exponential mechanism on the asset's Euclidean lists (needs a large ε: its floor is in docs/PRIVACY_LEVELS.md)
 	SanText    Mechanism = mechanism.NameSanText    // SanText's exponential mechanism on the codes (Hamming metric)
 	CusText    Mechanism = mechanism.NameCusText    // CusText's exponential mechanism within the asset's customized sets
 )
@@ -169,8 +171,8 @@ type Caps struct {
 	// keeps; the half word keeps float rounding off the boundary. At most
 	// 2^40. Only fresh words count: a word the memo answers again costs
 	// nothing, and a word of a class at ε_c (Classes) counts ε_c/ε of a
-	// word. A mechanism whose P_avg is unknown on the device (CusText,
-	// Euclidean TEM) has no cost per word: a word cap is then an error.
+	// word. A mechanism whose P_avg is unknown on the device (CusText)
+	// has no cost per word: a word cap is then an error.
 	// The ledger stores the charges, not the cap: a directory reopened at
 	// another level with the same word cap has the same charges behind
 	// it, counted in words at the new level's cost (docs/TEXT_PRIVACY.md,

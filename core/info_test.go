@@ -24,7 +24,6 @@ func TestInfoAssetSHA256(t *testing.T) {
 		cfg  Config
 	}{
 		{"embedded", Config{Mechanism: BRR, Level: Balanced}},
-		{"embedded with TEM lists", Config{Mechanism: TEM, Epsilon: 10}},
 		{"file", Config{Mechanism: BRR, Level: Balanced, AssetFile: path}},
 		{"bytes", Config{Mechanism: OneDG, Level: Balanced, Asset: file}},
 	} {

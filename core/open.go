@@ -38,6 +38,9 @@ func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer
 	if err != nil {
 		return nil, err
 	}
+	if why := mechanism.NotOffered(string(cfg.Mechanism), a); why != "" {
+		return nil, invalid("%s", why)
+	}
 	eps := cfg.Epsilon
 	if eps == 0 {
 		if eps, err = mechanism.Preset(a, string(cfg.Mechanism), string(cfg.Level)); err != nil {
@@ -100,9 +103,10 @@ func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer
 	return p, nil
 }
 
-// loadAsset returns the asset cfg names. Only Euclidean TEM reads the TEM
-// lists (~3 MB decoded) and nothing on the device reads the float vectors,
-// so they are left undecoded (still checked against their checksums).
+// loadAsset returns the asset cfg names. Nothing this package offers
+// reads the TEM lists (~3 MB decoded; only Euclidean TEM, which is not
+// offered, would) and nothing on the device reads the float vectors, so
+// they are left undecoded (still checked against their checksums).
 //
 // Every asset is used in place (wva.DecodeOptions.InPlace): the embedded
 // one where the program's read-only data holds it; a file or Config.Asset
@@ -111,7 +115,7 @@ func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer
 // that another process truncates would fault the host app on the next
 // access (SIGBUS), where a read file is only ever checked once.
 func loadAsset(cfg *Config) (*wva.Asset, error) {
-	opt := decodeOptions(cfg)
+	opt := decodeOptions
 	switch {
 	case cfg.AssetFile != "":
 		b, err := wva.ReadFile(cfg.AssetFile) // size-checked before reading; devices and pipes refused
@@ -123,17 +127,12 @@ func loadAsset(cfg *Config) (*wva.Asset, error) {
 	case cfg.Asset != nil:
 		opt.InPlace = true
 		return decode(append([]byte(nil), cfg.Asset...), opt)
-	case opt.SkipTEM:
-		return slimDefault()
-	default:
-		return assets.Default()
 	}
+	return slimDefault()
 }
 
-// decodeOptions is what Open decodes of an asset for cfg's mechanism.
-func decodeOptions(cfg *Config) wva.DecodeOptions {
-	return wva.DecodeOptions{SkipTEM: cfg.Mechanism != TEM, SkipFloats: true}
-}
+// decodeOptions is what Open decodes of an asset.
+var decodeOptions = wva.DecodeOptions{SkipTEM: true, SkipFloats: true}
 
 // decode decodes an asset. Decoding leaves about twice the kept data as
 // garbage; when to hand it back to the OS (debug.FreeOSMemory) is the
@@ -146,7 +145,9 @@ func decode(b []byte, opt wva.DecodeOptions) (*wva.Asset, error) {
 // vectors, decoded once and shared by every privatizer of the process (it
 // is never modified after decoding).
 var slimDefault = sync.OnceValues(func() (*wva.Asset, error) {
-	a, err := decode(assets.DefaultBytes(), wva.DecodeOptions{SkipTEM: true, SkipFloats: true, InPlace: true})
+	opt := decodeOptions
+	opt.InPlace = true
+	a, err := decode(assets.DefaultBytes(), opt)
 	// Decoding paged in the embedded bytes (3.4 MB); most are not read
 	// again: give them back to the kernel. They are clean pages of the
 	// program file, so the CODES section the asset aliases is paged back

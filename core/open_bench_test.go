@@ -21,13 +21,13 @@ import (
 // the decoded asset included).
 
 // footprintMechanisms are the mechanisms a keyboard uses on the embedded
-// asset (TEM needs the TEM lists, which the slim asset leaves out).
+// asset.
 var footprintMechanisms = []Mechanism{BRR, OneDG, OneDT}
 
 // freshDefault decodes the embedded asset anew, as Open's first call in a
-// process does (slimDefault): with the options Open uses for cfg, in place.
-func freshDefault(cfg *Config) (*wva.Asset, error) {
-	opt := decodeOptions(cfg)
+// process does (slimDefault): with the options Open uses, in place.
+func freshDefault(*Config) (*wva.Asset, error) {
+	opt := decodeOptions
 	opt.InPlace = true
 	return decode(assets.DefaultBytes(), opt)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/seeded"
 )
 
@@ -120,7 +121,7 @@ func TestOpenValidates(t *testing.T) {
 		{"ε saturated", Config{Epsilon: 1e6}, false},
 		{"ε saturated, allowed", Config{Epsilon: 1e6, AllowSaturatedEpsilon: true}, true},
 		{"1-DT ε below floor", Config{Mechanism: OneDT, Epsilon: 1e-16}, false},
-		{"TEM ε too small for its lists", Config{Mechanism: TEM, Epsilon: 1}, false},
+		{"Euclidean TEM, not offered", Config{Mechanism: "tem", Epsilon: 10}, false},
 		{"class ε negative", Config{Classes: Classes{Capitalized: -1}}, false},
 		{"class ε NaN", Config{Classes: Classes{Number: math.NaN()}}, false},
 		{"rare without rank", Config{Classes: Classes{Rare: 1}}, false},
@@ -251,5 +252,36 @@ func TestSeededIsReproducible(t *testing.T) {
 	}
 	if err := seeded.Use("not a privatizer", seeded.Source(1)); err == nil {
 		t.Error("seeded.Use accepted a string")
+	}
+}
+
+// TestTEMNotOffered: "tem", TEM over the asset's Euclidean lists, is not
+// offered at any ε or level, on the embedded asset or another: Open
+// refuses it (ErrInvalidConfig) with a message that names 1-DT, the
+// device's TEM over precomputed neighbour lists, and, where the asset
+// has the lists, the only ε they admit.
+func TestTEMNotOffered(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		want []string
+	}{
+		{"at a level", Config{Mechanism: "tem"}, []string{"γ_max 3.81", "ε ≥ 9.306"}},
+		{"at ε 10, above its lists' floor", Config{Mechanism: "tem", Epsilon: 10}, []string{"ε ≥ 9.306"}},
+		{"at a saturated ε, allowed", Config{Mechanism: "tem", Epsilon: 1e6, AllowSaturatedEpsilon: true}, nil},
+		{"on the asset's bytes", Config{Mechanism: "tem", Epsilon: 10, Asset: assets.DefaultBytes()}, []string{"γ_max 3.81"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Open(tc.cfg)
+			if !errors.Is(err, ErrInvalidConfig) {
+				p.Close()
+				t.Fatalf("Open: %v, want ErrInvalidConfig", err)
+			}
+			for _, s := range append(tc.want, "tem (TEM over", "is not offered", "1dt (TEM over 1-Diffractor's precomputed lists)") {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("%q lacks %q", err, s)
+				}
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"github.com/wordveil/wordveil/internal/ledger"
@@ -41,12 +42,13 @@ func validMechanism(c *Config) error {
 	if c.Mechanism == "" {
 		c.Mechanism = BRR
 	}
-	for _, n := range mechanism.Names() {
-		if string(c.Mechanism) == n {
-			return nil
-		}
+	name := string(c.Mechanism)
+	if slices.Contains(mechanism.Offered(), name) || mechanism.NotOffered(name, nil) != "" {
+		// A name the engine builds but the product does not offer is
+		// refused once the asset is read, with its figures (openWith).
+		return nil
 	}
-	return invalid("unknown mechanism %q (want one of %v)", c.Mechanism, mechanism.Names())
+	return invalid("unknown mechanism %q (want one of %v)", c.Mechanism, mechanism.Offered())
 }
 
 func validLevel(c *Config) error {

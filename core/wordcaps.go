@@ -16,8 +16,8 @@ import (
 // (internal/privatize: float64(fresh)·ε·P_avg) for one word, so that a
 // call of one fresh word at the main ε is charged exactly this (a test
 // checks it against Accounting.UnitFree). It is NaN when P_avg is not
-// known (CusText's sets, TEM's Euclidean lists): such a mechanism has no
-// cost per word on the device.
+// known (CusText's sets): such a mechanism has no cost per word on the
+// device.
 func wordCost(m mechanism.Mechanism) float64 {
 	pavg, ok := mechanism.MeanDistance(m)
 	if !ok {

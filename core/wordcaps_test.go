@@ -395,7 +395,6 @@ func TestWordCapRefused(t *testing.T) {
 		{"per period in words and in loss", Config{Caps: Caps{PerPeriodWords: 5, PerPeriod: 1}}},
 		{"CusText: no cost per word", Config{Mechanism: CusText, Caps: Caps{LifetimeWords: 5}}},
 		{"CusText: no cost per word, per period", Config{Mechanism: CusText, Caps: Caps{PerPeriodWords: 5}}},
-		{"Euclidean TEM: no cost per word", Config{Mechanism: TEM, Epsilon: 20, Caps: Caps{LifetimeWords: 5}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if int64(tc.cfg.Caps.LifetimeWords) != aboveCapWords && tc.name == "above 2^40 words" {
