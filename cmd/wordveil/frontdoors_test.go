@@ -191,10 +191,11 @@ func fdRows(t *testing.T, vocab int) []fdRow {
 		{name: "mechanism custext+", cfg: core.Config{Mechanism: "custext+"}, cli: []string{"-mechanism", "custext+"}, want: fdInvalid},
 		{name: "mechanism BRR", cfg: core.Config{Mechanism: "BRR"}, cli: []string{"-mechanism", "BRR"}, want: fdInvalid},
 		{name: "mechanism ' brr'", cfg: core.Config{Mechanism: " brr"}, cli: []string{"-mechanism", " brr"}, want: fdInvalid, long: true},
-		// TEM has no preset in the asset, and ε=1 is below what its lists reach.
-		{name: "tem at a level", cfg: core.Config{Mechanism: core.TEM}, cli: []string{"-mechanism", "tem"}, want: fdInvalid},
-		{name: "tem ε=1", cfg: core.Config{Mechanism: core.TEM, Epsilon: 1}, cli: []string{"-mechanism", "tem", "-epsilon", "1"}, want: fdInvalid},
-		{name: "tem ε=10", cfg: core.Config{Mechanism: core.TEM, Epsilon: 10}, cli: []string{"-mechanism", "tem", "-epsilon", "10"}, want: fdOK, long: true},
+		// TEM over the asset's Euclidean lists is not offered, at any ε
+		// (1-DT is the device's TEM over precomputed lists).
+		{name: "tem at a level", cfg: core.Config{Mechanism: "tem"}, cli: []string{"-mechanism", "tem"}, want: fdInvalid},
+		{name: "tem ε=1", cfg: core.Config{Mechanism: "tem", Epsilon: 1}, cli: []string{"-mechanism", "tem", "-epsilon", "1"}, want: fdInvalid},
+		{name: "tem ε=10", cfg: core.Config{Mechanism: "tem", Epsilon: 10}, cli: []string{"-mechanism", "tem", "-epsilon", "10"}, want: fdInvalid},
 
 		// Levels.
 		{name: "level strong", cfg: core.Config{Level: core.Strong}, cli: []string{"-preset", "strong"}, want: fdOK},

@@ -76,7 +76,7 @@ func TestStatsAndBench(t *testing.T) {
 	if !strings.Contains(out.String(), "words/s") {
 		t.Fatalf("bench output:\n%s", out.String())
 	}
-	for _, args := range [][]string{{"stats", "-words", "0"}, {"bench", "x"}, {"stats", "-mechanism", "nope"}} {
+	for _, args := range [][]string{{"stats", "-words", "0"}, {"bench", "x"}, {"stats", "-mechanism", "nope"}, {"stats", "-mechanism", "tem", "-epsilon", "10"}} {
 		if err := run(args, nil, &out, &errb); !errors.Is(err, errUsage) {
 			t.Errorf("%v: %v", args, err)
 		}

@@ -100,7 +100,7 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (err
 		fs.PrintDefaults()
 	}
 	var f privatizeFlags
-	fs.StringVar(&f.mechanism, "mechanism", string(core.BRR), fmt.Sprintf("mechanism: one of %v", mechanism.Names()))
+	fs.StringVar(&f.mechanism, "mechanism", string(core.BRR), fmt.Sprintf("mechanism: one of %v (1dt is TEM over precomputed neighbour lists)", mechanism.Offered()))
 	fs.Float64Var(&f.epsilon, "epsilon", 0, "ε in the mechanism's metric, finite, > 0 and not below the mechanism's floor (docs/MECHANISMS.md, accepted ε range; overrides -preset)")
 	fs.StringVar(&f.preset, "preset", string(core.Balanced), "privacy level: strong, balanced or light (docs/PRIVACY_LEVELS.md)")
 	fs.BoolVar(&f.allowSaturated, "allow-saturated", false, "accept an ε so large that the output is almost surely the input (experiments only)")

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -30,10 +31,7 @@ import (
 func TestPrivatizeCmd(t *testing.T) {
 	in := "Call Dr. Smith at 555-0100 or smith@example.org\n\nThe cat sat.\n"
 	inLines := strings.Split(in, "\n")
-	for _, mech := range mechanism.Names() {
-		if mech == mechanism.NameTEM {
-			continue // no preset: tested below with -epsilon
-		}
+	for _, mech := range mechanism.Offered() {
 		var out, errb bytes.Buffer
 		if err := run([]string{"privatize", "-mechanism", mech, "-seed", "11"}, strings.NewReader(in), &out, &errb); err != nil {
 			t.Fatalf("%s: %v (%s)", mech, err, errb.String())
@@ -48,17 +46,41 @@ func TestPrivatizeCmd(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if err := run([]string{"privatize", "-mechanism", "tem", "-epsilon", "10", "-json", "-oov", "placeholder"}, strings.NewReader("the 4217 cats\n"), &out, &errb); err != nil {
+	if err := run([]string{"privatize", "-mechanism", "custext", "-json", "-oov", "placeholder"}, strings.NewReader("the 4217 cats\n"), &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	var res record
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Words != 2 || res.OOV != 1 || !strings.Contains(res.Text, "•") {
 		t.Fatalf("json output %q: %v", out.String(), err)
 	}
-	// TEM over the Euclidean lists: P_avg is unknown on the device, so the
-	// loss is reported as unknown, never as 0.
-	if res.PAvg != nil || res.UnitFree != nil || res.LossUnknown == nil || res.Mechanism != "tem" {
-		t.Fatalf("tem accounting reads as known: %s", out.String())
+	// CusText's sets: P_avg is unknown on the device, so the loss is
+	// reported as unknown, never as 0.
+	if res.PAvg != nil || res.UnitFree != nil || res.LossUnknown == nil || res.Mechanism != "custext" {
+		t.Fatalf("custext accounting reads as known: %s", out.String())
+	}
+}
+
+// TestPrivatizeTEMNotOffered: "-mechanism tem" (TEM over the asset's
+// Euclidean lists) is a usage error at any ε, with nothing written, whose
+// message names 1-DT, the device's TEM over precomputed neighbour lists,
+// and the only ε the lists admit.
+func TestPrivatizeTEMNotOffered(t *testing.T) {
+	for _, args := range [][]string{
+		{"-mechanism", "tem"},
+		{"-mechanism", "tem", "-epsilon", "10"},
+		{"-mechanism", "tem", "-epsilon", "1e6", "-allow-saturated"},
+	} {
+		var out, errb bytes.Buffer
+		err := run(append([]string{"privatize"}, args...), strings.NewReader("the cat sat\n"), &out, &errb)
+		msg := errorMessage(err)
+		if exitCode(err) != 2 || out.Len() != 0 {
+			t.Errorf("%v: exit %d (%v), wrote %q", args, exitCode(err), err, out.String())
+		}
+		for _, s := range []string{"tem (TEM over the asset's Euclidean lists) is not offered", "ε ≥ 9.306", "keeps nearly every word", "use 1dt (TEM over 1-Diffractor's precomputed lists)"} {
+			if !strings.Contains(msg, s) {
+				t.Errorf("%v: message %q lacks %q", args, msg, s)
+			}
+		}
 	}
 }
 
@@ -188,7 +210,7 @@ func TestSaturatedEpsilonAllowed(t *testing.T) {
 
 // TestPrivatizeJSONSchema: every record of every mode validates against
 // the documented schema, including a ledger without caps (null remaining)
-// and unknown loss (TEM).
+// and unknown loss (CusText).
 func TestPrivatizeJSONSchema(t *testing.T) {
 	c := jsonschema.NewCompiler()
 	sch, err := c.Compile("../../docs/cli-record.schema.json")
@@ -201,7 +223,7 @@ func TestPrivatizeJSONSchema(t *testing.T) {
 		{"-json", "-ledger", t.TempDir()},
 		{"-json", "-ledger", t.TempDir(), "-cap", "1e9", "-cap-period", "1e8"},
 		{"-json", "-ledger", t.TempDir(), "-cap-words", "1000", "-cap-period-words", "500"},
-		{"-json", "-mechanism", "tem", "-epsilon", "10"},
+		{"-json", "-mechanism", "custext"},
 		{"-json", "-mechanism", "1dt", "-preset", "light", "-memo", t.TempDir(), "-oov", "placeholder", "-punct"},
 		{"-json", "-epsilon", "1e5", "-allow-saturated", "-ledger", t.TempDir()},
 		{"-json", "-class-epsilon", "capitalized=0.3,number=0.2", "-ledger", t.TempDir()},
@@ -351,4 +373,27 @@ func smallAsset(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestSchemaMechanisms: the JSON record's schema names exactly the
+// mechanisms privatize offers.
+func TestSchemaMechanisms(t *testing.T) {
+	b, err := os.ReadFile("../../docs/cli-record.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Properties struct {
+			Mechanism struct {
+				Enum []string `json:"enum"`
+			} `json:"mechanism"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	got := slices.Sorted(slices.Values(s.Properties.Mechanism.Enum))
+	if want := mechanism.Offered(); !slices.Equal(got, want) {
+		t.Fatalf("docs/cli-record.schema.json's mechanisms %v, privatize offers %v", got, want)
+	}
 }

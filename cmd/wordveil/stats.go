@@ -23,7 +23,7 @@ import (
 func statsCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("wordveil stats", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	name := fs.String("mechanism", "", fmt.Sprintf("one of %v (default: all with a preset)", mechanism.Names()))
+	name := fs.String("mechanism", "", fmt.Sprintf("one of %v (default: all with a preset)", mechanism.Offered()))
 	eps := fs.Float64("epsilon", 0, "ε in the mechanism's metric (instead of the levels; no recorded measurements)")
 	level := fs.String("preset", "", "privacy level: strong, balanced or light (default: all three)")
 	nWords := fs.Int("words", levelfacts.DefaultSample.Words, "words in the seeded uniform sample of N_w and S_w")
@@ -48,6 +48,11 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	a, err := loadAsset(*assetPath)
 	if err != nil {
 		return err
+	}
+	if why := mechanism.NotOffered(*name, a); why != "" {
+		// What privatize refuses, stats does not measure; the research
+		// tool does (wvcalibrate, docs/PRIVACY_LEVELS.md).
+		return fmt.Errorf("%w: %s", errUsage, why)
 	}
 	var names, levels []string
 	if *name != "" {
