@@ -27,16 +27,16 @@ func TestEveryMechanism(t *testing.T) {
 		}
 	}
 	cfg := NewConfig()
-	cfg.Mechanism, cfg.Epsilon = "tem", 10
+	cfg.Mechanism = "custext"
 	p, err := OpenPrivatizer(cfg)
 	if err != nil {
-		t.Fatalf("tem at ε = 10: %v", err)
+		t.Fatalf("custext: %v", err)
 	}
-	// P_avg is unknown for TEM's Euclidean lists: the loss reads as
-	// unknown, never as 0.
+	// P_avg is unknown for CusText's sets: the loss reads as unknown,
+	// never as 0.
 	r, err := p.Privatize("the cat sat")
 	if err != nil || r.LossKnown || r.LossUnknown == "" || !math.IsNaN(r.UnitFree) || !math.IsNaN(r.PAvg) {
-		t.Fatalf("tem accounting: %+v, %v", r, err)
+		t.Fatalf("custext accounting: %+v, %v", r, err)
 	}
 	cfg = NewConfig()
 	cfg.Epsilon = 50 // BRR saturates near 10 per bit
@@ -67,7 +67,7 @@ func TestErrorCodes(t *testing.T) {
 		{func(c *Config) { c.Mechanism = "vickrey" }, CodeInvalidArgument},
 		{func(c *Config) { c.Preset = "paranoid" }, CodeInvalidArgument},
 		{func(c *Config) { c.OOV = "keep" }, CodeInvalidArgument},
-		{func(c *Config) { c.Mechanism, c.Epsilon = "tem", 2 }, CodeInvalidArgument}, // γ > γ_max
+		{func(c *Config) { c.Mechanism, c.Epsilon = "tem", 10 }, CodeInvalidArgument}, // not offered
 		{func(c *Config) { c.MaxTextBytes = -5 }, CodeInvalidArgument},
 	} {
 		cfg := NewConfig()

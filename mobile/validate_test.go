@@ -62,8 +62,8 @@ func TestInvalidSettings(t *testing.T) {
 		{"unknown mechanism", func(c *Config) { c.Mechanism = "vickrey" }, CodeInvalidArgument},
 		{"unknown preset", func(c *Config) { c.Preset = "paranoid" }, CodeInvalidArgument},
 		{"unknown OOV", func(c *Config) { c.OOV = "keep" }, CodeInvalidArgument},
-		{"tem without ε (no preset)", func(c *Config) { c.Mechanism = "tem" }, CodeInvalidArgument},
-		{"tem, ε below its lists", func(c *Config) { c.Mechanism, c.Epsilon = "tem", 2 }, CodeInvalidArgument},
+		{"tem (Euclidean lists, not offered) at a preset", func(c *Config) { c.Mechanism = "tem" }, CodeInvalidArgument},
+		{"tem (Euclidean lists, not offered) at ε 10", func(c *Config) { c.Mechanism, c.Epsilon = "tem", 10 }, CodeInvalidArgument},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := NewConfig()

@@ -38,6 +38,8 @@ func TestOptionsRefused(t *testing.T) {
 		{"unknown format", func(o *Options) { o.Format = "csv" }},
 		{"unknown over-cap policy", func(o *Options) { o.OverCap = "keep" }},
 		{"unknown mechanism", func(o *Options) { o.Engine.Mechanism = "santext+" }},
+		{"tem (Euclidean lists, not offered) at a level", func(o *Options) { o.Engine.Mechanism = "tem" }},
+		{"tem (Euclidean lists, not offered) at ε 10", func(o *Options) { o.Engine.Mechanism, o.Engine.Epsilon = "tem", 10 }},
 		{"unknown level", func(o *Options) { o.Engine.Level = "medium" }},
 		{"ε negative", func(o *Options) { o.Engine.Epsilon = -0.5 }},
 		{"ε NaN", func(o *Options) { o.Engine.Epsilon = math.NaN() }},

@@ -38,10 +38,12 @@ OpenPrivatizer takes nil as the defaults).
  */
 - (nullable instancetype)init;
 /**
- * Mechanism: "brr" (default), "tem-hamming", "1dg", "1dt", "santext",
-"custext", or "tem" (Euclidean lists; needs Epsilon ≥ 9.31 and gives
-little deniability). "santext+" and "custext+", which release some
-words unchanged by construction, are refused (WV_INVALID_ARGUMENT).
+ * Mechanism: "brr" (default), "tem-hamming", "1dg", "1dt", "santext"
+or "custext"; "1dt" is TEM over precomputed neighbour lists.
+Refused (WV_INVALID_ARGUMENT): "tem" (TEM over the asset's
+Euclidean lists, whose only admitted ε keep nearly every word), and
+"santext+" and "custext+", which release some words unchanged by
+construction.
  */
 @property (nonatomic) NSString* _Nonnull mechanism;
 /**

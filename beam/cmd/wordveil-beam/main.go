@@ -68,7 +68,7 @@ func run(args []string, stderr io.Writer) int {
 	fs.StringVar(&o.Output, "output", "", "output directory (new or empty)")
 	fs.StringVar(&o.Format, "format", pipeline.FormatJSONL, "input format: jsonl or tsv")
 	fs.IntVar(&o.Shards, "shards", pipeline.DefaultShards, "output files of each kind; each is sorted in memory by one worker")
-	fs.StringVar(&o.Engine.Mechanism, "mechanism", "brr", "mechanism: brr, tem-hamming, 1dg, 1dt, tem, santext or custext")
+	fs.StringVar(&o.Engine.Mechanism, "mechanism", "brr", "mechanism: brr, tem-hamming, 1dg, 1dt (TEM over precomputed neighbour lists), santext or custext")
 	fs.StringVar(&o.Engine.Level, "preset", "balanced", "privacy level: strong, balanced or light")
 	fs.Float64Var(&o.Engine.Epsilon, "epsilon", 0, "ε in the mechanism's metric (overrides -preset)")
 	fs.StringVar(&o.Engine.AssetFile, "asset", "", "asset file, readable by every worker (default: the embedded English asset)")
