@@ -20,6 +20,7 @@ package epsrange
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // MinLoss is the largest loss ε·D, in nats, at the floor of every range.
@@ -52,11 +53,25 @@ func Problem(eps, floor float64) string {
 	case math.IsNaN(eps) || math.IsInf(eps, 0) || eps <= 0:
 		return fmt.Sprintf("ε = %v is not a finite number > 0", eps)
 	case eps < floor:
-		return fmt.Sprintf("ε = %g is below this mechanism's floor %.4g, where the largest loss between two words is %g nats (a smaller ε adds no privacy, and its samplers would not be exact)", eps, floor, float64(MinLoss))
+		return fmt.Sprintf("ε = %g is below this mechanism's floor %s, where the largest loss between two words is %g nats (a smaller ε adds no privacy, and its samplers would not be exact)", eps, floorAbove(floor, eps), float64(MinLoss))
 	case eps > Max:
 		return fmt.Sprintf("ε = %g exceeds %g", eps, float64(Max))
 	}
 	return ""
+}
+
+// floorAbove formats floor (> eps) with the fewest significant digits, at
+// least 4, whose value still exceeds eps, so that a refusal never reads
+// "ε = 2e-08 is below this mechanism's floor 2e-08" (the floor
+// 0.001/49999 = 2.00004e-08 shown to 4 digits).
+func floorAbove(floor, eps float64) string {
+	for digits := 4; digits < 17; digits++ {
+		s := strconv.FormatFloat(floor, 'g', digits, 64)
+		if v, err := strconv.ParseFloat(s, 64); err == nil && v > eps {
+			return s
+		}
+	}
+	return strconv.FormatFloat(floor, 'g', -1, 64)
 }
 
 // PresetFloor returns the floor of the mechanism called name (as package

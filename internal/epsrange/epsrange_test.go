@@ -2,6 +2,7 @@ package epsrange
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -47,6 +48,26 @@ func TestPresetFloor(t *testing.T) {
 	} {
 		if got, ok := PresetFloor(c.name, 100, 4); got != c.want || ok != c.ok {
 			t.Errorf("PresetFloor(%s) = %v, %v; want %v, %v", c.name, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestProblemShowsAFloorAboveEpsilon: the refusal prints the floor with
+// enough digits that it reads above the refused ε, however close they are.
+func TestProblemShowsAFloorAboveEpsilon(t *testing.T) {
+	lists := Floor(ListDiameter(50000)) // 2.00004e-08
+	for _, c := range []struct {
+		eps, floor float64
+		want       string
+	}{
+		{2e-08, lists, "ε = 2e-08 is below this mechanism's floor 2.00004e-08,"},
+		{1e-08, lists, "ε = 1e-08 is below this mechanism's floor 2e-08,"},
+		{2.00003e-08, lists, "ε = 2.00003e-08 is below this mechanism's floor 2.00004e-08,"},
+		{1e-17, Floor(HammingDiameter), "ε = 1e-17 is below this mechanism's floor 3.906e-06,"},
+		{math.Nextafter(lists, 0), lists, "is below this mechanism's floor 2.000040001e-08,"}, // one ulp below: 10 digits tell them apart
+	} {
+		if got := Problem(c.eps, c.floor); !strings.Contains(got, c.want) {
+			t.Errorf("Problem(%v, %v) = %q, want %q in it", c.eps, c.floor, got, c.want)
 		}
 	}
 }
