@@ -3,8 +3,12 @@ package mobile
 import (
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -98,5 +102,45 @@ func TestGuards(t *testing.T) {
 	}
 	if got := noPanic(); got != "kept" { // negative control: no panic, no reset
 		t.Errorf("guardValue without a panic: %q", got)
+	}
+}
+
+// TestErrorCodesDocumented: docs/MOBILE.md's table of error codes lists
+// every Code constant of errors.go (WV_INTERNAL was once left out).
+func TestErrorCodesDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/MOBILE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "errors.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, s := range g.Specs {
+			v := s.(*ast.ValueSpec)
+			for i, name := range v.Names {
+				if !strings.HasPrefix(name.Name, "Code") || i >= len(v.Values) {
+					continue
+				}
+				lit, ok := v.Values[i].(*ast.BasicLit)
+				if !ok {
+					continue
+				}
+				code, _ := strconv.Unquote(lit.Value)
+				n++
+				if !strings.Contains(string(doc), "| `"+code+"` |") {
+					t.Errorf("docs/MOBILE.md's error codes lack %s (%s)", code, name.Name)
+				}
+			}
+		}
+	}
+	if n < 9 {
+		t.Fatalf("found %d Code constants in errors.go", n)
 	}
 }
