@@ -118,14 +118,13 @@ var layers = []layer{
 		self:  true,
 		tests: []string{verification, testOnly},
 		pkgs: []pkg{
-			{"internal/assets", "the embedded default English asset and its provenance"},
 			{"internal/deniability", "plausible deniability (N_w, S_w) of any mechanism"},
 			{"internal/hamming", "exact k-NN and range search over 256-bit codes (scan, MIH, planner, chains)"},
 			{"internal/ledger", "the on-disk privacy budget (append-only, O(1) per charge)"},
 			{"internal/mechanism", "the on-device mechanisms, their facts, presets and the secure source"},
 			{"internal/memo", "permanent responses per word, sealed at rest, atomic across processes"},
 			{"internal/privatize", "whole texts: layout kept, out-of-vocabulary policies, accounting"},
-			{"internal/wva", "the .wva asset format (encode, verify, decode, bounded file reads)"},
+			{"internal/wva", "the .wva asset format (encode, verify, decode, bounded file reads; the embedded asset decoded once)"},
 		},
 	},
 	// leaves: import nothing of the module, so anything may use them.
@@ -134,6 +133,7 @@ var layers = []layer{
 		what:  "import nothing of the module",
 		tests: []string{testOnly},
 		pkgs: []pkg{
+			{"assets", "public: the embedded default English asset's bytes, and its provenance"},
 			{"internal/buildinfo", "which build is running (wordveil version, mobile.Version)"},
 			{"internal/epsrange", "the one definition of the ε every mechanism accepts"},
 			{"internal/errwrap", "engine errors that name their source once and still match their sentinel"},

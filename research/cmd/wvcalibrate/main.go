@@ -19,7 +19,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/deniability"
 	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/mechanism"
@@ -63,7 +62,7 @@ type result struct {
 type point struct{ eps, n float64 }
 
 func run(out io.Writer, nWords, draws int) error {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		return err
 	}
@@ -326,7 +325,7 @@ func reading(out io.Writer, a *wva.Asset, mechs []mech, res []*result) error {
   BRR and %s for TEM, the useful band above); outside that band they are
   all noise or no noise. The presets sit inside it.
 - TEM over the asset's precomputed Euclidean lists serves only ε ≥ %.3g
-  (γ_max = %g, internal/assets/README.md), and at those ε it releases the
+  (γ_max = %g, assets/README.md), and at those ε it releases the
   input word almost always (N_w ≈ 1: a neighbour at Euclidean distance d
   weighs e^(−ε·d/2) against the word itself). The lists are correct but
   give no useful deniability on 100-d GloVe; on the device use TEM on
