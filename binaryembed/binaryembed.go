@@ -148,6 +148,15 @@ func (e *Embedding) Word(id int) (string, bool) {
 	return e.a.Word(id), true
 }
 
+// Words returns the vocabulary in id order, in a new slice (the strings
+// share the asset's memory); nil for a nil or zero Embedding.
+func (e *Embedding) Words() []string {
+	if a := e.asset(); a != nil {
+		return a.WordList()
+	}
+	return nil
+}
+
 // Code returns the 256-bit code of word id, and false (with the zero
 // code) for an id outside [0, Len()).
 func (e *Embedding) Code(id int) (hamming.Code, bool) {

@@ -24,11 +24,15 @@ func checkView(t *testing.T, e *binaryembed.Embedding) {
 	if len(e.Codes()) != n {
 		t.Fatalf("%d codes for %d words", len(e.Codes()), n)
 	}
+	words := e.Words()
+	if len(words) != n {
+		t.Fatalf("Words has %d words, Len %d", len(words), n)
+	}
 	step := max(1, n/500)
 	for id := 0; id < n; id += step {
 		w, ok := e.Word(id)
-		if !ok || w == "" {
-			t.Fatalf("Word(%d) = %q, %v", id, w, ok)
+		if !ok || w == "" || words[id] != w {
+			t.Fatalf("Word(%d) = %q, %v; Words has %q", id, w, ok, words[id])
 		}
 		if got, ok := e.Lookup(w); !ok || got != id {
 			t.Fatalf("Lookup(Word(%d) = %q) = %d, %v", id, w, got, ok)
@@ -190,7 +194,7 @@ func TestErrors(t *testing.T) {
 // TestNilAndZero: a nil or zero Embedding is an empty one; nothing panics.
 func TestNilAndZero(t *testing.T) {
 	for name, e := range map[string]*binaryembed.Embedding{"nil": nil, "zero": new(binaryembed.Embedding)} {
-		if e.Len() != 0 || e.Codes() != nil || e.Lists() != nil || e.Excluded() != nil {
+		if e.Len() != 0 || e.Words() != nil || e.Codes() != nil || e.Lists() != nil || e.Excluded() != nil {
 			t.Errorf("%s: not empty", name)
 		}
 		if _, ok := e.Word(0); ok {
