@@ -63,13 +63,13 @@ def clustered_codes(rng, n):
 def go_bench(db_path, q_path, op, benchtime):
     env = dict(os.environ, WV_BENCH_DB=db_path, WV_BENCH_QUERIES=q_path, WV_BENCH_OP=op)
     out = subprocess.run(
-        ["go", "test", "./hamming/", "-run", "^$", "-bench", "BenchmarkExternal",
+        ["go", "test", "./internal/hamming/", "-run", "^$", "-bench", "BenchmarkExternal",
          "-benchtime", benchtime, "-count", "1"],
         env=env, capture_output=True, text=True, check=True).stdout
     res = {}
     for m in re.finditer(r"BenchmarkExternal/(\w+)-\d+\s+\d+\s+([\d.]+) ns/op", out):
         res[m.group(1)] = float(m.group(2)) / 1e3
-    kernel = subprocess.run(["go", "run", "./bench/kernelname"], capture_output=True, text=True).stdout.strip()
+    kernel = subprocess.run(["go", "run", "./internal/tools/kernelname"], capture_output=True, text=True).stdout.strip()
     return res, kernel
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Turns `go test ./hamming/ -bench ...` output into the tables of
+"""Turns `go test ./internal/hamming/ -bench ...` output into the tables of
 docs/BENCHMARKS.md (medians over -count runs).
 
-    WV_BENCH_CODES=/tmp/glove200k.codes go test ./hamming/ -run '^$' \\
+    WV_BENCH_CODES=/tmp/glove200k.codes go test ./internal/hamming/ -run '^$' \\
         -bench 'Scan|Range|NN|Kernel|Chain' -benchtime 0.3s -count 6 > bench-hamming.txt
     python3 bench/hamming_report.py bench-hamming.txt
 """

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"weak"
 
-	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/assets"
 )
 
 // TestCloseLetsTheAssetGo: after Close, the asset an asset-bytes privatizer

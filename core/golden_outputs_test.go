@@ -38,10 +38,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/tokenize"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden_outputs.json from the current code (TestGoldenOutputs)")
@@ -379,7 +379,7 @@ func diffTokens(got, want string) string {
 // outputs must pin, as the embedded asset classifies them, so that an edit
 // of the input (or of the asset) cannot quietly drop one.
 func TestGoldenInputCoverage(t *testing.T) {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

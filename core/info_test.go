@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/assets"
 )
 
 // TestInfoAssetSHA256: Info reports the SHA-256 of the asset file a

@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/assets"
 	"github.com/wordveil/wordveil/internal/wva"
 )
 
@@ -96,7 +96,7 @@ func warm(tb testing.TB, open func() (*Privatizer, error)) {
 }
 
 // keptMiB is the live heap after a GC with the privatizer open returns
-// alive, minus before (the approach of internal/assets' heap-MiB).
+// alive, minus before (the approach of internal/wva's heap-MiB).
 func keptMiB(tb testing.TB, open func() (*Privatizer, error)) float64 {
 	tb.Helper()
 	before := settledHeap()

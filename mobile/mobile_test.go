@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/assets"
 )
 
 func TestEveryMechanism(t *testing.T) {

@@ -8,8 +8,9 @@
 # The test binaries of both are built first, then run alternately COUNT
 # times each, so that both see the same machine; benchstat compares them.
 #   scripts/bench-compare.sh OLD_COMMIT [NEW_COMMIT, default HEAD] [COUNT, default 8]
-# Packages moved between the commits are found by name (assets or
-# internal/assets, mechanism or internal/mechanism, the API in . or core).
+# Packages moved between the commits are found by name (mechanism or
+# internal/mechanism, the API in . or core); the load benchmarks are in
+# internal/assets before the asset moved to assets/, in internal/wva since.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -18,7 +19,7 @@ old=$1 new=${2:-HEAD} count=${3:-8}
 work=$(mktemp -d)
 trap 'git worktree remove --force "$work/old" >/dev/null 2>&1 || true; git worktree remove --force "$work/new" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 # pkgdir TREE NAME: the directory of package NAME in TREE (moved or not).
-pkgdir() { if [ "$2" = root ]; then if [ -d "$1/core" ]; then echo core; else echo .; fi; elif [ -d "$1/internal/$2" ]; then echo "internal/$2"; else echo "$2"; fi; }
+pkgdir() { if [ "$2" = root ]; then if [ -d "$1/core" ]; then echo core; else echo .; fi; elif [ -d "$1/internal/$2" ]; then echo "internal/$2"; elif [ "$2" = assets ]; then echo internal/wva; else echo "$2"; fi; }
 declare -A bench=([mechanism]='^BenchmarkPrivatize$/^(BRR|1-DG)$/^eps=[0-9.]*$' [assets]='^BenchmarkLoadDefault' [mobile]='^BenchmarkPrivatize20Words$'
   [root]='^BenchmarkOpen(Fresh|Warm|FirstCall)$')
 # pkgs TREE: the packages benchmarked in TREE (the API package's opens

@@ -90,9 +90,9 @@ func main() {
 GO
 (cd "$P" && GOWORK=off GOFLAGS=-buildvcs=false GOOS=android GOARCH=arm64 CGO_ENABLED=0 go build -mod=mod -trimpath -ldflags "-s -w" -o facade-android-arm64 .)
 echo "android/arm64 facade binary (CGO_ENABLED=0, -trimpath -s -w): $(stat -c %s "$P/facade-android-arm64") bytes"
-echo "embedded asset: $(stat -c %s internal/assets/en-glove100-50k.wva) bytes"
+echo "embedded asset: $(stat -c %s assets/en-glove100-50k.wva) bytes"
 { echo "figure size.android_proxy=$(stat -c %s "$P/facade-android-arm64")"
-  echo "figure size.asset=$(stat -c %s internal/assets/en-glove100-50k.wva)"; } >> "$FIG"
+  echo "figure size.asset=$(stat -c %s assets/en-glove100-50k.wva)"; } >> "$FIG"
 coldstart
 cat "$W/coldstart.txt" >> "$FIG"
 cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)

@@ -14,11 +14,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wordveil/wordveil/assets"
 	"github.com/wordveil/wordveil/core"
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/cli"
 	"github.com/wordveil/wordveil/internal/epsrange"
 	"github.com/wordveil/wordveil/internal/seeded"
+	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/mobile"
 )
 
@@ -514,7 +515,7 @@ func fdCLI(t *testing.T, r fdRow) (fdOutcome, []string) {
 // on success the same text (package core and command, seeded alike) and
 // the same accounting (all three).
 func TestFrontDoorsAgree(t *testing.T) {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/assets"
 	"github.com/wordveil/wordveil/internal/wva"
 )
 

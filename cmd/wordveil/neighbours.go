@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/wva"
 )
@@ -14,7 +13,7 @@ import (
 // loadAsset returns the asset at path, or the embedded default for "".
 func loadAsset(path string) (*wva.Asset, error) {
 	if path == "" {
-		return assets.Default()
+		return wva.Default()
 	}
 	a, err := wva.Load(path)
 	if err != nil {

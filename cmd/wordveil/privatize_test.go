@@ -16,7 +16,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/wordveil/wordveil/core"
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/linereader"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/wva"
@@ -357,7 +356,7 @@ func TestPresetsComeFromTheAsset(t *testing.T) {
 // and returns its path.
 func smallAsset(t *testing.T) string {
 	t.Helper()
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

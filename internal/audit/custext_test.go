@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/wva"
 )
 
@@ -13,7 +12,7 @@ import (
 // builder would store them.
 func custextAsset(t *testing.T, n, k int, farthest bool) *wva.Asset {
 	t.Helper()
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 func TestRunDefaultAsset(t *testing.T) {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestRunDefaultAsset(t *testing.T) {
 }
 
 func TestRunSizes(t *testing.T) {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestVacuousRule(t *testing.T) {
 // Cases is Run's table: one case per result, in the same order, every
 // real on-device case with the mechanism whose law it audits.
 func TestCasesAreRunsTable(t *testing.T) {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/deniability"
 	"github.com/wordveil/wordveil/internal/dpexact"
 	"github.com/wordveil/wordveil/internal/mechanism"
@@ -102,7 +101,7 @@ func TestEstimate(t *testing.T) {
 
 // Plausible deniability of 1-DG on a seeded sample of words.
 func ExampleEstimate() {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		panic(err)
 	}

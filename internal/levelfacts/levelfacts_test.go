@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/wva"
 )
@@ -15,7 +14,7 @@ import (
 // BRR only, at strong and light, and measurements for strong.
 func smallAsset(t *testing.T) *wva.Asset {
 	t.Helper()
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,11 +15,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/audit"
 	"github.com/wordveil/wordveil/internal/dpexact"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/seeded"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // tolerance absorbs floating-point rounding in the metric-DP check.
@@ -49,7 +49,7 @@ func check(t *testing.T, P, d [][]float64, eps float64) dpexact.Report {
 // `wordveil audit` runs) on the default asset at the default size.
 func auditCases(t *testing.T) []audit.Case {
 	t.Helper()
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

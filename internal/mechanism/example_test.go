@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/seeded"
@@ -13,7 +12,7 @@ import (
 
 // BRR over the default asset, with the production randomness.
 func ExampleNewBRR() {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		panic(err)
 	}
@@ -38,7 +37,7 @@ func ExampleNewBRR() {
 // TEM on the asset's Euclidean balls: γ from Theorem 4.2 must fit the
 // stored balls, so small ε is refused rather than silently weakened.
 func ExampleNewTEM() {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		panic(err)
 	}
@@ -57,7 +56,7 @@ func ExampleNewTEM() {
 // 1-DG over the asset's two lists: the guarantee is ε times the largest
 // list-position distance.
 func ExampleNewDiffractorGeometric() {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		panic(err)
 	}

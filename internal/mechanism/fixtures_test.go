@@ -7,7 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/dpexact"
 	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/wva"
@@ -45,7 +44,7 @@ func newIndex(t testing.TB, codes []hamming.Code) *hamming.Index {
 
 func defaultAsset(t testing.TB) *wva.Asset {
 	t.Helper()
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatalf("default asset: %v", err)
 	}

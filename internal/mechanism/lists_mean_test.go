@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/sample"
 	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/wva"
@@ -42,7 +41,7 @@ func refListsMean(lists []wva.Permutation) float64 {
 }
 
 func TestListsMeanMatchesReference(t *testing.T) {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +76,7 @@ func TestListsMeanMatchesReference(t *testing.T) {
 }
 
 func BenchmarkListsMean(b *testing.B) {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/deniability"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/seeded"
@@ -17,7 +16,7 @@ import (
 
 func defaultAsset(t testing.TB) *wva.Asset {
 	t.Helper()
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +140,7 @@ func TestPresetErrors(t *testing.T) {
 }
 
 func ExamplePreset() {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		panic(err)
 	}

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // BenchmarkTEMHammingPresets reports ns per word of TEM on Hamming codes at
@@ -13,7 +13,7 @@ import (
 // 1-DG at the balanced level, over the embedded default asset. Words cycle
 // through the vocabulary with a stride so caches see varied inputs.
 func BenchmarkTEMHammingPresets(b *testing.B) {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func BenchmarkTEMHammingPresets(b *testing.B) {
 // the vocabulary sensitive, p = 0.3), and the default output vocabulary
 // (the asset's exclusion list) applied to each.
 func BenchmarkFieldMechanisms(b *testing.B) {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func BenchmarkFieldMechanisms(b *testing.B) {
 // benchmarks minutes apart do not). It reports ns/word of each and
 // "x-brr", their ratio over the whole run.
 func BenchmarkTEMHammingVsBRR(b *testing.B) {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/privatize"
 	"github.com/wordveil/wordveil/internal/shapes"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // BenchmarkPrivatizeShapes privatizes each shape whole with BRR at the
@@ -15,7 +15,7 @@ import (
 // not grow with the size. Prose at 16 MiB is ~3.7M words at ~25 µs each:
 // run that size with -benchtime=1x.
 func BenchmarkPrivatizeShapes(b *testing.B) {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		b.Fatal(err)
 	}

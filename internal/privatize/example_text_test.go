@@ -3,10 +3,10 @@ package privatize_test
 import (
 	"fmt"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/privatize"
 	"github.com/wordveil/wordveil/internal/seeded"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // A whole text through BRR over the embedded asset, with its privacy bill:
@@ -17,7 +17,7 @@ import (
 // (or a test, or an evaluation) needs; it is predictable, so it must never
 // privatize real text: production code passes mechanism.NewSecureSource().
 func ExamplePrivatizer_Privatize() {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		panic(err)
 	}

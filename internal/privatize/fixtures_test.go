@@ -3,7 +3,6 @@ package privatize
 import (
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/wva"
@@ -20,7 +19,7 @@ func newIndex(t testing.TB, codes []hamming.Code) *hamming.Index {
 
 func defaultAsset(t testing.TB) *wva.Asset {
 	t.Helper()
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatalf("default asset: %v", err)
 	}

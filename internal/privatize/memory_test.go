@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/privatize"
 	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/shapes"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // Memory bound of docs/TEXT_PRIVACY.md ("Memory"): privatizing a text
@@ -47,7 +47,7 @@ func TestTextMemory(t *testing.T) {
 	if testing.Short() {
 		size, options = 32<<10, options[:1]
 	}
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,10 +6,11 @@
 //
 // Guarantee: each sampler's law is the one its doc states, exactly (integer
 // samplers) or to the stated rounding (float samplers), for any rand.Source
-// that yields independent uniform 64-bit words. What it does not do: choose
-// the source. Privacy needs an unpredictable one (mechanism.NewSecureSource);
-// a seeded source is for tests and reproducible evaluation only. Samplers
-// are not safe for concurrent use with one source.
+// that yields independent uniform 64-bit words. The samplers do not choose
+// their source: privacy needs an unpredictable one, which SecureSource
+// makes (ChaCha8 keyed from crypto/rand; mechanism.NewSecureSource
+// returns it); a seeded source is for tests and reproducible evaluation
+// only. Samplers are not safe for concurrent use with one source.
 package sample
 
 import (

@@ -2,9 +2,10 @@ package wva
 
 import (
 	"bytes"
-	"compress/flate"
 	"errors"
 	"io"
+
+	"github.com/klauspost/compress/flate"
 )
 
 // compress returns the DEFLATE form of raw (RFC 1951, one raw stream, no
@@ -12,13 +13,19 @@ import (
 // MaxExpansion of it. Otherwise it returns nil and the section is stored
 // raw.
 //
-// The level is fixed (best compression) so that the same input gives the
-// same bytes. The output is stable for a given Go release; a release that
-// changes the standard library's encoder may change the compressed bytes
-// (never what they decode to). DEFLATE is used rather than a richer codec
-// because it ships with Go, and on the word table it is as small: the
-// default asset's VOCAB is 205,519 bytes as DEFLATE against 205,536 as
-// zstd at its best setting.
+// The codec is github.com/klauspost/compress/flate, a drop-in for the
+// standard library's compress/flate that writes and reads the same format:
+// raw DEFLATE is DEFLATE, so a section compressed by either decodes with
+// the other (compress_test.go checks both ways), and assets written before
+// the switch still decode. The level is fixed (best compression) so that
+// the same input gives the same bytes. The output is stable for a given
+// version of the package, pinned in go.mod; a version that changes its
+// encoder may change the compressed bytes (never what they decode to).
+// The default asset compresses nothing (format 3 stores every section a
+// mechanism reads raw, to use it where it lies), so its bytes do not
+// depend on the codec. DEFLATE is used rather than a richer codec because
+// on the word table it is as small: the default asset's VOCAB is 205,519
+// bytes as DEFLATE against 205,536 as zstd at its best setting.
 func compress(raw []byte) []byte {
 	if len(raw) == 0 {
 		return nil

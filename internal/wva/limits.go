@@ -29,8 +29,9 @@ import (
 // the runtime.
 const DefaultMaxDecodeMemory = 40 << 20
 
-// inflaterSize bounds the state of one DEFLATE reader (compress/flate's
-// 32 KiB window and its Huffman tables, about 44 KiB).
+// inflaterSize bounds the state of one DEFLATE reader
+// (klauspost/compress/flate's 32 KiB window and its Huffman tables, about
+// 44 KiB, as in the standard library's compress/flate).
 const inflaterSize = 64 << 10
 
 // maxVarint16 is the longest LEB128 encoding of a word length

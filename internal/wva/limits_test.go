@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/wordveil/wordveil/assets"
 )
 
 // allocated returns the bytes the Go heap allocated while f ran (all
@@ -88,10 +90,7 @@ func TestDecodeCostBoundsAllocation(t *testing.T) {
 // default budget with room to grow, and the model bounds what it
 // allocates.
 func TestDefaultAssetWithinBudget(t *testing.T) {
-	b, err := os.ReadFile("../assets/en-glove100-50k.wva")
-	if err != nil {
-		t.Skipf("default asset: %v", err)
-	}
+	b := bytes.Clone(assets.DefaultBytes())
 	in, err := parseContainer(b)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wordveil/wordveil/assets"
 	"github.com/wordveil/wordveil/internal/wva/internal/bitpack"
 )
 
@@ -131,10 +132,7 @@ func TestFormat2DefaultAsset(t *testing.T) {
 	if testing.Short() {
 		t.Skip("4 MB asset")
 	}
-	b, err := os.ReadFile("../assets/en-glove100-50k.wva")
-	if err != nil {
-		t.Skipf("default asset: %v", err)
-	}
+	b := bytes.Clone(assets.DefaultBytes())
 	in, err := Inspect(b)
 	if err != nil {
 		t.Fatal(err)

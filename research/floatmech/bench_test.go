@@ -6,7 +6,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/wva"
@@ -102,7 +101,7 @@ func BenchmarkMechanisms(b *testing.B) {
 		})
 	}
 	b.Run("BRR/single", func(b *testing.B) {
-		a, err := assets.Default()
+		a, err := wva.Default()
 		if err != nil {
 			b.Fatal(err)
 		}

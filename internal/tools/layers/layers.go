@@ -30,6 +30,7 @@ const (
 	binding      = "binding"
 	support      = "command support"
 	composition  = "composition"
+	libraries    = "libraries"
 	verification = "verification"
 	engine       = "engine"
 	leaves       = "leaves"
@@ -44,7 +45,7 @@ var layers = []layer{
 	{
 		name:  commands,
 		what:  "programs a user runs",
-		may:   []string{composition, verification, engine, leaves, support},
+		may:   []string{composition, libraries, verification, engine, leaves, support},
 		tests: []string{testOnly, binding},
 		pkgs: []pkg{
 			{"cmd/wordveil", "the CLI (privatize, demo, stats, bench, audit, assets inspect, neighbours, version)"},
@@ -92,6 +93,21 @@ var layers = []layer{
 			{"core", "package core: Open(Config) → *Privatizer, error categories, Close"},
 		},
 	},
+	// libraries: public packages a stranger may import, each a small,
+	// documented API over the engine (which stays internal): the search
+	// and a read-only view of an asset. The SDK's own composition does not
+	// need them; the commands may use them.
+	{
+		name:  libraries,
+		what:  "public libraries over the engine: what a stranger imports besides core",
+		may:   []string{engine, leaves},
+		self:  true,
+		tests: []string{testOnly},
+		pkgs: []pkg{
+			{"binaryembed", "public: read-only view of an embedding asset (words, 256-bit codes, lookup, lists)"},
+			{"hamming", "public: exact nearest, k-NN and range search over 256-bit codes, uniform ties"},
+		},
+	},
 	// verification: exact laws, audits and the mechanisms kept only to
 	// be audited. They consume the engine; nothing of the product (engine,
 	// composition, binding, leaves) imports them, so the product cannot
@@ -118,14 +134,13 @@ var layers = []layer{
 		self:  true,
 		tests: []string{verification, testOnly},
 		pkgs: []pkg{
-			{"internal/assets", "the embedded default English asset and its provenance"},
 			{"internal/deniability", "plausible deniability (N_w, S_w) of any mechanism"},
 			{"internal/hamming", "exact k-NN and range search over 256-bit codes (scan, MIH, planner, chains)"},
 			{"internal/ledger", "the on-disk privacy budget (append-only, O(1) per charge)"},
 			{"internal/mechanism", "the on-device mechanisms, their facts, presets and the secure source"},
 			{"internal/memo", "permanent responses per word, sealed at rest, atomic across processes"},
 			{"internal/privatize", "whole texts: layout kept, out-of-vocabulary policies, accounting"},
-			{"internal/wva", "the .wva asset format (encode, verify, decode, bounded file reads)"},
+			{"internal/wva", "the .wva asset format (encode, verify, decode, bounded file reads; the embedded asset decoded once)"},
 		},
 	},
 	// leaves: import nothing of the module, so anything may use them.
@@ -134,12 +149,13 @@ var layers = []layer{
 		what:  "import nothing of the module",
 		tests: []string{testOnly},
 		pkgs: []pkg{
+			{"assets", "public: the embedded default English asset's bytes, and its provenance"},
 			{"internal/buildinfo", "which build is running (wordveil version, mobile.Version)"},
 			{"internal/epsrange", "the one definition of the ε every mechanism accepts"},
 			{"internal/errwrap", "engine errors that name their source once and still match their sentinel"},
 			{"internal/linereader", "line reading with a bound on memory"},
 			{"internal/safefile", "atomic files and cross-process locks"},
-			{"internal/sample", "exact samplers: uniform integers, Bernoulli, exponential, Gumbel, geometric"},
+			{"internal/sample", "exact samplers: uniform integers, Bernoulli, exponential, Gumbel, geometric; the secure source"},
 			{"internal/seeded", "the evaluation-only seeded source (tests, the CLI's -seed, research)"},
 			{"internal/tokenize", "splits text into words and layout, and joins them back"},
 			{"internal/wva/internal/bitpack", "fixed-width unsigned integers packed into bytes"},

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/wva"
 )
@@ -148,7 +147,7 @@ func TestCusTextSetsOnDefaultAsset(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds sets over 50k words")
 	}
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

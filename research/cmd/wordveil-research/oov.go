@@ -6,7 +6,7 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/assets"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/privatize"
 	"github.com/wordveil/wordveil/internal/seeded"
@@ -31,7 +31,7 @@ func evalOOV(args []string, stdout, stderr io.Writer) error {
 	var err error
 	name := "(embedded) " + assets.DefaultName
 	if *assetPath == "" {
-		a, err = assets.Default()
+		a, err = wva.Default()
 	} else {
 		name = filepath.Base(*assetPath)
 		a, err = wva.LoadWith(*assetPath, wva.DecodeOptions{MaxMemory: 1 << 30}) // research assets carry float vectors

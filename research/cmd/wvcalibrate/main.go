@@ -19,7 +19,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/deniability"
 	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/mechanism"
@@ -63,7 +62,7 @@ type result struct {
 type point struct{ eps, n float64 }
 
 func run(out io.Writer, nWords, draws int) error {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		return err
 	}
@@ -334,7 +333,7 @@ func reading(out io.Writer, a *wva.Asset, mechs []mech, res []*result) error {
   asset, so the product does not offer it (package core, the CLI, the
   mobile binding and Beam refuse "tem"; the research module keeps it, and
   it is measured here): its lists reach γ_max = %g
-  (internal/assets/README.md), so Theorem 4.2's γ fits in them only from
+  (assets/README.md), so Theorem 4.2's γ fits in them only from
   ε ≥ %.3g, and at those ε it releases the input word almost always (mean
   N_w %.3f at ε = %g above: a neighbour at Euclidean distance d weighs
   e^(−ε·d/2) against the word itself). The device's TEM over precomputed

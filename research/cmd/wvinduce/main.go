@@ -35,7 +35,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/binaryembed"
 	"github.com/wordveil/wordveil/research/binaryembed/alacarte"
 	"github.com/wordveil/wordveil/research/binaryembed/assetbuild"
@@ -145,7 +145,7 @@ func measure(o *options) (rep *alacarte.EvalReport, setup time.Duration, err err
 	if err != nil {
 		return nil, 0, err
 	}
-	asset, err := assets.Default()
+	asset, err := wva.Default()
 	if err != nil {
 		return nil, 0, fmt.Errorf("wvinduce: %w", err)
 	}

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/binaryembed"
 	"github.com/wordveil/wordveil/research/binaryembed/assetbuild"
@@ -39,7 +38,7 @@ var realAsset = sync.OnceValues(func() (*realData, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		return nil, err
 	}

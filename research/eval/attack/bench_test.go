@@ -3,10 +3,10 @@ package attack
 import (
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/stattest"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // The cost of the sampled attacker on the 50,000-word asset with 1-DG
@@ -19,7 +19,7 @@ import (
 
 func assetGeometric(b *testing.B) (mechanism.Mechanism, *Mixture, []float64) {
 	b.Helper()
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		b.Fatal(err)
 	}

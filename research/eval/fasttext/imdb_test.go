@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/eval/fasttext"
 	"github.com/wordveil/wordveil/research/eval/imdb"
 )
@@ -34,7 +34,7 @@ func TestIMDBBaseline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,14 +6,14 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/internal/wva"
 )
 
 // TestTextIDs: on fixture sentences with clitics, hyphens, capitals,
 // numbers and an unknown word, TextIDs counts the privatizer's word
 // pieces and keeps the ids of those in the vocabulary, in order.
 func TestTextIDs(t *testing.T) {
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/eval/typedtext"
 )
 
@@ -54,7 +54,7 @@ func TestRealTable(t *testing.T) {
 		t.Skip("run with -levels.table")
 	}
 	dir := realCache(t)
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestRealHeldOut(t *testing.T) {
 		t.Skip("reads the held-out text and its IMDB and Brown filters (about 20 s)")
 	}
 	dir := realCache(t)
-	a, err := assets.Default()
+	a, err := wva.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

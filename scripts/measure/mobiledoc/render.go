@@ -131,7 +131,7 @@ func renderSizes(n *need) string {
 	fmt.Fprintf(&b, "| host `libgojni.so` (linux/amd64, `-trimpath`, as built by `make test-jvm`) | %s |\n", bytes("size.host_so"))
 	fmt.Fprintf(&b, "| the same, `strip --strip-unneeded` | %s |\n", bytes("size.host_so_stripped"))
 	fmt.Fprintf(&b, "| `GOOS=android GOARCH=arm64 CGO_ENABLED=0 go build -trimpath -ldflags \"-s -w\"` of a program calling every function of the facade (proxy for the AAR's `jni/arm64-v8a/libgojni.so`) | %s |\n", bytes("size.android_proxy"))
-	fmt.Fprintf(&b, "| of which the embedded default asset (`internal/assets/en-glove100-50k.wva`) | %s |\n", bytes("size.asset"))
+	fmt.Fprintf(&b, "| of which the embedded default asset (`assets/en-glove100-50k.wva`) | %s |\n", bytes("size.asset"))
 	return b.String()
 }
 

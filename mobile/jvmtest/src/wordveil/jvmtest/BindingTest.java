@@ -351,7 +351,7 @@ public final class BindingTest {
     }
 
     public static void main(String[] args) throws Exception {
-        String assetPath = args.length > 0 ? args[0] : "internal/assets/en-glove100-50k.wva";
+        String assetPath = args.length > 0 ? args[0] : "assets/en-glove100-50k.wva";
         System.out.println("WordVeil JVM binding test, version " + Mobile.version() + ", asset " + assetPath
             + ", profile " + (EMULATED ? "emulated" : "default"));
 
