@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/assets"
 	"github.com/wordveil/wordveil/internal/seeded"
 )
 
