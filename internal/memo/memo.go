@@ -68,13 +68,20 @@ func OpenWith(dir string, id Identity, secret []byte, opt Options) (*Memo, error
 	if len(secret) < MinSecretLen {
 		return nil, fmt.Errorf("%w: %d bytes, need at least %d", ErrSecret, len(secret), MinSecretLen)
 	}
+	canon := id.canonical()
+	name, err := fileName(secret, canon)
+	if err != nil {
+		return nil, fmt.Errorf("memo: %w", err)
+	}
+	binding, err := bindingName(secret, canon)
+	if err != nil {
+		return nil, fmt.Errorf("memo: %w", err)
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("memo: %w", err)
 	}
-	canon := id.canonical()
-	name := fileName(secret, canon)
 	m.path, m.anchor = filepath.Join(dir, name), opt.Anchor
-	m.name, m.binding = strings.TrimSuffix(name, fileSuffix), bindingName(secret, canon)
+	m.name, m.binding = strings.TrimSuffix(name, fileSuffix), binding
 	legacy, lh, lk, err := scan(dir, name, canon, secret)
 	if err == nil && legacy != "" {
 		err = migrate(dir, legacy, lh, lk, canon, m.path)

@@ -9,11 +9,13 @@ import "fmt"
 // same file and a damaged identity MAC at that name is damage, never a
 // second memo. A wrong secret finds another name, but Open checks every
 // file's header against the secret first and fails with ErrWrongSecret.
-func fileName(secret, canon []byte) string {
-	return fmt.Sprintf("%s%x%s", filePrefix, keyedID(secret, "file name", canon), fileSuffix)
+func fileName(secret, canon []byte) (string, error) {
+	id, err := keyedID(secret, "file name", canon)
+	return fmt.Sprintf("%s%x%s", filePrefix, id, fileSuffix), err
 }
 
 // bindingName is the memo's name in a privacy ledger (BindingName).
-func bindingName(secret, canon []byte) string {
-	return fmt.Sprintf("memo %x", keyedID(secret, "ledger binding", canon))
+func bindingName(secret, canon []byte) (string, error) {
+	id, err := keyedID(secret, "ledger binding", canon)
+	return fmt.Sprintf("memo %x", id), err
 }
