@@ -74,13 +74,13 @@ func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer
 		if caps, err = ledgerCaps(cfg.Caps, period, cfg.Mechanism, m.Metric(), wordCost(m)); err != nil {
 			return nil, err
 		}
-		if opt.Ledger, err = ledger.OpenWith(cfg.LedgerDir, caps, ledger.Options{Anchor: ledgerAnchor(cfg.Anchor)}); err != nil {
+		if opt.Ledger, err = ledger.OpenWith(cfg.LedgerDir, caps, ledger.Options{Anchor: cfg.Anchor}); err != nil {
 			return nil, err
 		}
 	}
 	if cfg.MemoDir != "" {
 		id := privatize.MemoIdentity(m, a)
-		if opt.Memo, err = memo.OpenWith(cfg.MemoDir, id, cfg.MemoSecret, memo.Options{Anchor: memoAnchor(cfg.Anchor)}); err != nil {
+		if opt.Memo, err = memo.OpenWith(cfg.MemoDir, id, cfg.MemoSecret, memo.Options{Anchor: cfg.Anchor}); err != nil {
 			return nil, err
 		}
 	}
@@ -154,19 +154,3 @@ var slimDefault = sync.OnceValues(func() (*wva.Asset, error) {
 	releasePages(assets.DefaultBytes())
 	return a, err
 })
-
-// ledgerAnchor and memoAnchor adapt a Config.Anchor (nil: none) to the
-// ledger's and the memo's anchor interfaces, which are the same method set.
-func ledgerAnchor(a Anchor) ledger.Anchor {
-	if a == nil {
-		return nil
-	}
-	return a
-}
-
-func memoAnchor(a Anchor) memo.Anchor {
-	if a == nil {
-		return nil
-	}
-	return a
-}

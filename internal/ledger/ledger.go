@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wordveil/wordveil/internal/anchor"
 	"github.com/wordveil/wordveil/internal/errwrap"
 )
 
@@ -44,8 +45,8 @@ type Ledger struct {
 	fi  os.FileInfo
 	off int64
 
-	anchor Anchor    // nil: no rollback detection across Opens
-	seen   *position // the latest position read, written or anchored
+	anchor anchor.Anchor // nil: no rollback detection across Opens
+	seen   *position     // the latest position read, written or anchored
 	closed bool
 
 	loads     int // whole-file reads, counted for tests
@@ -55,11 +56,31 @@ type Ledger struct {
 
 // Options are optional settings of OpenWith.
 type Options struct {
-	// Anchor, if set, keeps the ledger's position outside its directory,
-	// so that a ledger rolled back (records cut off, an older copy or a
-	// backup restored, the file deleted) fails closed across Opens. Every
-	// process using the directory should use it (see Anchor).
-	Anchor Anchor
+	// Anchor, if set, keeps the ledger's position (its id, record count
+	// and chain head; format.go) outside its directory, where a restore
+	// of the directory cannot roll it back, so that a ledger rolled back
+	// fails closed across Opens. Every process using the directory should
+	// use it. The position is kept under AnchorPrefix followed by the 32
+	// hex digits of the ledger's random id (made with the ledger, kept in
+	// its file): a copy, a restore or a move of the directory finds the
+	// same anchor, wherever it is opened, and the anchors of several
+	// ledgers (and memos) can share one store. The state is 61 opaque
+	// bytes: a random id, a count and a hash, which say nothing about the
+	// charges.
+	//
+	// With an anchor, Open and every call fail closed (ErrCorrupt) on a
+	// file with fewer records than the anchor says (whole records cut
+	// off, an older copy or a backup restored), a file whose records up
+	// to that count are not the ones the anchor saw, or a file missing
+	// from a directory that held a ledger (its marker file,
+	// wordveil-ledger.json, is still there; the id, hence the anchor, of
+	// a missing file is unknown: a directory deleted whole starts a new
+	// ledger). A file ahead of its anchor (a crash between an append and
+	// the anchor's store, or a process that ran without the anchor) is
+	// accepted and the anchor moved forward; if such a process also
+	// compacted the log, the records between the anchor and the snapshot
+	// can no longer be checked.
+	Anchor anchor.Anchor
 }
 
 // Open is OpenWith without options (no anchor).

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wordveil/wordveil/internal/anchor"
 	"github.com/wordveil/wordveil/internal/errwrap"
 )
 
@@ -15,12 +16,12 @@ import (
 // Safe for concurrent use; a nil or zero Memo returns ErrInvalid.
 type Memo struct {
 	mu      sync.Mutex
-	id      Identity // immutable after Open
-	path    string   // the memo file; "" in memory only
-	name    string   // the anchor's name for the file
-	binding string   // BindingName; immutable after Open
-	anchor  Anchor   // nil: no rollback detection across Opens
-	k       *keys    // nil in a zero Memo
+	id      Identity      // immutable after Open
+	path    string        // the memo file; "" in memory only
+	name    string        // the anchor's name for the file
+	binding string        // BindingName; immutable after Open
+	anchor  anchor.Anchor // nil: no rollback detection across Opens
+	k       *keys         // nil in a zero Memo
 	hdr     header
 	f       *os.File // open memo file; nil in memory only
 	off     int64    // bytes of f read and authenticated
@@ -35,11 +36,18 @@ type Memo struct {
 // Options are optional settings of OpenWith.
 type Options struct {
 	// Anchor, if set, keeps each file's record count and chain head
-	// outside the directory, so that a memo file rolled back (truncated
-	// at a record boundary, an older copy restored, deleted) is detected
-	// across Opens and fails closed (see Anchor and the package doc for
-	// what is not detected without one).
-	Anchor Anchor
+	// (format.go) outside the directory. A file can be rolled back
+	// (truncated at a record boundary, an older copy restored, deleted)
+	// but the anchor cannot roll back with it, so Open and every Resolve
+	// compare the file with it and fail closed (ErrCorrupt) on a file
+	// that holds fewer records than the anchor says, or whose records up
+	// to the anchor's count are not the ones the anchor saw (the package
+	// doc says what is not detected without one). A file's state is kept
+	// under "memo-" and 32 hex digits keyed by the secret (it does not say
+	// which mechanism, ε or asset the memo serves) and is 45 opaque bytes
+	// (a MAC value and a count). Calls are made with the memo file
+	// locked, one at a time per file.
+	Anchor anchor.Anchor
 }
 
 // Open is OpenWith without options (no anchor).

@@ -134,6 +134,7 @@ var layers = []layer{
 		what:  "import nothing of the module",
 		tests: []string{testOnly},
 		pkgs: []pkg{
+			{"internal/anchor", "the one interface of the host's rollback-anchor store (memo, ledger, core.Anchor)"},
 			{"internal/buildinfo", "which build is running (wordveil version, mobile.Version)"},
 			{"internal/epsrange", "the one definition of the ε every mechanism accepts"},
 			{"internal/errwrap", "engine errors that name their source once and still match their sentinel"},
