@@ -72,10 +72,11 @@ const (
 type Config struct {
 	// Mechanism: "" means BRR.
 	Mechanism Mechanism
-	// Level: "" means Balanced. Ignored when Epsilon is set.
+	// Level: "" means Balanced. Give either Level or Epsilon: both is
+	// an error.
 	Level Level
-	// Epsilon, if not 0, is ε in the mechanism's metric instead of
-	// Level's. It must lie in the mechanism's accepted range: not below
+	// Epsilon, if not 0, is ε in the mechanism's metric instead of a
+	// level's (Level must then be ""). It must lie in the mechanism's accepted range: not below
 	// its floor, where the largest loss between two words is 0.001 nats,
 	// nor above 10^6 (docs/MECHANISMS.md, "The accepted ε range"), nor
 	// above the ε where the output is almost surely the input unless

@@ -54,6 +54,10 @@ func validLevel(c *Config) error {
 	case "":
 		c.Level = Balanced
 	case Strong, Balanced, Light:
+		if c.Epsilon != 0 {
+			// Epsilon replaces the level's ε: the level would be ignored.
+			return invalid("Level %s and Epsilon %v are both set: give one (Epsilon replaces the level's ε)", c.Level, c.Epsilon)
+		}
 	default:
 		return invalid("unknown privacy level %q (want %s, %s or %s)", c.Level, Strong, Balanced, Light)
 	}

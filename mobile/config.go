@@ -11,7 +11,8 @@ type Config struct {
 	// words unchanged by construction, are refused (WV_INVALID_ARGUMENT).
 	Mechanism string
 	// Preset: "strong", "balanced" (default) or "light"
-	// (docs/PRIVACY_LEVELS.md). Ignored when Epsilon > 0.
+	// (docs/PRIVACY_LEVELS.md). With Epsilon > 0, leave it "balanced" or
+	// "": "strong" or "light" would be ignored, so is WV_INVALID_ARGUMENT.
 	Preset string
 	// Epsilon, if > 0, is ε in the mechanism's metric, instead of Preset
 	// (0: the preset; negative, NaN, infinite, or below the mechanism's
