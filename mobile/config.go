@@ -109,17 +109,18 @@ type Config struct {
 	Anchor StateAnchor
 }
 
+// StateAnchor is core.Anchor's method set, declared again here only because
+// gomobile binds the interfaces of the bound package alone (a Java
+// interface and an ObjC protocol are generated from it); a host's value is
+// handed to package core as it is, with no adapter. (Not part of its doc
+// comment, which the generated Java and ObjC carry to app developers.)
+
 // StateAnchor is implemented by the host app: a small key-value store for
 // the memo's and ledger's rollback anchors. Load returns the bytes last
 // stored under name, or null/empty if none; Store must be durable when it
 // returns. Names are short ASCII ("ledger-" or "memo-" and 32 hex digits);
 // values are under 64 bytes and reveal nothing about the text (a count and
 // a MAC or hash value). An error from either fails the call closed.
-//
-// It is core.Anchor's method set, declared again here only because gomobile
-// binds the interfaces of the bound package alone (a Java interface and an
-// ObjC protocol are generated from it); a host's value is handed to package
-// core as it is, with no adapter.
 type StateAnchor interface {
 	Load(name string) ([]byte, error)
 	Store(name string, state []byte) error
