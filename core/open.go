@@ -30,36 +30,40 @@ func Open(cfg Config) (*Privatizer, error) {
 // embedded asset anew through it, so that they measure Open's own path.
 func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer, err error) {
 	defer func() { err = classify(err) }()
-	period, err := validate(&cfg)
+	s, err := validate(cfg)
 	if err != nil {
 		return nil, err
 	}
-	a, err := load(&cfg)
+	// From here on, the engine is composed top-down, each step from the
+	// settings and what the steps before it built.
+	a, err := load(&s.Config)
 	if err != nil {
 		return nil, err
 	}
-	eps := cfg.Epsilon
+	eps := s.Epsilon
 	if eps == 0 {
-		if eps, err = mechanism.Preset(a, string(cfg.Mechanism), string(cfg.Level)); err != nil {
+		if eps, err = mechanism.Preset(a, string(s.Mechanism), string(s.Level)); err != nil {
 			return nil, err
 		}
 	}
-	if cfg.MemoDir != "" && !cfg.Classes.atMainEpsilon(eps) {
+	if s.MemoDir != "" {
 		// Refused before the memo directory is opened (or created).
-		return nil, invalid("a class ε other than the main ε (%v) cannot share MemoDir's one response per word", eps)
+		if err = s.classes.CheckMemo(eps); err != nil {
+			return nil, err
+		}
 	}
-	mopts := mechanism.Options{AllowSaturated: cfg.AllowSaturatedEpsilon}
-	if !cfg.AllowExcludedOutputs {
+	mopts := mechanism.Options{AllowSaturated: s.AllowSaturatedEpsilon}
+	if !s.AllowExcludedOutputs {
 		if mopts.Outputs, err = mechanism.DefaultOutputs(a); err != nil {
 			return nil, err
 		}
 	}
-	m, err := mechanism.New(string(cfg.Mechanism), a, eps, mopts)
+	m, err := mechanism.New(string(s.Mechanism), a, eps, mopts)
 	if err != nil {
 		return nil, err
 	}
-	opt := privatize.Options{OOV: string(cfg.OOV), Placeholder: cfg.Placeholder, Numbers: string(cfg.Numbers),
-		PrivatizePunctuation: cfg.PrivatizePunctuation, MaxTextBytes: cfg.MaxTextBytes}
+	cost := mechanism.WordCost(m) // NaN when unknown
+	opt := s.text
 	// Until the text privatizer owns them, a failure closes what was opened.
 	defer func() {
 		if err != nil {
@@ -67,36 +71,37 @@ func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer
 			_ = opt.Ledger.Close()
 		}
 	}()
-	if cfg.LedgerDir != "" {
+	if s.LedgerDir != "" {
 		// Caps in words become unit-free loss here, once, at m's cost
 		// per word (wordcaps.go).
 		var caps ledger.Caps
-		if caps, err = ledgerCaps(cfg.Caps, period, cfg.Mechanism, m.Metric(), wordCost(m)); err != nil {
+		if caps, err = ledgerCaps(s.Caps, s.period, s.Mechanism, m.Metric(), cost); err != nil {
 			return nil, err
 		}
-		if opt.Ledger, err = ledger.OpenWith(cfg.LedgerDir, caps, ledger.Options{Anchor: cfg.Anchor}); err != nil {
+		if opt.Ledger, err = ledger.OpenWith(s.LedgerDir, caps, ledger.Options{Anchor: s.Anchor}); err != nil {
 			return nil, err
 		}
 	}
-	if cfg.MemoDir != "" {
+	if s.MemoDir != "" {
 		id := privatize.MemoIdentity(m, a)
-		if opt.Memo, err = memo.OpenWith(cfg.MemoDir, id, cfg.MemoSecret, memo.Options{Anchor: cfg.Anchor}); err != nil {
+		if opt.Memo, err = memo.OpenWith(s.MemoDir, id, s.MemoSecret, memo.Options{Anchor: s.Anchor}); err != nil {
 			return nil, err
 		}
 	}
 	var t *privatize.Privatizer
-	if cfg.Classes == (Classes{}) {
+	if s.Classes == (Classes{}) {
 		t, err = privatize.New(m, a, opt)
 	} else {
 		// The class mechanisms get m's options (output vocabulary,
 		// saturation); the default class is m itself.
-		t, err = privatize.NewWithClasses(m, a, cfg.Classes.internal(), mopts, opt)
+		t, err = privatize.NewWithClasses(m, a, s.classes, mopts, opt)
 	}
 	if err != nil {
 		return nil, err
 	}
-	p = newPrivatizer(cfg.Mechanism, a, m, t)
-	p.wordCaps = wordCapsNote(cfg.Caps, p.info.WordCost)
+	p = &Privatizer{asset: a, mech: m, text: t, caps: s.Caps, info: Info{Mechanism: s.Mechanism, Epsilon: m.Epsilon(),
+		Metric: m.Metric(), WordCost: cost, VocabularySize: a.Len(), AssetName: a.Header.Name}} // AssetSHA256: filled by Info, on request
+	p.srcs.New = func() any { return mechanism.NewSecureSource() }
 	return p, nil
 }
 

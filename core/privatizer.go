@@ -2,10 +2,13 @@ package core
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 
+	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/privatize"
 	"github.com/wordveil/wordveil/internal/wva"
@@ -34,23 +37,14 @@ type Privatizer struct {
 	mech  mechanism.Mechanism
 	text  *privatize.Privatizer
 	srcs  sync.Pool // *rand.ChaCha8, each keyed from crypto/rand
-	// wordCaps, when the caps were given in words, restates them in a
-	// refusal's message (whose figures are unit-free loss); "" otherwise.
-	wordCaps string
+	// caps are Config.Caps: those given in words are restated in a
+	// budget refusal's message, whose figures are unit-free loss.
+	caps Caps
 
 	// fixed, when set (internal/seeded, evaluation only), is the one
 	// source every call draws from, one call at a time, so that a run is
 	// reproducible.
 	fixed atomic.Pointer[fixedSource]
-}
-
-func newPrivatizer(name Mechanism, a *wva.Asset, m mechanism.Mechanism, t *privatize.Privatizer) *Privatizer {
-	p := &Privatizer{asset: a, mech: m, text: t}
-	cost := wordCost(m) // NaN when unknown
-	p.info = Info{Mechanism: name, Epsilon: m.Epsilon(), Metric: m.Metric(), WordCost: cost, VocabularySize: a.Len(),
-		AssetName: a.Header.Name} // AssetSHA256: filled by Info, on request
-	p.srcs.New = func() any { return mechanism.NewSecureSource() }
-	return p
 }
 
 // Info describes a privatizer: what its outputs are drawn from.
@@ -191,6 +185,19 @@ func (p *Privatizer) Close() error {
 		return nil
 	}
 	return classify(text.Close())
+}
+
+// explainBudget adds p's caps in words to a budget refusal's message,
+// at the cost per word p was opened with.
+func (p *Privatizer) explainBudget(err error) error {
+	if p == nil || !errors.Is(err, ledger.ErrBudgetExceeded) {
+		return err
+	}
+	note := wordCapsNote(p.caps, p.info.WordCost)
+	if note == "" {
+		return err
+	}
+	return fmt.Errorf("%w; %s", err, note)
 }
 
 // useSource makes every later call draw from src, one call at a time

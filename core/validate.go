@@ -16,25 +16,42 @@ const (
 	maxRareRank   = math.MaxInt32              // Classes.RareRank: fits an int on every platform (the asset's vocabulary bounds it further)
 )
 
-// validate checks every field of c that needs no asset, one validator per
-// field, then the fields that only make sense together. It fills in the
-// defaults of the empty names and returns the ledger's period. The ε
-// range, which depends on the mechanism and the asset, is checked when the
-// mechanism is built.
-func validate(c *Config) (period time.Duration, err error) {
+// settings is a Config that passed validate: its defaults filled in, and
+// what the engine takes already in the engine's terms, so that Open
+// composes the engine from it top-down, without coming back to this
+// package's helpers between the engine's steps.
+type settings struct {
+	Config                    // the defaults of the empty names filled in
+	period  time.Duration     // Caps.Period (0: 24 hours)
+	classes privatize.Classes // Config.Classes
+	text    privatize.Options // the text privatizer's options; Open adds the memo and the ledger
+}
+
+// validate checks every field of cfg that needs no asset, in one pass,
+// one validator per field, then the fields that only make sense together.
+// The ε range, which depends on the mechanism and the asset, is checked
+// when the mechanism is built, and a class ε beside a memo once the ε is
+// known (privatize.Classes.CheckMemo): both before any directory is
+// touched.
+func validate(cfg Config) (settings, error) {
+	s := settings{Config: cfg}
 	for _, check := range []func(*Config) error{
 		validMechanism, validLevel, validEpsilon, validClasses, validOOV, validNumbers,
 		validMaxTextBytes, validCaps, validAsset, validState,
 	} {
-		if err := check(c); err != nil {
-			return 0, err
+		if err := check(&s.Config); err != nil {
+			return settings{}, err
 		}
 	}
-	period = c.Caps.Period
-	if period == 0 {
-		period = defaultPeriod
+	s.period = s.Caps.Period
+	if s.period == 0 {
+		s.period = defaultPeriod
 	}
-	return period, nil
+	c := s.Classes
+	s.classes = privatize.Classes{RareRank: c.RareRank, Rare: c.Rare, Capitalized: c.Capitalized, Number: c.Number}
+	s.text = privatize.Options{OOV: string(s.OOV), Placeholder: s.Placeholder, Numbers: string(s.Numbers),
+		PrivatizePunctuation: s.PrivatizePunctuation, MaxTextBytes: s.MaxTextBytes}
+	return s, nil
 }
 
 func validMechanism(c *Config) error {
@@ -164,20 +181,6 @@ func validState(c *Config) error {
 		return invalid("an Anchor needs MemoDir or LedgerDir: it anchors nothing without them")
 	case c.MemoDir == "" && len(c.MemoSecret) > 0:
 		return invalid("MemoSecret needs MemoDir")
-	case c.MemoDir != "" && !c.Classes.atMainEpsilon(c.Epsilon):
-		// Checked again against the level's ε once it is known (open.go);
-		// here it catches an explicit ε before any directory is touched.
-		return invalid("a class ε other than the main ε cannot share MemoDir's one response per word")
 	}
 	return nil
-}
-
-// atMainEpsilon reports whether every configured class uses ε eps (0: not
-// yet known, which any class matches).
-func (cl Classes) atMainEpsilon(eps float64) bool {
-	return eps == 0 || cl.internal().AtEpsilon(eps)
-}
-
-func (cl Classes) internal() privatize.Classes {
-	return privatize.Classes{RareRank: cl.RareRank, Rare: cl.Rare, Capitalized: cl.Capitalized, Number: cl.Number}
 }

@@ -1,35 +1,18 @@
 package core
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
 	"time"
 
 	"github.com/wordveil/wordveil/internal/ledger"
-	"github.com/wordveil/wordveil/internal/mechanism"
 )
-
-// wordCost is the unit-free loss of one fresh word at m's ε, ε·P_avg,
-// computed as the text privatizer computes a call's charge
-// (internal/privatize: float64(fresh)·ε·P_avg) for one word, so that a
-// call of one fresh word at the main ε is charged exactly this (a test
-// checks it against Accounting.UnitFree). It is NaN when P_avg is not
-// known (CusText's sets, TEM's Euclidean lists): such a mechanism has no
-// cost per word on the device.
-func wordCost(m mechanism.Mechanism) float64 {
-	pavg, ok := mechanism.MeanDistance(m)
-	if !ok {
-		return math.NaN()
-	}
-	return float64(1) * m.Epsilon() * pavg
-}
 
 // ledgerCaps converts c to the caps the ledger enforces, in unit-free
 // loss: a cap of N words becomes (N + ½)·cost (ledger.WordCap, which
 // says why exactly N words are then granted and word N+1 refused), where
-// cost is wordCost of the mechanism (name, over metric; NaN: unknown),
+// cost is mechanism.WordCost of the mechanism (name, over metric; NaN: unknown),
 // once, at Open. It fails (ErrInvalidConfig) when a word cap is set and
 // the cost per word is unknown or not a positive normal float64, or the
 // converted cap is not finite: a cap is never silently dropped.
@@ -72,12 +55,4 @@ func wordCapsNote(c Caps, cost float64) string {
 		return ""
 	}
 	return fmt.Sprintf("caps in words: %s, a word costing %.6g (the figures before are unit-free loss; a cap of N words is the loss of N + ½)", strings.Join(caps, ", "), cost)
-}
-
-// explainBudget adds p's caps in words to a budget refusal's message.
-func (p *Privatizer) explainBudget(err error) error {
-	if p == nil || p.wordCaps == "" || !errors.Is(err, ledger.ErrBudgetExceeded) {
-		return err
-	}
-	return fmt.Errorf("%w; %s", err, p.wordCaps)
 }
