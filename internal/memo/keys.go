@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
 	"hash"
 
 	"golang.org/x/crypto/chacha20poly1305"
@@ -49,7 +50,7 @@ func deriveKeys(secret, salt []byte) (*keys, error) {
 
 // secretKey is a key derived from the secret alone (no per-file salt), for
 // what must be the same for every file made with the secret: the file
-// name of an identity (names.go) and the memo's name in a ledger.
+// name of an identity (fileName) and the memo's name in a ledger.
 func secretKey(secret []byte, purpose string) ([]byte, error) {
 	return hkdf.Key(sha256.New, secret, []byte("wordveil memo secret keys"), "wordveil memo v2 "+purpose, 32)
 }
@@ -98,4 +99,22 @@ func (k *keys) headerMAC(label string, parts ...[]byte) []byte {
 		h.Write(p)
 	}
 	return h.Sum(nil)
+}
+
+// fileName is the name of identity canon's file under secret: keyed, so
+// that without the secret it says nothing about the mechanism, ε or asset
+// (a name derived from the identity alone could be tested against the few
+// known mechanisms and assets), and fixed, so that every process finds the
+// same file and a damaged identity MAC at that name is damage, never a
+// second memo. A wrong secret finds another name, but Open checks every
+// file's header against the secret first and fails with ErrWrongSecret.
+func fileName(secret, canon []byte) (string, error) {
+	id, err := keyedID(secret, "file name", canon)
+	return fmt.Sprintf("%s%x%s", filePrefix, id, fileSuffix), err
+}
+
+// bindingName is the memo's name in a privacy ledger (BindingName).
+func bindingName(secret, canon []byte) (string, error) {
+	id, err := keyedID(secret, "ledger binding", canon)
+	return fmt.Sprintf("memo %x", id), err
 }
