@@ -72,12 +72,8 @@ func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer
 		}
 	}()
 	if s.LedgerDir != "" {
-		// Caps in words become unit-free loss here, once, at m's cost
-		// per word (wordcaps.go).
-		var caps ledger.Caps
-		if caps, err = ledgerCaps(s.Caps, s.period, s.Mechanism, m.Metric(), cost); err != nil {
-			return nil, err
-		}
+		caps := s.caps
+		caps.WordCost = cost // the ledger converts the caps in words, once
 		if opt.Ledger, err = ledger.OpenWith(s.LedgerDir, caps, ledger.Options{Anchor: s.Anchor}); err != nil {
 			return nil, err
 		}
@@ -99,7 +95,7 @@ func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer
 	if err != nil {
 		return nil, err
 	}
-	p = &Privatizer{asset: a, mech: m, text: t, caps: s.Caps, info: Info{Mechanism: s.Mechanism, Epsilon: m.Epsilon(),
+	p = &Privatizer{asset: a, mech: m, text: t, info: Info{Mechanism: s.Mechanism, Epsilon: m.Epsilon(),
 		Metric: m.Metric(), WordCost: cost, VocabularySize: a.Len(), AssetName: a.Header.Name}} // AssetSHA256: filled by Info, on request
 	p.srcs.New = func() any { return mechanism.NewSecureSource() }
 	return p, nil

@@ -2,13 +2,10 @@ package core
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 
-	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/privatize"
 	"github.com/wordveil/wordveil/internal/wva"
@@ -37,9 +34,6 @@ type Privatizer struct {
 	mech  mechanism.Mechanism
 	text  *privatize.Privatizer
 	srcs  sync.Pool // *rand.ChaCha8, each keyed from crypto/rand
-	// caps are Config.Caps: those given in words are restated in a
-	// budget refusal's message, whose figures are unit-free loss.
-	caps Caps
 
 	// fixed, when set (internal/seeded, evaluation only), is the one
 	// source every call draws from, one call at a time, so that a run is
@@ -137,7 +131,7 @@ func (p *Privatizer) Privatize(text string) (res Result, err error) {
 		}
 		return err
 	})
-	return res, p.explainBudget(err)
+	return res, err
 }
 
 // PrivatizeBlock privatizes several texts as one block: one ledger charge
@@ -162,7 +156,7 @@ func (p *Privatizer) PrivatizeBlock(ctx context.Context, texts []string) (res []
 		}
 		return err
 	})
-	return res, p.explainBudget(err)
+	return res, err
 }
 
 // Close releases the privatizer: the memo's and ledger's files, and its
@@ -185,19 +179,6 @@ func (p *Privatizer) Close() error {
 		return nil
 	}
 	return classify(text.Close())
-}
-
-// explainBudget adds p's caps in words to a budget refusal's message,
-// at the cost per word p was opened with.
-func (p *Privatizer) explainBudget(err error) error {
-	if p == nil || !errors.Is(err, ledger.ErrBudgetExceeded) {
-		return err
-	}
-	note := wordCapsNote(p.caps, p.info.WordCost)
-	if note == "" {
-		return err
-	}
-	return fmt.Errorf("%w; %s", err, note)
 }
 
 // useSource makes every later call draw from src, one call at a time

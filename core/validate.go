@@ -22,7 +22,7 @@ const (
 // package's helpers between the engine's steps.
 type settings struct {
 	Config                    // the defaults of the empty names filled in
-	period  time.Duration     // Caps.Period (0: 24 hours)
+	caps    ledger.Caps       // Config.Caps (Period 0: 24 hours); Open adds the cost per word
 	classes privatize.Classes // Config.Classes
 	text    privatize.Options // the text privatizer's options; Open adds the memo and the ledger
 }
@@ -43,12 +43,14 @@ func validate(cfg Config) (settings, error) {
 			return settings{}, err
 		}
 	}
-	s.period = s.Caps.Period
-	if s.period == 0 {
-		s.period = defaultPeriod
+	c := s.Caps
+	s.caps = ledger.Caps{Lifetime: c.Lifetime, PerPeriod: c.PerPeriod, Period: c.Period,
+		LifetimeWords: c.LifetimeWords, PerPeriodWords: c.PerPeriodWords}
+	if s.caps.Period == 0 {
+		s.caps.Period = defaultPeriod
 	}
-	c := s.Classes
-	s.classes = privatize.Classes{RareRank: c.RareRank, Rare: c.Rare, Capitalized: c.Capitalized, Number: c.Number}
+	cl := s.Classes
+	s.classes = privatize.Classes{RareRank: cl.RareRank, Rare: cl.Rare, Capitalized: cl.Capitalized, Number: cl.Number}
 	s.text = privatize.Options{OOV: string(s.OOV), Placeholder: s.Placeholder, Numbers: string(s.Numbers),
 		PrivatizePunctuation: s.PrivatizePunctuation, MaxTextBytes: s.MaxTextBytes}
 	return s, nil

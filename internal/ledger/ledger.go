@@ -88,12 +88,14 @@ func Open(dir string, caps Caps) (*Ledger, error) {
 	return OpenWith(dir, caps, Options{})
 }
 
-// OpenWith opens (creating if needed) the ledger in dir with caps. It
-// reads the whole file once, so a corrupt ledger is reported at once.
-// Ledgers opened on one directory with different caps share one history;
-// each enforces its own caps.
+// OpenWith opens (creating if needed) the ledger in dir with caps, those
+// given in words converted to unit-free loss first (Caps). It reads the
+// whole file once, so a corrupt ledger is reported at once. Ledgers
+// opened on one directory with different caps share one history; each
+// enforces its own caps. Nothing is created on disk when caps are invalid.
 func OpenWith(dir string, caps Caps, opt Options) (*Ledger, error) {
-	if err := caps.validate(); err != nil {
+	caps, err := caps.inLoss()
+	if err != nil {
 		return nil, err
 	}
 	if dir == "" {
@@ -109,7 +111,8 @@ func OpenWith(dir string, caps Caps, opt Options) (*Ledger, error) {
 	return l, nil
 }
 
-// Caps returns the caps the ledger was opened with.
+// Caps returns the caps the ledger was opened with, those given in words
+// converted to unit-free loss.
 func (l *Ledger) Caps() Caps {
 	if l == nil {
 		return Caps{}
@@ -143,7 +146,7 @@ type Receipt struct {
 // Charge records amount (≥ 0, finite) if it fits under both caps, and
 // returns what is spent and left. If it does not fit, it records nothing and
 // returns an error wrapping ErrBudgetExceeded that says which cap and by how
-// much. The comparison with the caps is exact. An amount that would take
+// much (and restates the caps given in words). The comparison with the caps is exact. An amount that would take
 // the lifetime total past the largest float64 is ErrInvalid.
 func (l *Ledger) Charge(amount float64) (Receipt, error) {
 	if amount < 0 || math.IsNaN(amount) || math.IsInf(amount, 0) {
@@ -157,11 +160,11 @@ func (l *Ledger) Charge(amount float64) (Receipt, error) {
 			return errwrap.Tag(ErrInvalid, "ledger: charge %v would take the lifetime total past the largest float64", amount)
 		}
 		if c := l.caps.Lifetime; c > 0 && st.life.exceeds(amount, c) {
-			return fmt.Errorf("%w: lifetime cap %g, spent %g, this call needs %g", ErrBudgetExceeded, c, st.life.float(), amount)
+			return fmt.Errorf("%w: lifetime cap %g, spent %g, this call needs %g%s", ErrBudgetExceeded, c, st.life.float(), amount, l.caps.wordsNote())
 		}
 		if c := l.caps.PerPeriod; c > 0 && st.win.periodSum.exceeds(amount, c) {
-			return fmt.Errorf("%w: cap %g per %v, spent %g in the last %v, this call needs %g",
-				ErrBudgetExceeded, c, l.caps.Period, st.win.periodSum.float(), l.caps.Period, amount)
+			return fmt.Errorf("%w: cap %g per %v, spent %g in the last %v, this call needs %g%s",
+				ErrBudgetExceeded, c, l.caps.Period, st.win.periodSum.float(), l.caps.Period, amount, l.caps.wordsNote())
 		}
 		if err := l.append(f, chargeSlot(st.nonce, l.off, charge{at: at, amount: amount})); err != nil {
 			return err
