@@ -15,9 +15,9 @@ import (
 // (embedded, AssetFile or Asset; checked before use), ε (Config.Epsilon,
 // else the level's preset stored in the asset), the output vocabulary (the
 // asset's exclusion list applied unless AllowExcludedOutputs), the
-// mechanism (ε checked against its accepted range), the ledger (its caps
-// in words converted to unit-free loss at the mechanism's cost per word), the memo,
-// and the word classes. Every error is one of the categories of this
+// mechanism (ε checked against its accepted range), the memo, the ledger
+// (its caps in words converted to unit-free loss at the mechanism's cost
+// per word; the memo file bound to it), and the word classes. Every error is one of the categories of this
 // package (ErrInvalidConfig, ErrCorruptAsset, ErrCorruptState) or a
 // file-system error. Nothing is created on disk before cfg is valid; on
 // an error, what was opened is closed again.
@@ -71,16 +71,24 @@ func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer
 			_ = opt.Ledger.Close()
 		}
 	}()
+	caps := s.caps
+	caps.WordCost = cost // the ledger converts the caps in words, once
 	if s.LedgerDir != "" {
-		caps := s.caps
-		caps.WordCost = cost // the ledger converts the caps in words, once
-		if opt.Ledger, err = ledger.OpenWith(s.LedgerDir, caps, ledger.Options{Anchor: s.Anchor}); err != nil {
+		// Refused before the memo directory is opened (or created).
+		if err = caps.Validate(); err != nil {
 			return nil, err
 		}
 	}
 	if s.MemoDir != "" {
 		id := privatize.MemoIdentity(m, a)
 		if opt.Memo, err = memo.OpenWith(s.MemoDir, id, s.MemoSecret, memo.Options{Anchor: s.Anchor}); err != nil {
+			return nil, err
+		}
+	}
+	if s.LedgerDir != "" {
+		// The memo file is bound to the ledger as the ledger opens.
+		lopt := ledger.Options{Anchor: s.Anchor, Bind: privatize.MemoBinding(opt.Memo)}
+		if opt.Ledger, err = ledger.OpenWith(s.LedgerDir, caps, lopt); err != nil {
 			return nil, err
 		}
 	}

@@ -59,6 +59,13 @@ func (c Caps) inLoss() (Caps, error) {
 	return c, c.validate()
 }
 
+// Validate reports what OpenWith would refuse of c (ErrInvalid), so that
+// a caller can refuse before it creates anything else on disk.
+func (c Caps) Validate() error {
+	_, err := c.inLoss()
+	return err
+}
+
 func (c Caps) validate() error {
 	bad := func(x float64) bool { return x < 0 || math.IsNaN(x) || math.IsInf(x, 0) }
 	switch {

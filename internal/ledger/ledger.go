@@ -46,6 +46,7 @@ type Ledger struct {
 	off int64
 
 	anchor anchor.Anchor // nil: no rollback detection across Opens
+	bound  Binding       // Options.Bind, recorded by the open
 	seen   *position     // the latest position read, written or anchored
 	closed bool
 
@@ -81,6 +82,18 @@ type Options struct {
 	// compacted the log, the records between the anchor and the snapshot
 	// can no longer be checked.
 	Anchor anchor.Anchor
+	// Bind, if its Name is set, is recorded in the same locked pass that
+	// opens the ledger, as Rebind(Bind.Legacy, Bind.Name, Bind.ID) would
+	// (Bind(Bind.Name, Bind.ID) without a Legacy name): the open fails
+	// with ErrBindingMismatch where either name is bound to another id.
+	Bind Binding
+}
+
+// Binding is a name tied to an id in the ledger (Bind), and the name it
+// had before, if any, to be renamed (Rebind).
+type Binding struct {
+	Name, ID string
+	Legacy   string // "": none
 }
 
 // Open is OpenWith without options (no anchor).
@@ -104,7 +117,12 @@ func OpenWith(dir string, caps Caps, opt Options) (*Ledger, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("ledger: open %s: %w", dir, err)
 	}
-	l := &Ledger{dir: dir, caps: caps, now: time.Now, slack: compactSlack, anchor: opt.Anchor}
+	if b := opt.Bind; b.Name != "" || b.Legacy != "" {
+		if err := errors.Join(validBinding(b.Name, b.ID), validLegacy(b)); err != nil {
+			return nil, errwrap.Tag(ErrInvalid, "ledger: %v", err)
+		}
+	}
+	l := &Ledger{dir: dir, caps: caps, now: time.Now, slack: compactSlack, anchor: opt.Anchor, bound: opt.Bind}
 	if err := l.open(); err != nil {
 		return nil, err
 	}
@@ -118,6 +136,15 @@ func (l *Ledger) Caps() Caps {
 		return Caps{}
 	}
 	return l.caps
+}
+
+// Bound returns the binding the ledger was opened with (Options.Bind),
+// recorded in its file by the open.
+func (l *Ledger) Bound() Binding {
+	if l == nil {
+		return Binding{}
+	}
+	return l.bound
 }
 
 // Spent reports the amount spent within the current period and over the
@@ -189,22 +216,7 @@ func (l *Ledger) Bind(name, id string) error {
 	if err := validBinding(name, id); err != nil {
 		return errwrap.Tag(ErrInvalid, "ledger: %v", err)
 	}
-	return l.locked(func(f *os.File) error {
-		st := l.st
-		if old, ok := st.bindings[name]; ok {
-			if old != id {
-				return fmt.Errorf("%w: %q", ErrBindingMismatch, name)
-			}
-			return nil
-		}
-		if err := l.append(f, bindSlots(st.nonce, l.off, name, id)); err != nil {
-			return err
-		}
-		st.bindings[name] = id
-		st.records++
-		l.maybeCompact()
-		return nil
-	})
+	return l.locked(func(f *os.File) error { return l.bind(f, Binding{Name: name, ID: id}) })
 }
 
 // Rebind renames the binding oldName to newName, keeping its id: the
@@ -215,46 +227,51 @@ func (l *Ledger) Bind(name, id string) error {
 // oldName is not bound it is Bind(newName, id). The old name is gone from
 // the file once Rebind returns: the ledger is rewritten as a snapshot.
 func (l *Ledger) Rebind(oldName, newName, id string) error {
+	b := Binding{Name: newName, ID: id, Legacy: oldName}
 	if err := errors.Join(validBinding(oldName, id), validBinding(newName, id)); err != nil {
 		return errwrap.Tag(ErrInvalid, "ledger: %v", err)
 	}
-	return l.locked(func(f *os.File) error {
-		st := l.st
-		old, hasOld := st.bindings[oldName]
-		cur, hasNew := st.bindings[newName]
-		switch {
-		case hasOld && old != id:
-			return fmt.Errorf("%w: %q", ErrBindingMismatch, oldName)
-		case hasNew && cur != id:
-			return fmt.Errorf("%w: %q", ErrBindingMismatch, newName)
-		case !hasOld && hasNew:
-			return nil
-		case !hasOld:
-			if err := l.append(f, bindSlots(st.nonce, l.off, newName, id)); err != nil {
-				return err
-			}
-			st.bindings[newName] = id
-			st.records++
-			l.maybeCompact()
-			return nil
-		}
-		// Record the new name (so the chain moves on), then drop the old
-		// one by a snapshot; a crash in between leaves both, and the next
-		// Rebind finishes.
-		if !hasNew {
-			if err := l.append(f, bindSlots(st.nonce, l.off, newName, id)); err != nil {
-				return err
-			}
-			st.bindings[newName] = id
-			st.records++
-		}
-		delete(st.bindings, oldName)
-		if err := l.compact(); err != nil {
-			l.st = nil // read the file as it is next time
-			return fmt.Errorf("ledger: rebind: %w", err)
-		}
+	return l.locked(func(f *os.File) error { return l.bind(f, b) })
+}
+
+// bind records b (checked by validBinding) in the locked file f: Bind,
+// or Rebind where b has a Legacy name.
+func (l *Ledger) bind(f *os.File, b Binding) error {
+	st := l.st
+	old, hasOld := st.bindings[b.Legacy] // "" is never bound (validBinding)
+	cur, hasNew := st.bindings[b.Name]
+	switch {
+	case hasOld && old != b.ID:
+		return fmt.Errorf("%w: %q", ErrBindingMismatch, b.Legacy)
+	case hasNew && cur != b.ID:
+		return fmt.Errorf("%w: %q", ErrBindingMismatch, b.Name)
+	case !hasOld && hasNew:
 		return nil
-	})
+	case !hasOld:
+		if err := l.append(f, bindSlots(st.nonce, l.off, b.Name, b.ID)); err != nil {
+			return err
+		}
+		st.bindings[b.Name] = b.ID
+		st.records++
+		l.maybeCompact()
+		return nil
+	}
+	// Record the new name (so the chain moves on), then drop the old
+	// one by a snapshot; a crash in between leaves both, and the next
+	// Rebind (or open) finishes.
+	if !hasNew {
+		if err := l.append(f, bindSlots(st.nonce, l.off, b.Name, b.ID)); err != nil {
+			return err
+		}
+		st.bindings[b.Name] = b.ID
+		st.records++
+	}
+	delete(st.bindings, b.Legacy)
+	if err := l.compact(); err != nil {
+		l.st = nil // read the file as it is next time
+		return fmt.Errorf("ledger: rebind: %w", err)
+	}
+	return nil
 }
 
 // advance moves the cached state's windows to ledger time, which it returns

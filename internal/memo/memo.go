@@ -264,7 +264,7 @@ func (m *Memo) FileID() string {
 }
 
 // BindingName is the memo's name in a privacy ledger's bindings
-// (ledger.Bind(BindingName(), FileID())): keyed by the secret, so that the
+// (ledger.Options.Bind, with FileID): keyed by the secret, so that the
 // ledger file does not say which mechanism, ε or asset the memo serves;
 // "" for a memo in memory (or a nil or zero Memo).
 func (m *Memo) BindingName() string {
