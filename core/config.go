@@ -3,6 +3,7 @@ package core
 import (
 	"time"
 
+	"github.com/wordveil/wordveil/internal/anchor"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/privatize"
 )
@@ -73,10 +74,11 @@ const (
 type Config struct {
 	// Mechanism: "" means BRR.
 	Mechanism Mechanism
-	// Level: "" means Balanced. Ignored when Epsilon is set.
+	// Level: "" means Balanced. Give either Level or Epsilon: both is
+	// an error.
 	Level Level
-	// Epsilon, if not 0, is ε in the mechanism's metric instead of
-	// Level's. It must lie in the mechanism's accepted range: not below
+	// Epsilon, if not 0, is ε in the mechanism's metric instead of a
+	// level's (Level must then be ""). It must lie in the mechanism's accepted range: not below
 	// its floor, where the largest loss between two words is 0.001 nats,
 	// nor above 10^6 (docs/MECHANISMS.md, "The accepted ε range"), nor
 	// above the ε where the output is almost surely the input unless
@@ -188,14 +190,14 @@ type Caps struct {
 
 // Anchor is a small durable key-value store, kept apart from the memo and
 // ledger directories (not backed up or restored with them), for their
-// rollback anchors. Load returns the bytes last stored under name, or
-// nil if none; Store must be durable when it returns. Names are short
-// ASCII ("ledger-" or "memo-" and hex digits); values are under 64 bytes
-// and reveal nothing about the text. An error from either fails the call
-// closed.
-type Anchor interface {
-	// Load returns the state last stored under name, or nil if none.
-	Load(name string) ([]byte, error)
-	// Store keeps state under name, durably before it returns.
-	Store(name string, state []byte) error
-}
+// rollback anchors. Load returns the bytes last stored under name, or nil
+// or empty if none; Store must be durable when it returns. Names are short
+// ASCII ("ledger-" or "memo-" and 32 hex digits); values are under 64
+// bytes and reveal nothing about the text. An error from either fails the
+// call closed. One value may serve any number of privatizers, memos and
+// ledgers.
+//
+// It is the engine's one anchor interface (an alias, so a value of any
+// type with these two methods, such as the binding's mobile.StateAnchor,
+// is passed to the memo and the ledger as it is).
+type Anchor = anchor.Anchor

@@ -15,9 +15,9 @@ import (
 // (embedded, AssetFile or Asset; checked before use), ε (Config.Epsilon,
 // else the level's preset stored in the asset), the output vocabulary (the
 // asset's exclusion list applied unless AllowExcludedOutputs), the
-// mechanism (ε checked against its accepted range), the ledger (its caps
-// in words converted to unit-free loss at the mechanism's cost per word), the memo,
-// and the word classes. Every error is one of the categories of this
+// mechanism (ε checked against its accepted range), the memo, the ledger
+// (its caps in words converted to unit-free loss at the mechanism's cost
+// per word; the memo file bound to it), and the word classes. Every error is one of the categories of this
 // package (ErrInvalidConfig, ErrCorruptAsset, ErrCorruptState) or a
 // file-system error. Nothing is created on disk before cfg is valid; on
 // an error, what was opened is closed again.
@@ -30,39 +30,43 @@ func Open(cfg Config) (*Privatizer, error) {
 // embedded asset anew through it, so that they measure Open's own path.
 func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer, err error) {
 	defer func() { err = classify(err) }()
-	period, err := validate(&cfg)
+	s, err := validate(cfg)
 	if err != nil {
 		return nil, err
 	}
-	a, err := load(&cfg)
+	// From here on, the engine is composed top-down, each step from the
+	// settings and what the steps before it built.
+	a, err := load(&s.Config)
 	if err != nil {
 		return nil, err
 	}
-	if why := mechanism.NotOffered(string(cfg.Mechanism), a); why != "" {
+	if why := mechanism.NotOffered(string(s.Mechanism), a); why != "" {
 		return nil, invalid("%s", why)
 	}
-	eps := cfg.Epsilon
+	eps := s.Epsilon
 	if eps == 0 {
-		if eps, err = mechanism.Preset(a, string(cfg.Mechanism), string(cfg.Level)); err != nil {
+		if eps, err = mechanism.Preset(a, string(s.Mechanism), string(s.Level)); err != nil {
 			return nil, err
 		}
 	}
-	if cfg.MemoDir != "" && !cfg.Classes.atMainEpsilon(eps) {
+	if s.MemoDir != "" {
 		// Refused before the memo directory is opened (or created).
-		return nil, invalid("a class ε other than the main ε (%v) cannot share MemoDir's one response per word", eps)
+		if err = s.classes.CheckMemo(eps); err != nil {
+			return nil, err
+		}
 	}
-	mopts := mechanism.Options{AllowSaturated: cfg.AllowSaturatedEpsilon}
-	if !cfg.AllowExcludedOutputs {
+	mopts := mechanism.Options{AllowSaturated: s.AllowSaturatedEpsilon}
+	if !s.AllowExcludedOutputs {
 		if mopts.Outputs, err = mechanism.DefaultOutputs(a); err != nil {
 			return nil, err
 		}
 	}
-	m, err := mechanism.New(string(cfg.Mechanism), a, eps, mopts)
+	m, err := mechanism.New(string(s.Mechanism), a, eps, mopts)
 	if err != nil {
 		return nil, err
 	}
-	opt := privatize.Options{OOV: string(cfg.OOV), Placeholder: cfg.Placeholder, Numbers: string(cfg.Numbers),
-		PrivatizePunctuation: cfg.PrivatizePunctuation, MaxTextBytes: cfg.MaxTextBytes}
+	cost := mechanism.WordCost(m) // NaN when unknown
+	opt := s.text
 	// Until the text privatizer owns them, a failure closes what was opened.
 	defer func() {
 		if err != nil {
@@ -70,36 +74,41 @@ func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer
 			_ = opt.Ledger.Close()
 		}
 	}()
-	if cfg.LedgerDir != "" {
-		// Caps in words become unit-free loss here, once, at m's cost
-		// per word (wordcaps.go).
-		var caps ledger.Caps
-		if caps, err = ledgerCaps(cfg.Caps, period, cfg.Mechanism, m.Metric(), wordCost(m)); err != nil {
-			return nil, err
-		}
-		if opt.Ledger, err = ledger.OpenWith(cfg.LedgerDir, caps, ledger.Options{Anchor: ledgerAnchor(cfg.Anchor)}); err != nil {
+	caps := s.caps
+	caps.WordCost = cost // the ledger converts the caps in words, once
+	if s.LedgerDir != "" {
+		// Refused before the memo directory is opened (or created).
+		if err = caps.Validate(); err != nil {
 			return nil, err
 		}
 	}
-	if cfg.MemoDir != "" {
+	if s.MemoDir != "" {
 		id := privatize.MemoIdentity(m, a)
-		if opt.Memo, err = memo.OpenWith(cfg.MemoDir, id, cfg.MemoSecret, memo.Options{Anchor: memoAnchor(cfg.Anchor)}); err != nil {
+		if opt.Memo, err = memo.OpenWith(s.MemoDir, id, s.MemoSecret, memo.Options{Anchor: s.Anchor}); err != nil {
+			return nil, err
+		}
+	}
+	if s.LedgerDir != "" {
+		// The memo file is bound to the ledger as the ledger opens.
+		lopt := ledger.Options{Anchor: s.Anchor, Bind: privatize.MemoBinding(opt.Memo)}
+		if opt.Ledger, err = ledger.OpenWith(s.LedgerDir, caps, lopt); err != nil {
 			return nil, err
 		}
 	}
 	var t *privatize.Privatizer
-	if cfg.Classes == (Classes{}) {
+	if s.Classes == (Classes{}) {
 		t, err = privatize.New(m, a, opt)
 	} else {
 		// The class mechanisms get m's options (output vocabulary,
 		// saturation); the default class is m itself.
-		t, err = privatize.NewWithClasses(m, a, cfg.Classes.internal(), mopts, opt)
+		t, err = privatize.NewWithClasses(m, a, s.classes, mopts, opt)
 	}
 	if err != nil {
 		return nil, err
 	}
-	p = newPrivatizer(cfg.Mechanism, a, m, t)
-	p.wordCaps = wordCapsNote(cfg.Caps, p.info.WordCost)
+	p = &Privatizer{asset: a, mech: m, text: t, info: Info{Mechanism: s.Mechanism, Epsilon: m.Epsilon(),
+		Metric: m.Metric(), WordCost: cost, VocabularySize: a.Len(), AssetName: a.Header.Name}} // AssetSHA256: filled by Info, on request
+	p.srcs.New = func() any { return mechanism.NewSecureSource() }
 	return p, nil
 }
 
@@ -155,19 +164,3 @@ var slimDefault = sync.OnceValues(func() (*wva.Asset, error) {
 	releasePages(assets.DefaultBytes())
 	return a, err
 })
-
-// ledgerAnchor and memoAnchor adapt a Config.Anchor (nil: none) to the
-// ledger's and the memo's anchor interfaces, which are the same method set.
-func ledgerAnchor(a Anchor) ledger.Anchor {
-	if a == nil {
-		return nil
-	}
-	return a
-}
-
-func memoAnchor(a Anchor) memo.Anchor {
-	if a == nil {
-		return nil
-	}
-	return a
-}

@@ -34,23 +34,11 @@ type Privatizer struct {
 	mech  mechanism.Mechanism
 	text  *privatize.Privatizer
 	srcs  sync.Pool // *rand.ChaCha8, each keyed from crypto/rand
-	// wordCaps, when the caps were given in words, restates them in a
-	// refusal's message (whose figures are unit-free loss); "" otherwise.
-	wordCaps string
 
 	// fixed, when set (internal/seeded, evaluation only), is the one
 	// source every call draws from, one call at a time, so that a run is
 	// reproducible.
 	fixed atomic.Pointer[fixedSource]
-}
-
-func newPrivatizer(name Mechanism, a *wva.Asset, m mechanism.Mechanism, t *privatize.Privatizer) *Privatizer {
-	p := &Privatizer{asset: a, mech: m, text: t}
-	cost := wordCost(m) // NaN when unknown
-	p.info = Info{Mechanism: name, Epsilon: m.Epsilon(), Metric: m.Metric(), WordCost: cost, VocabularySize: a.Len(),
-		AssetName: a.Header.Name} // AssetSHA256: filled by Info, on request
-	p.srcs.New = func() any { return mechanism.NewSecureSource() }
-	return p
 }
 
 // Info describes a privatizer: what its outputs are drawn from.
@@ -143,7 +131,7 @@ func (p *Privatizer) Privatize(text string) (res Result, err error) {
 		}
 		return err
 	})
-	return res, p.explainBudget(err)
+	return res, err
 }
 
 // PrivatizeBlock privatizes several texts as one block: one ledger charge
@@ -168,7 +156,7 @@ func (p *Privatizer) PrivatizeBlock(ctx context.Context, texts []string) (res []
 		}
 		return err
 	})
-	return res, p.explainBudget(err)
+	return res, err
 }
 
 // Close releases the privatizer: the memo's and ledger's files, and its

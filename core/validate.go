@@ -17,25 +17,44 @@ const (
 	maxRareRank   = math.MaxInt32              // Classes.RareRank: fits an int on every platform (the asset's vocabulary bounds it further)
 )
 
-// validate checks every field of c that needs no asset, one validator per
-// field, then the fields that only make sense together. It fills in the
-// defaults of the empty names and returns the ledger's period. The ε
-// range, which depends on the mechanism and the asset, is checked when the
-// mechanism is built.
-func validate(c *Config) (period time.Duration, err error) {
+// settings is a Config that passed validate: its defaults filled in, and
+// what the engine takes already in the engine's terms, so that Open
+// composes the engine from it top-down, without coming back to this
+// package's helpers between the engine's steps.
+type settings struct {
+	Config                    // the defaults of the empty names filled in
+	caps    ledger.Caps       // Config.Caps (Period 0: 24 hours); Open adds the cost per word
+	classes privatize.Classes // Config.Classes
+	text    privatize.Options // the text privatizer's options; Open adds the memo and the ledger
+}
+
+// validate checks every field of cfg that needs no asset, in one pass,
+// one validator per field, then the fields that only make sense together.
+// The ε range, which depends on the mechanism and the asset, is checked
+// when the mechanism is built, and a class ε beside a memo once the ε is
+// known (privatize.Classes.CheckMemo): both before any directory is
+// touched.
+func validate(cfg Config) (settings, error) {
+	s := settings{Config: cfg}
 	for _, check := range []func(*Config) error{
 		validMechanism, validLevel, validEpsilon, validClasses, validOOV, validNumbers,
 		validMaxTextBytes, validCaps, validAsset, validState,
 	} {
-		if err := check(c); err != nil {
-			return 0, err
+		if err := check(&s.Config); err != nil {
+			return settings{}, err
 		}
 	}
-	period = c.Caps.Period
-	if period == 0 {
-		period = defaultPeriod
+	c := s.Caps
+	s.caps = ledger.Caps{Lifetime: c.Lifetime, PerPeriod: c.PerPeriod, Period: c.Period,
+		LifetimeWords: c.LifetimeWords, PerPeriodWords: c.PerPeriodWords}
+	if s.caps.Period == 0 {
+		s.caps.Period = defaultPeriod
 	}
-	return period, nil
+	cl := s.Classes
+	s.classes = privatize.Classes{RareRank: cl.RareRank, Rare: cl.Rare, Capitalized: cl.Capitalized, Number: cl.Number}
+	s.text = privatize.Options{OOV: string(s.OOV), Placeholder: s.Placeholder, Numbers: string(s.Numbers),
+		PrivatizePunctuation: s.PrivatizePunctuation, MaxTextBytes: s.MaxTextBytes}
+	return s, nil
 }
 
 func validMechanism(c *Config) error {
@@ -56,6 +75,10 @@ func validLevel(c *Config) error {
 	case "":
 		c.Level = Balanced
 	case Strong, Balanced, Light:
+		if c.Epsilon != 0 {
+			// Epsilon replaces the level's ε: the level would be ignored.
+			return invalid("Level %s and Epsilon %v are both set: give one (Epsilon replaces the level's ε)", c.Level, c.Epsilon)
+		}
 	default:
 		return invalid("unknown privacy level %q (want %s, %s or %s)", c.Level, Strong, Balanced, Light)
 	}
@@ -162,20 +185,6 @@ func validState(c *Config) error {
 		return invalid("an Anchor needs MemoDir or LedgerDir: it anchors nothing without them")
 	case c.MemoDir == "" && len(c.MemoSecret) > 0:
 		return invalid("MemoSecret needs MemoDir")
-	case c.MemoDir != "" && !c.Classes.atMainEpsilon(c.Epsilon):
-		// Checked again against the level's ε once it is known (open.go);
-		// here it catches an explicit ε before any directory is touched.
-		return invalid("a class ε other than the main ε cannot share MemoDir's one response per word")
 	}
 	return nil
-}
-
-// atMainEpsilon reports whether every configured class uses ε eps (0: not
-// yet known, which any class matches).
-func (cl Classes) atMainEpsilon(eps float64) bool {
-	return eps == 0 || cl.internal().AtEpsilon(eps)
-}
-
-func (cl Classes) internal() privatize.Classes {
-	return privatize.Classes{RareRank: cl.RareRank, Rare: cl.Rare, Capitalized: cl.Capitalized, Number: cl.Number}
 }

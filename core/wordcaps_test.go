@@ -246,22 +246,20 @@ var (
 )
 
 // TestWordCapArithmetic: under the ledger's exact arithmetic, the cap
-// ledgerCaps computes grants exactly N words and refuses word N+1 for
+// ledger.WordCap computes (the ledger's conversion of a cap in words, for
+// the lifetime and the period alike: ledger.TestCapsInLoss) grants exactly N words and refuses word N+1 for
 // every model cost, N up to 2^30 (and ledger.MaxCapWords) and calls of 1, 3 and
 // 1000 words (and all N words in one call).
 func TestWordCapArithmetic(t *testing.T) {
 	for _, m := range capModels(t) {
 		for _, n := range append(capModelNs, int(min(ledger.MaxCapWords, math.MaxInt))) {
-			caps, err := ledgerCaps(Caps{LifetimeWords: n, PerPeriodWords: n}, 0, "model", "model", m.charge(1))
+			limit, err := ledger.WordCap(n, m.charge(1))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if caps.Lifetime != caps.PerPeriod {
-				t.Fatalf("lifetime cap %v, per-period %v for the same words", caps.Lifetime, caps.PerPeriod)
-			}
 			for _, k := range append(capModelPerCalls, n) {
-				if !m.grantsExactly(caps.Lifetime, n, k) {
-					t.Errorf("ε %v, P_avg %v, N %d, calls of %d words: cap %v does not grant exactly N", m.eps, m.pavg, n, k, caps.Lifetime)
+				if !m.grantsExactly(limit, n, k) {
+					t.Errorf("ε %v, P_avg %v, N %d, calls of %d words: cap %v does not grant exactly N", m.eps, m.pavg, n, k, limit)
 				}
 			}
 		}

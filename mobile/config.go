@@ -13,7 +13,8 @@ type Config struct {
 	// construction.
 	Mechanism string
 	// Preset: "strong", "balanced" (default) or "light"
-	// (docs/PRIVACY_LEVELS.md). Ignored when Epsilon > 0.
+	// (docs/PRIVACY_LEVELS.md). With Epsilon > 0, leave it "balanced" or
+	// "": "strong" or "light" would be ignored, so is WV_INVALID_ARGUMENT.
 	Preset string
 	// Epsilon, if > 0, is ε in the mechanism's metric, instead of Preset
 	// (0: the preset; negative, NaN, infinite, or below the mechanism's
@@ -109,6 +110,12 @@ type Config struct {
 	// docs/STATE_FILES.md). Refused without MemoDir or LedgerDir.
 	Anchor StateAnchor
 }
+
+// StateAnchor is core.Anchor's method set, declared again here only because
+// gomobile binds the interfaces of the bound package alone (a Java
+// interface and an ObjC protocol are generated from it); a host's value is
+// handed to package core as it is, with no adapter. (Not part of its doc
+// comment, which the generated Java and ObjC carry to app developers.)
 
 // StateAnchor is implemented by the host app: a small key-value store for
 // the memo's and ledger's rollback anchors. Load returns the bytes last

@@ -45,8 +45,15 @@ func (c *Config) root() (core.Config, error) {
 			return core.Config{}, invalid("%s %d out of range [0, 2^40] (0: no cap)", f.name, w)
 		}
 	}
-	r := core.Config{
-		Mechanism: core.Mechanism(c.Mechanism), Level: core.Level(c.Preset), Epsilon: c.Epsilon,
+	level := core.Level(c.Preset)
+	if c.Epsilon != 0 && level == core.Balanced {
+		// NewConfig's default preset, which an app that sets Epsilon
+		// cannot tell apart from none: no level. Another preset beside
+		// Epsilon is package core's ErrInvalidConfig (it would be ignored).
+		level = ""
+	}
+	return core.Config{
+		Mechanism: core.Mechanism(c.Mechanism), Level: level, Epsilon: c.Epsilon,
 		AllowSaturatedEpsilon: c.AllowSaturatedEpsilon, AllowExcludedOutputs: c.AllowExcludedOutputs,
 		Classes: core.Classes{RareRank: int(c.RareRank), Rare: c.RareEpsilon, Capitalized: c.CapitalizedEpsilon, Number: c.NumberEpsilon},
 		OOV:     core.OOVPolicy(c.OOV), Placeholder: c.Placeholder, Numbers: core.NumberPolicy(c.Numbers),
@@ -55,9 +62,8 @@ func (c *Config) root() (core.Config, error) {
 		Caps: core.Caps{Lifetime: c.CapLifetime, PerPeriod: c.CapPerPeriod,
 			LifetimeWords: int(c.CapLifetimeWords), PerPeriodWords: int(c.CapPerPeriodWords),
 			Period: time.Duration(c.PeriodSeconds) * time.Second},
-	}
-	if c.Anchor != nil {
-		r.Anchor = c.Anchor
-	}
-	return r, nil
+		// The host's StateAnchor is passed as it is: its method set is
+		// core.Anchor's (a nil one converts to a nil core.Anchor).
+		Anchor: c.Anchor,
+	}, nil
 }

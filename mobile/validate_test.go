@@ -61,6 +61,8 @@ func TestInvalidSettings(t *testing.T) {
 		{"CapLifetimeWords with custext", withLedger(func(c *Config) { c.Mechanism, c.CapLifetimeWords = "custext", 5 }), CodeInvalidArgument},
 		{"unknown mechanism", func(c *Config) { c.Mechanism = "vickrey" }, CodeInvalidArgument},
 		{"unknown preset", func(c *Config) { c.Preset = "paranoid" }, CodeInvalidArgument},
+		{"preset strong with ε", func(c *Config) { c.Preset, c.Epsilon = "strong", 0.3 }, CodeInvalidArgument},
+		{"preset light with ε", func(c *Config) { c.Preset, c.Epsilon = "light", 0.3 }, CodeInvalidArgument},
 		{"unknown OOV", func(c *Config) { c.OOV = "keep" }, CodeInvalidArgument},
 		{"tem (Euclidean lists, not offered) at a preset", func(c *Config) { c.Mechanism = "tem" }, CodeInvalidArgument},
 		{"tem (Euclidean lists, not offered) at ε 10", func(c *Config) { c.Mechanism, c.Epsilon = "tem", 10 }, CodeInvalidArgument},
@@ -144,6 +146,26 @@ func TestDeniabilityBounds(t *testing.T) {
 		d, err := p.Deniability(a[0], a[1])
 		if err != nil || d.Words != a[0] || d.Draws != a[1] || d.MeanS < 1 {
 			t.Errorf("Deniability(%d, %d) = %+v, %v", a[0], a[1], d, err)
+		}
+	}
+}
+
+// TestEpsilonBesideDefaultPreset is the positive control of the "preset
+// with ε" rows of TestInvalidSettings: NewConfig's preset (balanced), or
+// none, beside Epsilon opens at that ε.
+func TestEpsilonBesideDefaultPreset(t *testing.T) {
+	for _, preset := range []string{"balanced", ""} {
+		cfg := NewConfig()
+		cfg.Preset, cfg.Epsilon = preset, 0.3
+		p, err := OpenPrivatizer(cfg)
+		if err != nil {
+			t.Fatalf("preset %q with ε 0.3: %v", preset, err)
+		}
+		if eps := p.Epsilon(); eps != 0.3 {
+			t.Errorf("preset %q with ε 0.3: opened at ε %v", preset, eps)
+		}
+		if err := p.Close(); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

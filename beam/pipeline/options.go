@@ -19,7 +19,7 @@ import (
 // embedded asset.
 type Engine struct {
 	Mechanism            string  // "" means BRR
-	Level                string  // "" means balanced; ignored when Epsilon is set
+	Level                string  // "" means balanced; "" when Epsilon is set (both: an invalid setting)
 	Epsilon              float64 // 0: Level's ε
 	AllowSaturated       bool    // Config.AllowSaturatedEpsilon
 	AllowExcludedOutputs bool    // Config.AllowExcludedOutputs

@@ -200,6 +200,12 @@ func fdRows(t *testing.T, vocab int) []fdRow {
 
 		// Levels.
 		{name: "level strong", cfg: core.Config{Level: core.Strong}, cli: []string{"-preset", "strong"}, want: fdOK},
+		// Level and ε: the level would be ignored. The binding's default
+		// preset is balanced (NewConfig), which it reads beside Epsilon as
+		// no level.
+		{name: "level strong and ε", cfg: core.Config{Level: core.Strong, Epsilon: 0.3}, cli: []string{"-preset", "strong", "-epsilon", "0.3"}, want: fdInvalid},
+		{name: "level balanced and ε", cfg: core.Config{Level: core.Balanced, Epsilon: 0.3}, cli: []string{"-preset", "balanced", "-epsilon", "0.3"}, want: fdInvalid,
+			noMobile: "the binding cannot tell NewConfig's default preset, balanced, from one set: with Epsilon it means no level"},
 		{name: "level light 1dg", cfg: core.Config{Mechanism: core.OneDG, Level: core.Light}, cli: []string{"-mechanism", "1dg", "-preset", "light"}, want: fdOK, long: true},
 		{name: "level Strong", cfg: core.Config{Level: "Strong"}, cli: []string{"-preset", "Strong"}, want: fdInvalid},
 		{name: "level maximum", cfg: core.Config{Level: "maximum"}, cli: []string{"-preset", "maximum"}, want: fdInvalid, long: true},

@@ -185,6 +185,9 @@ func (f *privatizeFlags) validate(fs *flag.FlagSet, set map[string]bool) error {
 		return fmt.Errorf("%w: -cap and -cap-words both cap the lifetime: give one", errUsage)
 	case set["cap-period"] && set["cap-period-words"]:
 		return fmt.Errorf("%w: -cap-period and -cap-period-words both cap the period: give one", errUsage)
+	case set["epsilon"] && set["preset"]:
+		// Config's Level and Epsilon: one or the other, never both.
+		return fmt.Errorf("%w: -preset and -epsilon both set the privacy: give one", errUsage)
 	case set["epsilon"] && f.epsilon == 0:
 		// Config.Epsilon 0 means "use the level": say so, not run at -preset.
 		return fmt.Errorf("%w: -epsilon 0: give an ε > 0, or omit -epsilon to use -preset", errUsage)
@@ -220,6 +223,10 @@ func (f *privatizeFlags) config(set map[string]bool) (core.Config, error) {
 		Numbers: core.NumberPolicy(f.numbers), PrivatizePunctuation: f.punct, MaxTextBytes: f.maxLine,
 		LedgerDir: f.ledgerDir, MemoDir: f.memoDir,
 		Caps: core.Caps{Lifetime: f.capLifetime, PerPeriod: f.capPeriod, LifetimeWords: f.capWords, PerPeriodWords: f.capPeriodWords},
+	}
+	if set["epsilon"] {
+		// -preset's default names the level that -epsilon replaces.
+		cfg.Level = ""
 	}
 	if set["period"] {
 		// Only when given: the flag's default is the Config's (0: 24

@@ -96,7 +96,7 @@ func within(path, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// fileAnchor is memo.Anchor and ledger.Anchor over small files in a
+// fileAnchor is a core.Anchor over small files in a
 // directory: one file per name, replaced atomically and fsync'd.
 type fileAnchor struct{ dir string }
 

@@ -8,36 +8,6 @@ import (
 	"fmt"
 )
 
-// Anchor keeps the ledger's latest position (its id, record count and
-// chain head; format.go) outside its directory, where a restore of the
-// directory cannot roll it back: on Android in Keystore-protected storage
-// beside the memo secret, on iOS in the Keychain (…ThisDeviceOnly, not
-// backed up); the CLI keeps a small file outside the ledger's directory.
-// Its method set is memo.Anchor's, so one host object serves both; a
-// ledger uses the name AnchorPrefix followed by the 32 hex digits of its
-// random id (made with the ledger, kept in its file): a copy, a restore or
-// a move of the directory finds the same anchor, wherever it is opened,
-// and the anchors of several ledgers can share one store. Load returns nil or empty (and no
-// error) for a name never stored; Store must be durable when it returns.
-// The state is 61 opaque bytes: a random id, a count and a hash, which say
-// nothing about the charges.
-//
-// With an anchor, Open and every call fail closed (ErrCorrupt) on a file
-// with fewer records than the anchor says (whole records cut off, an older
-// copy or a backup restored), a file whose records up to that count are
-// not the ones the anchor saw, or a file missing from a directory that held
-// a ledger (its marker file, wordveil-ledger.json, is still there; the id,
-// hence the anchor, of a missing file is unknown: a directory deleted whole
-// starts a new ledger).
-// A file ahead of its anchor (a crash between an append and the anchor's
-// store, or a process that ran without the anchor) is accepted and the
-// anchor moved forward; if such a process also compacted the log, the
-// records between the anchor and the snapshot can no longer be checked.
-type Anchor interface {
-	Load(name string) ([]byte, error)
-	Store(name string, state []byte) error
-}
-
 // AnchorPrefix begins the name under which a ledger's position is kept.
 const AnchorPrefix = "ledger-"
 

@@ -47,7 +47,8 @@
 //   - Bindings: Bind ties a name (e.g. the privatizer's memo) to an id for
 //     the life of the ledger; a different id later fails with
 //     ErrBindingMismatch. Rebind renames a binding (keeping its id) and
-//     removes the old name from the file.
+//     removes the old name from the file. Options.Bind does either in the
+//     locked pass that opens the ledger.
 //   - Safe for concurrent use by goroutines, and on Unix by processes
 //     sharing the directory (an app and its keyboard extension): every call
 //     holds an exclusive flock(2) on the ledger file itself (not on a lock

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wordveil/wordveil/internal/anchor"
 	"github.com/wordveil/wordveil/internal/errwrap"
 )
 
@@ -44,8 +45,9 @@ type Ledger struct {
 	fi  os.FileInfo
 	off int64
 
-	anchor Anchor    // nil: no rollback detection across Opens
-	seen   *position // the latest position read, written or anchored
+	anchor anchor.Anchor // nil: no rollback detection across Opens
+	bound  Binding       // Options.Bind, recorded by the open
+	seen   *position     // the latest position read, written or anchored
 	closed bool
 
 	loads     int // whole-file reads, counted for tests
@@ -55,11 +57,43 @@ type Ledger struct {
 
 // Options are optional settings of OpenWith.
 type Options struct {
-	// Anchor, if set, keeps the ledger's position outside its directory,
-	// so that a ledger rolled back (records cut off, an older copy or a
-	// backup restored, the file deleted) fails closed across Opens. Every
-	// process using the directory should use it (see Anchor).
-	Anchor Anchor
+	// Anchor, if set, keeps the ledger's position (its id, record count
+	// and chain head; format.go) outside its directory, where a restore
+	// of the directory cannot roll it back, so that a ledger rolled back
+	// fails closed across Opens. Every process using the directory should
+	// use it. The position is kept under AnchorPrefix followed by the 32
+	// hex digits of the ledger's random id (made with the ledger, kept in
+	// its file): a copy, a restore or a move of the directory finds the
+	// same anchor, wherever it is opened, and the anchors of several
+	// ledgers (and memos) can share one store. The state is 61 opaque
+	// bytes: a random id, a count and a hash, which say nothing about the
+	// charges.
+	//
+	// With an anchor, Open and every call fail closed (ErrCorrupt) on a
+	// file with fewer records than the anchor says (whole records cut
+	// off, an older copy or a backup restored), a file whose records up
+	// to that count are not the ones the anchor saw, or a file missing
+	// from a directory that held a ledger (its marker file,
+	// wordveil-ledger.json, is still there; the id, hence the anchor, of
+	// a missing file is unknown: a directory deleted whole starts a new
+	// ledger). A file ahead of its anchor (a crash between an append and
+	// the anchor's store, or a process that ran without the anchor) is
+	// accepted and the anchor moved forward; if such a process also
+	// compacted the log, the records between the anchor and the snapshot
+	// can no longer be checked.
+	Anchor anchor.Anchor
+	// Bind, if its Name is set, is recorded in the same locked pass that
+	// opens the ledger, as Rebind(Bind.Legacy, Bind.Name, Bind.ID) would
+	// (Bind(Bind.Name, Bind.ID) without a Legacy name): the open fails
+	// with ErrBindingMismatch where either name is bound to another id.
+	Bind Binding
+}
+
+// Binding is a name tied to an id in the ledger (Bind), and the name it
+// had before, if any, to be renamed (Rebind).
+type Binding struct {
+	Name, ID string
+	Legacy   string // "": none
 }
 
 // Open is OpenWith without options (no anchor).
@@ -67,12 +101,14 @@ func Open(dir string, caps Caps) (*Ledger, error) {
 	return OpenWith(dir, caps, Options{})
 }
 
-// OpenWith opens (creating if needed) the ledger in dir with caps. It
-// reads the whole file once, so a corrupt ledger is reported at once.
-// Ledgers opened on one directory with different caps share one history;
-// each enforces its own caps.
+// OpenWith opens (creating if needed) the ledger in dir with caps, those
+// given in words converted to unit-free loss first (Caps). It reads the
+// whole file once, so a corrupt ledger is reported at once. Ledgers
+// opened on one directory with different caps share one history; each
+// enforces its own caps. Nothing is created on disk when caps are invalid.
 func OpenWith(dir string, caps Caps, opt Options) (*Ledger, error) {
-	if err := caps.validate(); err != nil {
+	caps, err := caps.inLoss()
+	if err != nil {
 		return nil, err
 	}
 	if dir == "" {
@@ -81,19 +117,34 @@ func OpenWith(dir string, caps Caps, opt Options) (*Ledger, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("ledger: open %s: %w", dir, err)
 	}
-	l := &Ledger{dir: dir, caps: caps, now: time.Now, slack: compactSlack, anchor: opt.Anchor}
+	if b := opt.Bind; b.Name != "" || b.Legacy != "" {
+		if err := errors.Join(validBinding(b.Name, b.ID), validLegacy(b)); err != nil {
+			return nil, errwrap.Tag(ErrInvalid, "ledger: %v", err)
+		}
+	}
+	l := &Ledger{dir: dir, caps: caps, now: time.Now, slack: compactSlack, anchor: opt.Anchor, bound: opt.Bind}
 	if err := l.open(); err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
-// Caps returns the caps the ledger was opened with.
+// Caps returns the caps the ledger was opened with, those given in words
+// converted to unit-free loss.
 func (l *Ledger) Caps() Caps {
 	if l == nil {
 		return Caps{}
 	}
 	return l.caps
+}
+
+// Bound returns the binding the ledger was opened with (Options.Bind),
+// recorded in its file by the open.
+func (l *Ledger) Bound() Binding {
+	if l == nil {
+		return Binding{}
+	}
+	return l.bound
 }
 
 // Spent reports the amount spent within the current period and over the
@@ -122,7 +173,7 @@ type Receipt struct {
 // Charge records amount (≥ 0, finite) if it fits under both caps, and
 // returns what is spent and left. If it does not fit, it records nothing and
 // returns an error wrapping ErrBudgetExceeded that says which cap and by how
-// much. The comparison with the caps is exact. An amount that would take
+// much (and restates the caps given in words). The comparison with the caps is exact. An amount that would take
 // the lifetime total past the largest float64 is ErrInvalid.
 func (l *Ledger) Charge(amount float64) (Receipt, error) {
 	if amount < 0 || math.IsNaN(amount) || math.IsInf(amount, 0) {
@@ -136,11 +187,11 @@ func (l *Ledger) Charge(amount float64) (Receipt, error) {
 			return errwrap.Tag(ErrInvalid, "ledger: charge %v would take the lifetime total past the largest float64", amount)
 		}
 		if c := l.caps.Lifetime; c > 0 && st.life.exceeds(amount, c) {
-			return fmt.Errorf("%w: lifetime cap %g, spent %g, this call needs %g", ErrBudgetExceeded, c, st.life.float(), amount)
+			return fmt.Errorf("%w: lifetime cap %g, spent %g, this call needs %g%s", ErrBudgetExceeded, c, st.life.float(), amount, l.caps.wordsNote())
 		}
 		if c := l.caps.PerPeriod; c > 0 && st.win.periodSum.exceeds(amount, c) {
-			return fmt.Errorf("%w: cap %g per %v, spent %g in the last %v, this call needs %g",
-				ErrBudgetExceeded, c, l.caps.Period, st.win.periodSum.float(), l.caps.Period, amount)
+			return fmt.Errorf("%w: cap %g per %v, spent %g in the last %v, this call needs %g%s",
+				ErrBudgetExceeded, c, l.caps.Period, st.win.periodSum.float(), l.caps.Period, amount, l.caps.wordsNote())
 		}
 		if err := l.append(f, chargeSlot(st.nonce, l.off, charge{at: at, amount: amount})); err != nil {
 			return err
@@ -165,22 +216,7 @@ func (l *Ledger) Bind(name, id string) error {
 	if err := validBinding(name, id); err != nil {
 		return errwrap.Tag(ErrInvalid, "ledger: %v", err)
 	}
-	return l.locked(func(f *os.File) error {
-		st := l.st
-		if old, ok := st.bindings[name]; ok {
-			if old != id {
-				return fmt.Errorf("%w: %q", ErrBindingMismatch, name)
-			}
-			return nil
-		}
-		if err := l.append(f, bindSlots(st.nonce, l.off, name, id)); err != nil {
-			return err
-		}
-		st.bindings[name] = id
-		st.records++
-		l.maybeCompact()
-		return nil
-	})
+	return l.locked(func(f *os.File) error { return l.bind(f, Binding{Name: name, ID: id}) })
 }
 
 // Rebind renames the binding oldName to newName, keeping its id: the
@@ -191,46 +227,51 @@ func (l *Ledger) Bind(name, id string) error {
 // oldName is not bound it is Bind(newName, id). The old name is gone from
 // the file once Rebind returns: the ledger is rewritten as a snapshot.
 func (l *Ledger) Rebind(oldName, newName, id string) error {
+	b := Binding{Name: newName, ID: id, Legacy: oldName}
 	if err := errors.Join(validBinding(oldName, id), validBinding(newName, id)); err != nil {
 		return errwrap.Tag(ErrInvalid, "ledger: %v", err)
 	}
-	return l.locked(func(f *os.File) error {
-		st := l.st
-		old, hasOld := st.bindings[oldName]
-		cur, hasNew := st.bindings[newName]
-		switch {
-		case hasOld && old != id:
-			return fmt.Errorf("%w: %q", ErrBindingMismatch, oldName)
-		case hasNew && cur != id:
-			return fmt.Errorf("%w: %q", ErrBindingMismatch, newName)
-		case !hasOld && hasNew:
-			return nil
-		case !hasOld:
-			if err := l.append(f, bindSlots(st.nonce, l.off, newName, id)); err != nil {
-				return err
-			}
-			st.bindings[newName] = id
-			st.records++
-			l.maybeCompact()
-			return nil
-		}
-		// Record the new name (so the chain moves on), then drop the old
-		// one by a snapshot; a crash in between leaves both, and the next
-		// Rebind finishes.
-		if !hasNew {
-			if err := l.append(f, bindSlots(st.nonce, l.off, newName, id)); err != nil {
-				return err
-			}
-			st.bindings[newName] = id
-			st.records++
-		}
-		delete(st.bindings, oldName)
-		if err := l.compact(); err != nil {
-			l.st = nil // read the file as it is next time
-			return fmt.Errorf("ledger: rebind: %w", err)
-		}
+	return l.locked(func(f *os.File) error { return l.bind(f, b) })
+}
+
+// bind records b (checked by validBinding) in the locked file f: Bind,
+// or Rebind where b has a Legacy name.
+func (l *Ledger) bind(f *os.File, b Binding) error {
+	st := l.st
+	old, hasOld := st.bindings[b.Legacy] // "" is never bound (validBinding)
+	cur, hasNew := st.bindings[b.Name]
+	switch {
+	case hasOld && old != b.ID:
+		return fmt.Errorf("%w: %q", ErrBindingMismatch, b.Legacy)
+	case hasNew && cur != b.ID:
+		return fmt.Errorf("%w: %q", ErrBindingMismatch, b.Name)
+	case !hasOld && hasNew:
 		return nil
-	})
+	case !hasOld:
+		if err := l.append(f, bindSlots(st.nonce, l.off, b.Name, b.ID)); err != nil {
+			return err
+		}
+		st.bindings[b.Name] = b.ID
+		st.records++
+		l.maybeCompact()
+		return nil
+	}
+	// Record the new name (so the chain moves on), then drop the old
+	// one by a snapshot; a crash in between leaves both, and the next
+	// Rebind (or open) finishes.
+	if !hasNew {
+		if err := l.append(f, bindSlots(st.nonce, l.off, b.Name, b.ID)); err != nil {
+			return err
+		}
+		st.bindings[b.Name] = b.ID
+		st.records++
+	}
+	delete(st.bindings, b.Legacy)
+	if err := l.compact(); err != nil {
+		l.st = nil // read the file as it is next time
+		return fmt.Errorf("ledger: rebind: %w", err)
+	}
+	return nil
 }
 
 // advance moves the cached state's windows to ledger time, which it returns

@@ -53,6 +53,14 @@ func validBinding(name, id string) error {
 	return nil
 }
 
+// validLegacy checks b's Legacy name, when it has one.
+func validLegacy(b Binding) error {
+	if b.Legacy == "" {
+		return nil
+	}
+	return validBinding(b.Legacy, b.ID)
+}
+
 func sortedKeys(m map[string]string) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

@@ -79,7 +79,8 @@ func (l *Ledger) locked(f func(*os.File) error) error {
 
 // open creates the file if needed (migrating version 1), reads it,
 // rewrites a version 2 file as version 3, records this handle's period as
-// the retention window if it is wider, and moves the anchor forward.
+// the retention window if it is wider and its binding (Options.Bind), and
+// moves the anchor forward.
 func (l *Ledger) open() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -123,6 +124,11 @@ func (l *Ledger) open() error {
 		}
 		l.st.retention = p
 		l.st.records++
+	}
+	if l.bound.Name != "" {
+		if err := l.bind(file, l.bound); err != nil {
+			return err
+		}
 	}
 	if a := l.seen; l.anchor != nil && (a == nil || a.seq < l.st.seq || l.st.v2) {
 		return l.storeAnchor()

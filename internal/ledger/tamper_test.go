@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/wordveil/wordveil/internal/anchor"
 )
 
 // mapAnchor is an Anchor in memory, as a host's key store would be.
@@ -79,9 +81,9 @@ func newLedgerFixture(t *testing.T) *ledgerFixture {
 
 // failsClosed: Open fails with ErrCorrupt, and an already-open ledger
 // (opened before the damage) refuses to charge.
-func (fx *ledgerFixture) failsClosed(t *testing.T, anchor Anchor, live *Ledger) {
+func (fx *ledgerFixture) failsClosed(t *testing.T, a anchor.Anchor, live *Ledger) {
 	t.Helper()
-	l, err := OpenWith(fx.dir, Caps{Lifetime: 100}, Options{Anchor: anchor})
+	l, err := OpenWith(fx.dir, Caps{Lifetime: 100}, Options{Anchor: a})
 	if err == nil {
 		_, life, _ := l.Spent()
 		t.Fatalf("damaged ledger opened (lifetime %v, was %d)", life, tamperCharges)
@@ -199,7 +201,7 @@ func TestTamperLedgerFailsClosed(t *testing.T) {
 // (documented), and hands the cut charges back.
 func TestTamperLedgerNegativeControls(t *testing.T) {
 	fx := newLedgerFixture(t)
-	for _, a := range []Anchor{fx.anchor, nil} {
+	for _, a := range []anchor.Anchor{fx.anchor, nil} {
 		if _, err := OpenWith(fx.dir, Caps{Lifetime: 100}, Options{Anchor: a}); err != nil {
 			t.Fatalf("intact ledger: %v", err)
 		}

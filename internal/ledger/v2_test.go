@@ -125,6 +125,48 @@ func TestRebind(t *testing.T) {
 	}
 }
 
+// TestOpenBind: Options.Bind binds at open as Bind does, renames a Legacy
+// name as Rebind does, fails the open (ErrBindingMismatch) where either
+// name is bound to another id, and an invalid binding is ErrInvalid.
+func TestOpenBind(t *testing.T) {
+	dir := t.TempDir()
+	open := func(b Binding) error {
+		l, err := OpenWith(dir, Caps{}, Options{Bind: b})
+		if err == nil {
+			if l.Bound() != b {
+				t.Errorf("Bound %+v, want %+v", l.Bound(), b)
+			}
+			l.Close()
+		}
+		return err
+	}
+	l, _ := Open(dir, Caps{})
+	if err := l.Bind("old", "id1"); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	for _, c := range []struct {
+		name string
+		b    Binding
+		want error
+	}{
+		{"legacy bound to another id", Binding{Name: "new", ID: "id2", Legacy: "old"}, ErrBindingMismatch},
+		{"legacy renamed", Binding{Name: "new", ID: "id1", Legacy: "old"}, nil},
+		{"same binding again", Binding{Name: "new", ID: "id1", Legacy: "old"}, nil},
+		{"old name gone", Binding{Name: "old", ID: "anything"}, nil},
+		{"renamed binding kept", Binding{Name: "new", ID: "id2"}, ErrBindingMismatch},
+		{"new bound to another id", Binding{Name: "new", ID: "id2", Legacy: "x"}, ErrBindingMismatch},
+		{"fresh name", Binding{Name: "fresh", ID: "id3"}, nil},
+		{"fresh name, another id", Binding{Name: "fresh", ID: "id4"}, ErrBindingMismatch},
+		{"no id", Binding{Name: "x"}, ErrInvalid},
+		{"legacy without a name", Binding{ID: "id1", Legacy: "old"}, ErrInvalid},
+	} {
+		if err := open(c.b); (c.want == nil) != (err == nil) || (c.want != nil && !errors.Is(err, c.want)) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+}
+
 // TestClose: calls after Close are ErrInvalid; Close twice is fine.
 func TestClose(t *testing.T) {
 	l, _ := Open(t.TempDir(), Caps{})

@@ -86,6 +86,21 @@ func MeanDistance(m Mechanism) (float64, bool) {
 	return f.MeanDistance()
 }
 
+// WordCost is the unit-free loss of one fresh word at m's ε, ε·P_avg,
+// computed as the text privatizer computes a call's charge
+// (internal/privatize: float64(fresh)·ε·P_avg) for one word, so that a
+// call of one fresh word at the main ε is charged exactly this (package
+// core's tests check it against Accounting.UnitFree). It is NaN when
+// P_avg is not known (CusText's sets, TEM's Euclidean lists): such a
+// mechanism has no cost per word on the device.
+func WordCost(m Mechanism) float64 {
+	pavg, ok := MeanDistance(m)
+	if !ok {
+		return math.NaN()
+	}
+	return float64(1) * m.Epsilon() * pavg
+}
+
 // checkSaturation refuses ε above m's SaturationEpsilon unless allowed,
 // and ε above MaxEpsilon always (the constructors refused it already;
 // this is the ceiling of EpsilonRange, next to the saturation bound).

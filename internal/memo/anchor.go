@@ -6,29 +6,6 @@ import (
 	"fmt"
 )
 
-// Anchor keeps, outside the memo's directory, the latest state of each
-// memo file: its record count and chain head (format.go). A file can be
-// rolled back (a backup restored, whole records cut off, an older copy put
-// back) but the anchor cannot roll back with it, so Open and every
-// Resolve compare the file with it and fail closed (ErrCorrupt) on a file
-// that holds fewer records than the anchor says, or whose records up to
-// the anchor's count are not the ones the anchor saw.
-//
-// The host implements it over storage that is not backed up nor restored
-// with the memo's directory: on Android the Keystore-protected preferences
-// beside the memo secret, on iOS the Keychain (…ThisDeviceOnly); the CLI
-// keeps one small file per memo next to its key (cmd/wordveil). name is
-// short ASCII ("memo-" and 32 hex digits, keyed by the secret: it does not
-// say which mechanism, ε or asset the memo serves); the state is 45 opaque
-// bytes (a MAC value and a count: it reveals nothing else). Load returns
-// nil or empty (and no error) for a name never stored. Store must be
-// durable when it returns. Calls are made with the memo file locked, one at a time per
-// file.
-type Anchor interface {
-	Load(name string) ([]byte, error)
-	Store(name string, state []byte) error
-}
-
 // anchorMagic starts an anchor state: "WVMA", version 1.
 var anchorMagic = [5]byte{'W', 'V', 'M', 'A', 1}
 

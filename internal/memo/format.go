@@ -24,7 +24,7 @@ import (
 //
 // check tells a wrong secret (ErrWrongSecret) from a file of another
 // identity made with the same secret. The file's name is keyed by the
-// secret and the identity (names.go), so a file at this identity's name
+// secret and the identity (keys.go, fileName), so a file at this identity's name
 // whose idMAC does not verify is damage (ErrCorrupt), never "another
 // identity". The associated data binds each record to its word, its file
 // and its place, so records cannot be moved between words or files, nor

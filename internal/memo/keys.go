@@ -2,10 +2,12 @@ package memo
 
 import (
 	"crypto/cipher"
+	"crypto/hkdf"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
 	"hash"
 
 	"golang.org/x/crypto/chacha20poly1305"
@@ -15,9 +17,12 @@ import (
 // of every primitive used here, so the secret is never the weak link.
 const MinSecretLen = 32
 
-// keys are one file's keys, derived from the secret and the file's salt.
-// Separate keys per purpose (HKDF info strings) so that no value computed
-// for one purpose can be replayed as another.
+// keys are one file's keys, derived from the secret and the file's salt
+// with HKDF-SHA256 (RFC 5869, crypto/hkdf). Separate keys per purpose (HKDF
+// info strings) so that no value computed for one purpose can be replayed
+// as another. crypto/hkdf fails only in FIPS 140-only mode on a secret
+// under 14 bytes, which Open refuses first (MinSecretLen); its errors are
+// passed on all the same rather than assumed away.
 type keys struct {
 	header []byte      // MACs the header (key check and identity)
 	lookup hash.Hash   // HMAC-SHA256 keyed for word tags; guarded by Memo.mu
@@ -26,31 +31,42 @@ type keys struct {
 }
 
 func deriveKeys(secret, salt []byte) (*keys, error) {
-	prk := hkdfExtract(secret, salt)
-	k := func(info string) []byte { return hkdfExpand32(prk, "wordveil memo v1 "+info) }
-	aead, err := chacha20poly1305.NewX(k("seal"))
+	prk, err := hkdf.Extract(sha256.New, secret, salt)
 	if err != nil {
 		return nil, err
 	}
-	return &keys{header: k("header"), lookup: hmac.New(sha256.New, k("lookup")), seal: aead,
-		chain: hmac.New(sha256.New, k("chain"))}, nil
+	var k [4][]byte
+	for i, purpose := range []string{"header", "lookup", "seal", "chain"} {
+		if k[i], err = hkdf.Expand(sha256.New, prk, "wordveil memo v1 "+purpose, 32); err != nil {
+			return nil, err
+		}
+	}
+	aead, err := chacha20poly1305.NewX(k[2])
+	if err != nil {
+		return nil, err
+	}
+	return &keys{header: k[0], lookup: hmac.New(sha256.New, k[1]), seal: aead, chain: hmac.New(sha256.New, k[3])}, nil
 }
 
 // secretKey is a key derived from the secret alone (no per-file salt), for
 // what must be the same for every file made with the secret: the file
-// name of an identity (names.go) and the memo's name in a ledger.
-func secretKey(secret []byte, purpose string) []byte {
-	return hkdfExpand32(hkdfExtract(secret, []byte("wordveil memo secret keys")), "wordveil memo v2 "+purpose)
+// name of an identity (fileName) and the memo's name in a ledger.
+func secretKey(secret []byte, purpose string) ([]byte, error) {
+	return hkdf.Key(sha256.New, secret, []byte("wordveil memo secret keys"), "wordveil memo v2 "+purpose, 32)
 }
 
 // keyedID is HMAC-SHA256(secretKey(secret, purpose), canonical identity),
 // truncated to 16 bytes: without the secret it says nothing about the
 // identity (not even whether two directories serve the same one, across
 // secrets).
-func keyedID(secret []byte, purpose string, canon []byte) [16]byte {
-	h := hmac.New(sha256.New, secretKey(secret, purpose))
+func keyedID(secret []byte, purpose string, canon []byte) ([16]byte, error) {
+	key, err := secretKey(secret, purpose)
+	if err != nil {
+		return [16]byte{}, err
+	}
+	h := hmac.New(sha256.New, key)
 	h.Write(canon)
-	return [16]byte(h.Sum(nil))
+	return [16]byte(h.Sum(nil)), nil
 }
 
 // memoryKeys are random keys for a memo kept in memory only.
@@ -85,20 +101,20 @@ func (k *keys) headerMAC(label string, parts ...[]byte) []byte {
 	return h.Sum(nil)
 }
 
-// hkdfExtract and hkdfExpand32 are HKDF-SHA256 (RFC 5869) for one 32-byte
-// output block, written out with HMAC so that the package needs no KDF
-// package beside crypto/hmac: extract is PRK = HMAC(salt, secret) and a
-// one-block expand is T(1) = HMAC(PRK, info || 0x01). They give the same
-// bytes as the standard library's crypto/hkdf.Key (TestHKDFMatchesStdlib).
-func hkdfExtract(secret, salt []byte) []byte {
-	h := hmac.New(sha256.New, salt)
-	h.Write(secret)
-	return h.Sum(nil)
+// fileName is the name of identity canon's file under secret: keyed, so
+// that without the secret it says nothing about the mechanism, ε or asset
+// (a name derived from the identity alone could be tested against the few
+// known mechanisms and assets), and fixed, so that every process finds the
+// same file and a damaged identity MAC at that name is damage, never a
+// second memo. A wrong secret finds another name, but Open checks every
+// file's header against the secret first and fails with ErrWrongSecret.
+func fileName(secret, canon []byte) (string, error) {
+	id, err := keyedID(secret, "file name", canon)
+	return fmt.Sprintf("%s%x%s", filePrefix, id, fileSuffix), err
 }
 
-func hkdfExpand32(prk []byte, info string) []byte {
-	h := hmac.New(sha256.New, prk)
-	h.Write([]byte(info))
-	h.Write([]byte{1})
-	return h.Sum(nil)
+// bindingName is the memo's name in a privacy ledger (BindingName).
+func bindingName(secret, canon []byte) (string, error) {
+	id, err := keyedID(secret, "ledger binding", canon)
+	return fmt.Sprintf("memo %x", id), err
 }

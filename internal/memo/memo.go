@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wordveil/wordveil/internal/anchor"
 	"github.com/wordveil/wordveil/internal/errwrap"
 )
 
@@ -15,12 +16,12 @@ import (
 // Safe for concurrent use; a nil or zero Memo returns ErrInvalid.
 type Memo struct {
 	mu      sync.Mutex
-	id      Identity // immutable after Open
-	path    string   // the memo file; "" in memory only
-	name    string   // the anchor's name for the file
-	binding string   // BindingName; immutable after Open
-	anchor  Anchor   // nil: no rollback detection across Opens
-	k       *keys    // nil in a zero Memo
+	id      Identity      // immutable after Open
+	path    string        // the memo file; "" in memory only
+	name    string        // the anchor's name for the file
+	binding string        // BindingName; immutable after Open
+	anchor  anchor.Anchor // nil: no rollback detection across Opens
+	k       *keys         // nil in a zero Memo
 	hdr     header
 	f       *os.File // open memo file; nil in memory only
 	off     int64    // bytes of f read and authenticated
@@ -35,11 +36,18 @@ type Memo struct {
 // Options are optional settings of OpenWith.
 type Options struct {
 	// Anchor, if set, keeps each file's record count and chain head
-	// outside the directory, so that a memo file rolled back (truncated
-	// at a record boundary, an older copy restored, deleted) is detected
-	// across Opens and fails closed (see Anchor and the package doc for
-	// what is not detected without one).
-	Anchor Anchor
+	// (format.go) outside the directory. A file can be rolled back
+	// (truncated at a record boundary, an older copy restored, deleted)
+	// but the anchor cannot roll back with it, so Open and every Resolve
+	// compare the file with it and fail closed (ErrCorrupt) on a file
+	// that holds fewer records than the anchor says, or whose records up
+	// to the anchor's count are not the ones the anchor saw (the package
+	// doc says what is not detected without one). A file's state is kept
+	// under "memo-" and 32 hex digits keyed by the secret (it does not say
+	// which mechanism, ε or asset the memo serves) and is 45 opaque bytes
+	// (a MAC value and a count). Calls are made with the memo file
+	// locked, one at a time per file.
+	Anchor anchor.Anchor
 }
 
 // Open is OpenWith without options (no anchor).
@@ -68,13 +76,20 @@ func OpenWith(dir string, id Identity, secret []byte, opt Options) (*Memo, error
 	if len(secret) < MinSecretLen {
 		return nil, fmt.Errorf("%w: %d bytes, need at least %d", ErrSecret, len(secret), MinSecretLen)
 	}
+	canon := id.canonical()
+	name, err := fileName(secret, canon)
+	if err != nil {
+		return nil, fmt.Errorf("memo: %w", err)
+	}
+	binding, err := bindingName(secret, canon)
+	if err != nil {
+		return nil, fmt.Errorf("memo: %w", err)
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("memo: %w", err)
 	}
-	canon := id.canonical()
-	name := fileName(secret, canon)
 	m.path, m.anchor = filepath.Join(dir, name), opt.Anchor
-	m.name, m.binding = strings.TrimSuffix(name, fileSuffix), bindingName(secret, canon)
+	m.name, m.binding = strings.TrimSuffix(name, fileSuffix), binding
 	legacy, lh, lk, err := scan(dir, name, canon, secret)
 	if err == nil && legacy != "" {
 		err = migrate(dir, legacy, lh, lk, canon, m.path)
@@ -249,7 +264,7 @@ func (m *Memo) FileID() string {
 }
 
 // BindingName is the memo's name in a privacy ledger's bindings
-// (ledger.Bind(BindingName(), FileID())): keyed by the secret, so that the
+// (ledger.Options.Bind, with FileID): keyed by the secret, so that the
 // ledger file does not say which mechanism, ε or asset the memo serves;
 // "" for a memo in memory (or a nil or zero Memo).
 func (m *Memo) BindingName() string {

@@ -14,7 +14,7 @@ import (
 )
 
 // The directory holds one file per Identity. A file's name is keyed by the
-// secret and the identity (names.go): it says nothing about the mechanism,
+// secret and the identity (keys.go, fileName): it says nothing about the mechanism,
 // ε or asset without the secret, and every process finds the same name, so
 // creating it is a single exclusive link (two processes never start two
 // memos for one identity) and a file at that name that is not this

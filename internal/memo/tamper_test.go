@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/wordveil/wordveil/internal/anchor"
 )
 
 // mapAnchor is an Anchor in memory, as a host's key store would be.
@@ -67,10 +69,10 @@ func newTamperFixture(t *testing.T) *tamperFixture {
 // failsClosed checks that, after the damage, Open fails and leaves the
 // directory as it was (no second memo file), and that no word is answered
 // with a response other than the one released.
-func (fx *tamperFixture) failsClosed(t *testing.T, anchor Anchor) {
+func (fx *tamperFixture) failsClosed(t *testing.T, a anchor.Anchor) {
 	t.Helper()
 	before, _ := filepath.Glob(filepath.Join(fx.dir, "*"))
-	m, err := OpenWith(fx.dir, testID, secretOf(1), Options{Anchor: anchor})
+	m, err := OpenWith(fx.dir, testID, secretOf(1), Options{Anchor: a})
 	if err == nil {
 		// Not refused: then every word must still have its response.
 		defer m.Close()
@@ -180,7 +182,7 @@ func TestTamperMemoFailsClosed(t *testing.T) {
 // boundary is not detected (documented in the package doc).
 func TestTamperNegativeControls(t *testing.T) {
 	fx := newTamperFixture(t)
-	for _, a := range []Anchor{fx.anchor, nil} {
+	for _, a := range []anchor.Anchor{fx.anchor, nil} {
 		m, err := OpenWith(fx.dir, testID, secretOf(1), Options{Anchor: a})
 		if err != nil {
 			t.Fatalf("intact memo: %v", err)

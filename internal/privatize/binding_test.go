@@ -29,11 +29,7 @@ func TestLedgerBindingKeyed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := ledger.Open(ldir, ledger.Caps{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m, l
+		return m, openLedger(t, ldir, m)
 	}
 	// A binding's first 25 bytes sit together in its first slot (the rest
 	// in continuation slots), so those are what is looked for.
@@ -41,6 +37,20 @@ func TestLedgerBindingKeyed(t *testing.T) {
 	ledgerBytes := func(ldir string) []byte {
 		b, _ := os.ReadFile(filepath.Join(ldir, ledger.FileName))
 		return b
+	}
+	// A ledger bound under the old name, as earlier versions bound it.
+	bindLegacy := func(t *testing.T, ldir, fileID string) {
+		l, err := ledger.Open(ldir, ledger.Caps{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		if err := l.Bind(guess, fileID); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(ledgerBytes(ldir), prefix(guess)) {
+			t.Fatal("control: the unkeyed name is not found where it was bound")
+		}
 	}
 	t.Run("fresh", func(t *testing.T) {
 		dir, ldir := t.TempDir(), t.TempDir()
@@ -65,13 +75,12 @@ func TestLedgerBindingKeyed(t *testing.T) {
 	})
 	t.Run("legacy name renamed", func(t *testing.T) {
 		dir, ldir := t.TempDir(), t.TempDir()
-		m, l := open(t, dir, ldir)
-		if err := l.Bind(guess, m.FileID()); err != nil { // as earlier versions did
+		m, err := memo.Open(dir, id, testSecret)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Contains(ledgerBytes(ldir), prefix(guess)) {
-			t.Fatal("control: the unkeyed name is not found where it was bound")
-		}
+		bindLegacy(t, ldir, m.FileID())
+		l := openLedger(t, ldir, m)
 		if _, err := New(dg, a, Options{Memo: m, Ledger: l}); err != nil {
 			t.Fatal(err)
 		}
@@ -80,17 +89,18 @@ func TestLedgerBindingKeyed(t *testing.T) {
 		}
 		// And the binding holds: another memo file under this ledger fails.
 		m3, _ := memo.Open(t.TempDir(), id, testSecret)
-		if _, err := New(dg, a, Options{Memo: m3, Ledger: l}); !errors.Is(err, ledger.ErrBindingMismatch) {
+		if _, err := ledger.OpenWith(ldir, ledger.Caps{}, ledger.Options{Bind: MemoBinding(m3)}); !errors.Is(err, ledger.ErrBindingMismatch) {
 			t.Fatalf("another memo after the rename: %v", err)
 		}
 	})
 	t.Run("legacy name of another memo", func(t *testing.T) {
 		dir, ldir := t.TempDir(), t.TempDir()
-		m, l := open(t, dir, ldir)
-		if err := l.Bind(guess, strings.Repeat("0", 32)); err != nil {
+		m, err := memo.Open(dir, id, testSecret)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := New(dg, a, Options{Memo: m, Ledger: l}); !errors.Is(err, ledger.ErrBindingMismatch) {
+		bindLegacy(t, ldir, strings.Repeat("0", 32))
+		if _, err := ledger.OpenWith(ldir, ledger.Caps{}, ledger.Options{Bind: MemoBinding(m)}); !errors.Is(err, ledger.ErrBindingMismatch) {
 			t.Fatalf("a memo replaced under a ledger bound by the old name: %v", err)
 		}
 	})

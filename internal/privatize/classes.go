@@ -69,15 +69,20 @@ type ClassCount struct {
 	Memoized int
 }
 
-// AtEpsilon reports whether every configured class uses ε base, so that
-// one memo of responses (one per word, at one ε) can serve them all.
-func (c Classes) AtEpsilon(base float64) bool {
-	for _, e := range []float64{c.Rare, c.Capitalized, c.Number} {
-		if e != 0 && e != base {
-			return false
+// CheckMemo refuses (ErrMemoMismatch) a configured class whose ε is not
+// base: a memo holds one response per word, at one ε, and cannot serve it.
+// NewWithClasses checks it; a caller checks it first to refuse before it
+// opens (or creates) a memo.
+func (c Classes) CheckMemo(base float64) error {
+	for _, cl := range []struct {
+		name string
+		eps  float64
+	}{{ClassNumber, c.Number}, {ClassRare, c.Rare}, {ClassCapitalized, c.Capitalized}} {
+		if cl.eps != 0 && cl.eps != base {
+			return errwrap.Tag(ErrMemoMismatch, "privatize: class %s at ε %v cannot share the memo of ε %v (one response per word)", cl.name, cl.eps, base)
 		}
 	}
-	return true
+	return nil
 }
 
 // classSet is a privatizer's configured classes. Index 0 is the default
@@ -131,6 +136,11 @@ func NewWithClasses(m mechanism.Mechanism, a *wva.Asset, classes Classes, mopts 
 	case classes.Rare == 0 && classes.RareRank != 0:
 		return nil, errwrap.Tag(ErrInvalid, "privatize: RareRank %d needs a rare-class ε", classes.RareRank)
 	}
+	if opt.Memo != nil {
+		if err := classes.CheckMemo(base); err != nil {
+			return nil, err
+		}
+	}
 	cs := &classSet{names: []string{ClassDefault}, eps: []float64{base}, mechs: []mechanism.Mechanism{m},
 		rareRank: classes.RareRank, number: -1, rare: -1, capital: -1}
 	for _, c := range []struct {
@@ -143,9 +153,6 @@ func NewWithClasses(m mechanism.Mechanism, a *wva.Asset, classes Classes, mopts 
 		}
 		cm := m
 		if c.eps != base {
-			if opt.Memo != nil {
-				return nil, errwrap.Tag(ErrMemoMismatch, "privatize: class %s at ε %v cannot share the memo of ε %v (one response per word)", c.name, c.eps, base)
-			}
 			// NaN and negative ε are refused here, as for the base.
 			var err error
 			if cm, err = mechanism.New(name, a, c.eps, mopts); err != nil {

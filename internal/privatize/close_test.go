@@ -6,7 +6,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/memo"
 )
@@ -26,10 +25,7 @@ func closeFixture(t *testing.T, withMemo bool) (*Privatizer, *memo.Memo) {
 			t.Fatal(err)
 		}
 	}
-	l, err := ledger.Open(t.TempDir(), ledger.Caps{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openLedger(t, t.TempDir(), m)
 	p, err := New(dg, a, Options{Memo: m, Ledger: l})
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,9 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/internal/hamming"
+	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/memo"
 	"github.com/wordveil/wordveil/internal/wva"
 )
 
@@ -58,4 +60,15 @@ func fullAssetMechanisms(tb testing.TB) []namedMech {
 	th, err := mechanism.NewTEMHamming(x, 1, mechanism.TEMOptions{})
 	add("TEM-hamming/eps=1", th, err)
 	return out
+}
+
+// openLedger opens the ledger in dir bound to memo m (nil: none), as
+// core.Open does.
+func openLedger(t *testing.T, dir string, m *memo.Memo) *ledger.Ledger {
+	t.Helper()
+	l, err := ledger.OpenWith(dir, ledger.Caps{}, ledger.Options{Bind: MemoBinding(m)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }

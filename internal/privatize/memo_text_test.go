@@ -26,7 +26,7 @@ func TestMemoPermanentResponses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, _ := ledger.Open(ldir, ledger.Caps{})
+	l := openLedger(t, ldir, m)
 	p, err := New(dg, a, Options{Memo: m, Ledger: l})
 	if err != nil {
 		t.Fatal(err)
@@ -84,9 +84,8 @@ func TestMemoReplacedUnderLedgerFailsClosed(t *testing.T) {
 	a := defaultAsset(t)
 	dg, _ := mechanism.NewDiffractorGeometric(a.Lists, 0.5)
 	dir, ldir := t.TempDir(), t.TempDir()
-	l, _ := ledger.Open(ldir, ledger.Caps{})
 	m, _ := memo.Open(dir, MemoIdentity(dg, a), testSecret)
-	p, err := New(dg, a, Options{Memo: m, Ledger: l})
+	p, err := New(dg, a, Options{Memo: m, Ledger: openLedger(t, ldir, m)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,9 +95,13 @@ func TestMemoReplacedUnderLedgerFailsClosed(t *testing.T) {
 	m.Close()
 	dir2 := t.TempDir() // "the app's data was cleared": a fresh memo
 	m2, _ := memo.Open(dir2, MemoIdentity(dg, a), testSecret)
-	l2, _ := ledger.Open(ldir, ledger.Caps{})
-	if _, err := New(dg, a, Options{Memo: m2, Ledger: l2}); !errors.Is(err, ledger.ErrBindingMismatch) {
+	if _, err := ledger.OpenWith(ldir, ledger.Caps{}, ledger.Options{Bind: MemoBinding(m2)}); !errors.Is(err, ledger.ErrBindingMismatch) {
 		t.Fatalf("fresh memo under a live ledger: %v", err)
+	}
+	// Nor does a ledger opened without the binding serve the fresh memo.
+	l2, _ := ledger.Open(ldir, ledger.Caps{})
+	if _, err := New(dg, a, Options{Memo: m2, Ledger: l2}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("fresh memo under a ledger not bound to it: %v", err)
 	}
 }
 

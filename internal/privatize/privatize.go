@@ -86,9 +86,10 @@ type Options struct {
 	// Memo, if set, answers each word with its permanent response (package
 	// memo); only words answered for the first time cost privacy. It must
 	// have been opened with MemoIdentity of this privatizer's mechanism and
-	// asset. With a Ledger too, the memo file is bound to the ledger
-	// (ledger.Bind), so a memo deleted or replaced under a live ledger
-	// fails closed instead of drawing new responses for old words.
+	// asset. With a Ledger too, the ledger must have been opened bound to
+	// the memo file (ledger.Options.Bind: MemoBinding), so a memo deleted
+	// or replaced under a live ledger fails closed instead of drawing new
+	// responses for old words.
 	Memo *memo.Memo
 }
 
@@ -244,14 +245,10 @@ func New(m mechanism.Mechanism, asset *wva.Asset, opt Options) (*Privatizer, err
 		if opt.Memo.Identity() != want {
 			return nil, fmt.Errorf("privatize: %w", ErrMemoMismatch)
 		}
-		if id := opt.Memo.FileID(); opt.Ledger != nil && id != "" {
-			// Keyed by the memo's secret, so the ledger file does not say
-			// which mechanism, ε or asset the memo serves; a binding under
-			// the old unkeyed name is renamed (or fails closed if it names
-			// another memo file).
-			if err := opt.Ledger.Rebind(legacyMemoBinding(want), opt.Memo.BindingName(), id); err != nil {
-				return nil, err // the ledger's error names it
-			}
+		if b := MemoBinding(opt.Memo); opt.Ledger != nil && b.ID != "" && opt.Ledger.Bound() != b {
+			// The ledger records the binding as it opens (ledger.Options.Bind),
+			// so a memo deleted or replaced under it fails closed.
+			return nil, errwrap.Tag(ErrInvalid, "privatize: the ledger was not opened bound to the memo (ledger.Options.Bind: MemoBinding)")
 		}
 	}
 	return p, nil
@@ -738,6 +735,17 @@ func MemoIdentity(m mechanism.Mechanism, a *wva.Asset) memo.Identity {
 		id.Mechanism, id.Params = "unnamed", fmt.Sprintf("epsilon=%s metric=%s", strconv.FormatFloat(m.Epsilon(), 'g', -1, 64), m.Metric())
 	}
 	return id
+}
+
+// MemoBinding is the memo file m's binding in a privacy ledger
+// (ledger.Options.Bind): its keyed name (memo.Memo.BindingName), its file
+// id, and the name earlier versions bound it under, to be renamed. Its ID
+// is "" for a memo in memory, which is not bound.
+func MemoBinding(m *memo.Memo) ledger.Binding {
+	if m.FileID() == "" {
+		return ledger.Binding{}
+	}
+	return ledger.Binding{Name: m.BindingName(), ID: m.FileID(), Legacy: legacyMemoBinding(m.Identity())}
 }
 
 // legacyMemoBinding is the name earlier versions bound a memo under: an

@@ -48,7 +48,8 @@ construction.
 @property (nonatomic) NSString* _Nonnull mechanism;
 /**
  * Preset: "strong", "balanced" (default) or "light"
-(docs/PRIVACY_LEVELS.md). Ignored when Epsilon > 0.
+(docs/PRIVACY_LEVELS.md). With Epsilon > 0, leave it "balanced" or
+"": "strong" or "light" would be ignored, so is WV_INVALID_ARGUMENT.
  */
 @property (nonatomic) NSString* _Nonnull preset;
 /**

@@ -70,7 +70,7 @@ func run(args []string, stderr io.Writer) int {
 	fs.IntVar(&o.Shards, "shards", pipeline.DefaultShards, "output files of each kind; each is sorted in memory by one worker")
 	fs.StringVar(&o.Engine.Mechanism, "mechanism", "brr", "mechanism: brr, tem-hamming, 1dg, 1dt (TEM over precomputed neighbour lists), santext or custext")
 	fs.StringVar(&o.Engine.Level, "preset", "balanced", "privacy level: strong, balanced or light")
-	fs.Float64Var(&o.Engine.Epsilon, "epsilon", 0, "ε in the mechanism's metric (overrides -preset)")
+	fs.Float64Var(&o.Engine.Epsilon, "epsilon", 0, "ε in the mechanism's metric (instead of -preset; not with it)")
 	fs.StringVar(&o.Engine.AssetFile, "asset", "", "asset file, readable by every worker (default: the embedded English asset)")
 	fs.StringVar(&o.Engine.OOV, "oov", "random-word", "out-of-vocabulary policy: random-word or placeholder")
 	fs.StringVar(&o.Engine.Placeholder, "placeholder", "", "with -oov placeholder: the replacement (default •)")
@@ -91,6 +91,11 @@ func run(args []string, stderr io.Writer) int {
 			return 0
 		}
 		return 2
+	}
+	if set := setFlags(fs); set["epsilon"] && !set["preset"] {
+		// -preset's default names the level that -epsilon replaces; both
+		// given is refused by core.Open (an invalid setting).
+		o.Engine.Level = ""
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "wordveil-beam: unexpected arguments %q\n", fs.Args())
@@ -126,4 +131,11 @@ func run(args []string, stderr io.Writer) int {
 		c.RecordsRead, c.Malformed, c.Released, c.Withheld, c.WordsReleased, c.Users, c.UsersCapped)
 	fmt.Fprintf(stderr, "wordveil-beam: wrote %s and %s\n", filepath.Join(o.Output, "records-*.jsonl"), filepath.Join(o.Output, "budget-*.jsonl"))
 	return 0
+}
+
+// setFlags is the set of the flags given on the command line.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
 }

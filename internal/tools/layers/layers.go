@@ -150,6 +150,7 @@ var layers = []layer{
 		tests: []string{testOnly},
 		pkgs: []pkg{
 			{"assets", "public: the embedded default English asset's bytes, and its provenance"},
+			{"internal/anchor", "the one interface of the host's rollback-anchor store (memo, ledger, core.Anchor)"},
 			{"internal/buildinfo", "which build is running (wordveil version, mobile.Version)"},
 			{"internal/epsrange", "the one definition of the ε every mechanism accepts"},
 			{"internal/errwrap", "engine errors that name their source once and still match their sentinel"},
