@@ -37,22 +37,6 @@ func parseAnchor(b []byte) (anchorState, error) {
 	return a, nil
 }
 
-// loadAnchor returns the anchor's state for m's file, if there is one.
-func (m *Memo) loadAnchor() (a anchorState, ok bool, err error) {
-	if m.anchor == nil {
-		return a, false, nil
-	}
-	b, err := m.anchor.Load(m.name)
-	if err != nil {
-		return a, false, fmt.Errorf("memo: anchor: %w", err)
-	}
-	if len(b) == 0 { // nothing stored (a host may return empty for none)
-		return a, false, nil
-	}
-	a, err = parseAnchor(b)
-	return a, err == nil, err
-}
-
 // storeAnchor records m's current state in the anchor.
 func (m *Memo) storeAnchor() error {
 	if m.anchor == nil {

@@ -3,7 +3,6 @@ package memo
 import (
 	"crypto/hmac"
 	"crypto/rand"
-	"encoding/binary"
 	"fmt"
 )
 
@@ -24,7 +23,7 @@ import (
 //
 // check tells a wrong secret (ErrWrongSecret) from a file of another
 // identity made with the same secret. The file's name is keyed by the
-// secret and the identity (keys.go, fileName), so a file at this identity's name
+// secret and the identity (fileName, open.go), so a file at this identity's name
 // whose idMAC does not verify is damage (ErrCorrupt), never "another
 // identity". The associated data binds each record to its word, its file
 // and its place, so records cannot be moved between words or files, nor
@@ -34,7 +33,7 @@ import (
 // "chain" ‖ header), headᵢ = HMAC(chain key, headᵢ₋₁ ‖ recordᵢ). It is
 // not stored in the file; an Anchor keeps it outside (anchor.go).
 //
-// Version 1 (legacy.go) had no index in the associated data and a random
+// Version 1 (migrate, open.go) had no index in the associated data and a random
 // file name; it is migrated to version 2 on Open.
 const (
 	magicLen    = 8
@@ -62,7 +61,7 @@ var (
 
 // header is a parsed file header.
 type header struct {
-	v1     bool // a version 1 file (legacy.go)
+	v1     bool // a version 1 file (migrate)
 	fileID [fileIDLen]byte
 	salt   [saltLen]byte
 	check  [macLen]byte
@@ -128,62 +127,4 @@ func (h *header) verify(k *keys, id []byte) (keyOK, idOK bool) {
 	keyOK = hmac.Equal(h.check[:], k.headerMAC("key check", p))
 	idOK = keyOK && hmac.Equal(h.idMAC[:], k.headerMAC("identity", p, id))
 	return keyOK, idOK
-}
-
-// appendRecord appends the record for (tag, response) at index to b.
-func (k *keys) appendRecord(b []byte, fileID [fileIDLen]byte, index uint64, tag [tagLen]byte, response int32) []byte {
-	var nonce [nonceLen]byte
-	_, _ = rand.Read(nonce[:])
-	var pt [4]byte
-	binary.LittleEndian.PutUint32(pt[:], uint32(response))
-	b = append(b, tag[:]...)
-	b = append(b, nonce[:]...)
-	ad := recordAD(fileID, tag, index)
-	return k.seal.Seal(b, nonce[:], pt[:], ad[:])
-}
-
-// openRecord authenticates the record at index and returns its tag and
-// response.
-func (k *keys) openRecord(rec []byte, fileID [fileIDLen]byte, index uint64) (tag [tagLen]byte, response int32, err error) {
-	ad := recordAD(fileID, [tagLen]byte(rec[:tagLen]), index)
-	return k.openWith(rec, ad[:])
-}
-
-func (k *keys) openWith(rec, ad []byte) (tag [tagLen]byte, response int32, err error) {
-	tag = [tagLen]byte(rec[:tagLen])
-	nonce := rec[tagLen : tagLen+nonceLen]
-	var buf [4]byte
-	pt, err := k.seal.Open(buf[:0], nonce, rec[tagLen+nonceLen:recordLen], ad)
-	if err != nil {
-		return tag, 0, fmt.Errorf("%w: a record fails authentication (damaged, moved or removed records)", ErrCorrupt)
-	}
-	response = int32(binary.LittleEndian.Uint32(pt))
-	if response < 0 {
-		return tag, 0, fmt.Errorf("%w: negative response", ErrCorrupt)
-	}
-	return tag, response, nil
-}
-
-// recordAD is a record's associated data: fileID ‖ tag ‖ index (an array,
-// so it needs no allocation per record).
-func recordAD(fileID [fileIDLen]byte, tag [tagLen]byte, index uint64) (ad [fileIDLen + tagLen + 8]byte) {
-	copy(ad[:], fileID[:])
-	copy(ad[fileIDLen:], tag[:])
-	binary.BigEndian.PutUint64(ad[fileIDLen+tagLen:], index)
-	return ad
-}
-
-// chainStart is head₀, the chain head of a file with no record.
-func (k *keys) chainStart(h *header) [macLen]byte {
-	return [macLen]byte(k.headerMAC("chain", h.marshal()))
-}
-
-// chainNext is the head after rec.
-func (k *keys) chainNext(head [macLen]byte, rec []byte) [macLen]byte {
-	k.chain.Reset()
-	k.chain.Write(head[:])
-	k.chain.Write(rec)
-	var out [macLen]byte
-	k.chain.Sum(out[:0])
-	return out
 }

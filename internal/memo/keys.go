@@ -101,20 +101,60 @@ func (k *keys) headerMAC(label string, parts ...[]byte) []byte {
 	return h.Sum(nil)
 }
 
-// fileName is the name of identity canon's file under secret: keyed, so
-// that without the secret it says nothing about the mechanism, ε or asset
-// (a name derived from the identity alone could be tested against the few
-// known mechanisms and assets), and fixed, so that every process finds the
-// same file and a damaged identity MAC at that name is damage, never a
-// second memo. A wrong secret finds another name, but Open checks every
-// file's header against the secret first and fails with ErrWrongSecret.
-func fileName(secret, canon []byte) (string, error) {
-	id, err := keyedID(secret, "file name", canon)
-	return fmt.Sprintf("%s%x%s", filePrefix, id, fileSuffix), err
+// appendRecord appends the record for (tag, response) at index to b.
+func (k *keys) appendRecord(b []byte, fileID [fileIDLen]byte, index uint64, tag [tagLen]byte, response int32) []byte {
+	var nonce [nonceLen]byte
+	_, _ = rand.Read(nonce[:])
+	var pt [4]byte
+	binary.LittleEndian.PutUint32(pt[:], uint32(response))
+	b = append(b, tag[:]...)
+	b = append(b, nonce[:]...)
+	ad := recordAD(fileID, tag, index)
+	return k.seal.Seal(b, nonce[:], pt[:], ad[:])
 }
 
-// bindingName is the memo's name in a privacy ledger (BindingName).
-func bindingName(secret, canon []byte) (string, error) {
-	id, err := keyedID(secret, "ledger binding", canon)
-	return fmt.Sprintf("memo %x", id), err
+// openRecord authenticates the record at index and returns its tag and
+// response.
+func (k *keys) openRecord(rec []byte, fileID [fileIDLen]byte, index uint64) (tag [tagLen]byte, response int32, err error) {
+	ad := recordAD(fileID, [tagLen]byte(rec[:tagLen]), index)
+	return k.openWith(rec, ad[:])
+}
+
+func (k *keys) openWith(rec, ad []byte) (tag [tagLen]byte, response int32, err error) {
+	tag = [tagLen]byte(rec[:tagLen])
+	nonce := rec[tagLen : tagLen+nonceLen]
+	var buf [4]byte
+	pt, err := k.seal.Open(buf[:0], nonce, rec[tagLen+nonceLen:recordLen], ad)
+	if err != nil {
+		return tag, 0, fmt.Errorf("%w: a record fails authentication (damaged, moved or removed records)", ErrCorrupt)
+	}
+	response = int32(binary.LittleEndian.Uint32(pt))
+	if response < 0 {
+		return tag, 0, fmt.Errorf("%w: negative response", ErrCorrupt)
+	}
+	return tag, response, nil
+}
+
+// recordAD is a record's associated data: fileID ‖ tag ‖ index (an array,
+// so it needs no allocation per record).
+func recordAD(fileID [fileIDLen]byte, tag [tagLen]byte, index uint64) (ad [fileIDLen + tagLen + 8]byte) {
+	copy(ad[:], fileID[:])
+	copy(ad[fileIDLen:], tag[:])
+	binary.BigEndian.PutUint64(ad[fileIDLen+tagLen:], index)
+	return ad
+}
+
+// chainStart is head₀, the chain head of a file with no record.
+func (k *keys) chainStart(h *header) [macLen]byte {
+	return [macLen]byte(k.headerMAC("chain", h.marshal()))
+}
+
+// chainNext is the head after rec.
+func (k *keys) chainNext(head [macLen]byte, rec []byte) [macLen]byte {
+	k.chain.Reset()
+	k.chain.Write(head[:])
+	k.chain.Write(rec)
+	var out [macLen]byte
+	k.chain.Sum(out[:0])
+	return out
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/wordveil/wordveil/internal/anchor"
@@ -31,117 +29,6 @@ type Memo struct {
 	resp    map[[tagLen]byte]int32
 	err     error // sticky: once the file is found corrupt, always corrupt
 	closed  bool
-}
-
-// Options are optional settings of OpenWith.
-type Options struct {
-	// Anchor, if set, keeps each file's record count and chain head
-	// (format.go) outside the directory. A file can be rolled back
-	// (truncated at a record boundary, an older copy restored, deleted)
-	// but the anchor cannot roll back with it, so Open and every Resolve
-	// compare the file with it and fail closed (ErrCorrupt) on a file
-	// that holds fewer records than the anchor says, or whose records up
-	// to the anchor's count are not the ones the anchor saw (the package
-	// doc says what is not detected without one). A file's state is kept
-	// under "memo-" and 32 hex digits keyed by the secret (it does not say
-	// which mechanism, ε or asset the memo serves) and is 45 opaque bytes
-	// (a MAC value and a count). Calls are made with the memo file
-	// locked, one at a time per file.
-	Anchor anchor.Anchor
-}
-
-// Open is OpenWith without options (no anchor).
-func Open(dir string, id Identity, secret []byte) (*Memo, error) {
-	return OpenWith(dir, id, secret, Options{})
-}
-
-// OpenWith opens the memo for id in dir, creating dir (0700) and the memo
-// file if needed. dir == "" keeps the memo in memory only, with random keys
-// (secret may then be nil and is ignored, and so is opt). Otherwise secret,
-// at least MinSecretLen bytes from the platform keystore, keys the file.
-// A version 1 file of id is migrated to version 2 (legacy.go).
-func OpenWith(dir string, id Identity, secret []byte, opt Options) (*Memo, error) {
-	if err := id.validate(); err != nil {
-		return nil, err
-	}
-	m := &Memo{resp: map[[tagLen]byte]int32{}, id: id}
-	if dir == "" {
-		k, err := memoryKeys()
-		if err != nil {
-			return nil, fmt.Errorf("memo: %w", err)
-		}
-		m.k = k
-		return m, nil
-	}
-	if len(secret) < MinSecretLen {
-		return nil, fmt.Errorf("%w: %d bytes, need at least %d", ErrSecret, len(secret), MinSecretLen)
-	}
-	canon := id.canonical()
-	name, err := fileName(secret, canon)
-	if err != nil {
-		return nil, fmt.Errorf("memo: %w", err)
-	}
-	binding, err := bindingName(secret, canon)
-	if err != nil {
-		return nil, fmt.Errorf("memo: %w", err)
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("memo: %w", err)
-	}
-	m.path, m.anchor = filepath.Join(dir, name), opt.Anchor
-	m.name, m.binding = strings.TrimSuffix(name, fileSuffix), binding
-	legacy, lh, lk, err := scan(dir, name, canon, secret)
-	if err == nil && legacy != "" {
-		err = migrate(dir, legacy, lh, lk, canon, m.path)
-	}
-	if err != nil {
-		return nil, err
-	}
-	a, ok, err := m.loadAnchor()
-	if err != nil {
-		return nil, err
-	}
-	if ok {
-		m.want = &a
-	}
-	f, unlock, err := m.openFile(canon, secret, m.want)
-	if err != nil {
-		return nil, err
-	}
-	m.f = f
-	err = m.load(canon, secret)
-	unlock() // before any Close: an unlock after it could hit a reused descriptor
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return m, nil
-}
-
-// load reads and checks the locked file from the start, then records its
-// state in the anchor if the anchor is behind (a crash between an append
-// and the anchor's store, a first use of the anchor, or a migration).
-func (m *Memo) load(canon, secret []byte) error {
-	h, k, idOK, err := readHeader(m.f, filepath.Base(m.path), canon, secret)
-	switch {
-	case err != nil:
-		return err
-	case h.v1:
-		return fmt.Errorf("%w: a version 1 header under a version 2 name", ErrCorrupt)
-	case !idOK:
-		// The name is this identity's: its MAC is damaged, or the file
-		// was put here from elsewhere. Never a second memo.
-		return fmt.Errorf("%w: the identity MAC of %s does not verify", ErrCorrupt, filepath.Base(m.path))
-	}
-	m.hdr, m.k, m.off, m.count = h, k, headerLen, 0
-	m.head = k.chainStart(&h)
-	if err := m.refresh(); err != nil {
-		return err
-	}
-	if m.anchor != nil && (m.want == nil || m.count > m.want.count) {
-		return m.storeAnchor()
-	}
-	return nil
 }
 
 // Resolve answers every word of words (ids ≥ 0; repeats allowed) with its
