@@ -66,6 +66,7 @@ var categories = []struct {
 	{mechanism.ErrInvalidTEMOptions, ErrInvalidConfig},
 	{mechanism.ErrUnknownMechanism, ErrInvalidConfig},
 	{mechanism.ErrUnknownLevel, ErrInvalidConfig},
+	{mechanism.ErrNotOffered, ErrInvalidConfig}, // tem: TEM over the asset's Euclidean lists
 	{mechanism.ErrNoPreset, ErrInvalidConfig},
 	{privatize.ErrOOVPolicy, ErrInvalidConfig},
 	{privatize.ErrNoUnitLoss, ErrInvalidConfig},

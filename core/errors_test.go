@@ -36,6 +36,7 @@ var knownSentinels = map[string]error{
 	"mechanism.ErrNilSource":         mechanism.ErrNilSource,
 	"mechanism.ErrUnknownMechanism":  mechanism.ErrUnknownMechanism,
 	"mechanism.ErrUnknownLevel":      mechanism.ErrUnknownLevel,
+	"mechanism.ErrNotOffered":        mechanism.ErrNotOffered,
 	"mechanism.ErrNoPreset":          mechanism.ErrNoPreset,
 	"mechanism.ErrNoOutputs":         mechanism.ErrNoOutputs,
 	"mechanism.ErrOutputsMismatch":   mechanism.ErrOutputsMismatch,

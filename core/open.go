@@ -40,8 +40,8 @@ func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer
 	if err != nil {
 		return nil, err
 	}
-	if why := mechanism.NotOffered(string(s.Mechanism), a); why != "" {
-		return nil, invalid("%s", why)
+	if err = mechanism.CheckOffered(string(s.Mechanism), a); err != nil {
+		return nil, err
 	}
 	eps := s.Epsilon
 	if eps == 0 {

@@ -62,7 +62,7 @@ func validMechanism(c *Config) error {
 		c.Mechanism = BRR
 	}
 	name := string(c.Mechanism)
-	if slices.Contains(mechanism.Offered(), name) || mechanism.NotOffered(name, nil) != "" {
+	if slices.Contains(mechanism.Offered(), name) || mechanism.CheckOffered(name, nil) != nil {
 		// A name the engine builds but the product does not offer is
 		// refused once the asset is read, with its figures (openWith).
 		return nil

@@ -49,10 +49,10 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if why := mechanism.NotOffered(*name, a); why != "" {
+	if err := mechanism.CheckOffered(*name, a); err != nil {
 		// What privatize refuses, stats does not measure; the research
 		// tool does (wvcalibrate, docs/PRIVACY_LEVELS.md).
-		return fmt.Errorf("%w: %s", errUsage, why)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	var names, levels []string
 	if *name != "" {

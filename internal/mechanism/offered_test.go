@@ -1,6 +1,7 @@
 package mechanism
 
 import (
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -17,16 +18,16 @@ func TestOffered(t *testing.T) {
 		t.Fatalf("Offered() = %v, want %v", got, want)
 	}
 	for _, n := range Offered() {
-		if why := NotOffered(n, nil); why != "" {
-			t.Errorf("NotOffered(%q) = %q for an offered name", n, why)
+		if err := CheckOffered(n, nil); err != nil {
+			t.Errorf("CheckOffered(%q) = %v for an offered name", n, err)
 		}
 	}
-	if why := NotOffered("bogus", nil); why != "" {
-		t.Errorf("NotOffered(bogus) = %q: an unknown name is New's to refuse", why)
+	if err := CheckOffered("bogus", nil); err != nil {
+		t.Errorf("CheckOffered(bogus) = %v: an unknown name is New's to refuse", err)
 	}
 }
 
-// TestNotOfferedTEM: the refusal of Euclidean TEM names 1-DT, and its
+// TestNotOfferedTEM: the refusal (ErrNotOffered) of Euclidean TEM names 1-DT, and its
 // figures are the asset's: γ_max from the header, the floor the mechanism
 // itself enforces (to the 4 digits its own error quotes). At that floor,
 // nearly every word comes back unchanged, as the message says.
@@ -43,7 +44,11 @@ func TestNotOfferedTEM(t *testing.T) {
 		{"asset without TEM lists", &wva.Asset{}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			why := NotOffered(NameTEM, tc.a)
+			err := CheckOffered(NameTEM, tc.a)
+			if !errors.Is(err, ErrNotOffered) {
+				t.Fatalf("CheckOffered(tem) = %v, want ErrNotOffered", err)
+			}
+			why := err.Error()
 			for _, s := range append(tc.want, "tem (TEM over", "is not offered", "keep", "use 1dt (TEM over 1-Diffractor's precomputed lists)", "tem-hamming") {
 				if !strings.Contains(why, s) {
 					t.Errorf("%q lacks %q", why, s)
@@ -71,7 +76,7 @@ func TestNotOfferedTEM(t *testing.T) {
 		}
 	}
 	share := float64(kept) / (words * draws)
-	t.Logf("%s\nkept at ε %v: %.4f", NotOffered(NameTEM, a), floor, share)
+	t.Logf("%v\nkept at ε %v: %.4f", CheckOffered(NameTEM, a), floor, share)
 	if share < 0.98 {
 		t.Errorf("at its floor ε %v, TEM kept %.3f of the words: the refusal's \"keeps nearly every word\" is wrong", floor, share)
 	}

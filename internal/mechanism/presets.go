@@ -3,6 +3,7 @@ package mechanism
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/wordveil/wordveil/internal/errwrap"
@@ -35,12 +36,14 @@ const (
 )
 
 // ErrUnknownMechanism and ErrUnknownLevel reject names outside the tables;
-// ErrNoPreset says the asset carries no calibrated ε for this mechanism
+// ErrNotOffered, a mechanism New builds but the front doors do not offer
+// (CheckOffered); ErrNoPreset says the asset carries no calibrated ε for this mechanism
 // and level (an asset built without presets, or a level the mechanism
 // cannot reach on it).
 var (
 	ErrUnknownMechanism = errors.New("unknown mechanism")
 	ErrUnknownLevel     = errors.New("unknown privacy level")
+	ErrNotOffered       = errors.New("mechanism not offered")
 	ErrNoPreset         = errors.New("no preset for this mechanism")
 )
 
@@ -77,6 +80,40 @@ func Names() []string {
 	names := []string{NameBRR, NameTEMHamming, NameTEM, Name1DG, Name1DT, NameSanText, NameCusText}
 	sort.Strings(names)
 	return names
+}
+
+// The product's front doors (package core, and through it the CLI, the
+// mobile binding and the Beam pipeline) offer every mechanism New builds
+// but NameTEM. TEM over the asset's Euclidean lists stays here, for the
+// research module and the audit, because on the device it cannot protect:
+// the lists hold, for each word, the words within γ_max (3.81 on the
+// embedded asset), so Theorem 4.2's γ fits in them only from ε ≈ 9.31, and
+// at such an ε a neighbour at Euclidean distance d weighs e^(−ε·d/2)
+// against the word itself: nearly every word comes back unchanged (mean
+// N_w ≈ 0.999, docs/PRIVACY_LEVELS.md). The device's TEM over
+// precomputed neighbour lists is 1-DT: TEM along 1-Diffractor's lists.
+
+// Offered lists, sorted, the mechanisms the product's front doors offer:
+// Names without NameTEM.
+func Offered() []string {
+	return slices.DeleteFunc(Names(), func(n string) bool { return n == NameTEM })
+}
+
+// CheckOffered refuses name, a mechanism New builds but the product does
+// not offer (ErrNotOffered), quoting the figures of asset a where it has
+// them (a may be nil); nil when name is offered, or unknown (New's error
+// says so).
+func CheckOffered(name string, a *wva.Asset) error {
+	if name != NameTEM {
+		return nil
+	}
+	const use = "use 1dt (TEM over 1-Diffractor's precomputed lists) or tem-hamming (TEM on the codes)"
+	if a == nil || a.Header.TEM == nil {
+		return errwrap.Tag(ErrNotOffered, "%s (TEM over an asset's Euclidean lists) is not offered: the ε its lists admit keep nearly every word; %s", name, use)
+	}
+	g := a.Header.TEM.GammaMax
+	return errwrap.Tag(ErrNotOffered, "%s (TEM over the asset's Euclidean lists) is not offered: on this asset its lists (γ_max %v) admit only ε ≥ %v, where it keeps nearly every word; %s",
+		name, g, roundUp(listsFloor(a.Header.Words, g, TEMOptions{})), use)
 }
 
 // unknownMechanism is the error for a name outside Names.
