@@ -55,78 +55,11 @@ type Ledger struct {
 	compactAt int // after a failed compaction, do not retry before this many records
 }
 
-// Options are optional settings of OpenWith.
-type Options struct {
-	// Anchor, if set, keeps the ledger's position (its id, record count
-	// and chain head; format.go) outside its directory, where a restore
-	// of the directory cannot roll it back, so that a ledger rolled back
-	// fails closed across Opens. Every process using the directory should
-	// use it. The position is kept under AnchorPrefix followed by the 32
-	// hex digits of the ledger's random id (made with the ledger, kept in
-	// its file): a copy, a restore or a move of the directory finds the
-	// same anchor, wherever it is opened, and the anchors of several
-	// ledgers (and memos) can share one store. The state is 61 opaque
-	// bytes: a random id, a count and a hash, which say nothing about the
-	// charges.
-	//
-	// With an anchor, Open and every call fail closed (ErrCorrupt) on a
-	// file with fewer records than the anchor says (whole records cut
-	// off, an older copy or a backup restored), a file whose records up
-	// to that count are not the ones the anchor saw, or a file missing
-	// from a directory that held a ledger (its marker file,
-	// wordveil-ledger.json, is still there; the id, hence the anchor, of
-	// a missing file is unknown: a directory deleted whole starts a new
-	// ledger). A file ahead of its anchor (a crash between an append and
-	// the anchor's store, or a process that ran without the anchor) is
-	// accepted and the anchor moved forward; if such a process also
-	// compacted the log, the records between the anchor and the snapshot
-	// can no longer be checked.
-	Anchor anchor.Anchor
-	// Bind, if its Name is set, is recorded in the same locked pass that
-	// opens the ledger, as Rebind(Bind.Legacy, Bind.Name, Bind.ID) would
-	// (Bind(Bind.Name, Bind.ID) without a Legacy name): the open fails
-	// with ErrBindingMismatch where either name is bound to another id.
-	Bind Binding
-}
-
 // Binding is a name tied to an id in the ledger (Bind), and the name it
 // had before, if any, to be renamed (Rebind).
 type Binding struct {
 	Name, ID string
 	Legacy   string // "": none
-}
-
-// Open is OpenWith without options (no anchor).
-func Open(dir string, caps Caps) (*Ledger, error) {
-	return OpenWith(dir, caps, Options{})
-}
-
-// OpenWith opens (creating if needed) the ledger in dir with caps, those
-// given in words converted to unit-free loss first (Caps). It reads the
-// whole file once, so a corrupt ledger is reported at once. Ledgers
-// opened on one directory with different caps share one history; each
-// enforces its own caps. Nothing is created on disk when caps are invalid.
-func OpenWith(dir string, caps Caps, opt Options) (*Ledger, error) {
-	caps, err := caps.inLoss()
-	if err != nil {
-		return nil, err
-	}
-	if dir == "" {
-		return nil, errwrap.Tag(ErrInvalid, "ledger: empty directory name")
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("ledger: open %s: %w", dir, err)
-	}
-	if b := opt.Bind; b.Name != "" || b.Legacy != "" {
-		if err := errors.Join(validBinding(b.Name, b.ID), validLegacy(b)); err != nil {
-			return nil, errwrap.Tag(ErrInvalid, "ledger: %v", err)
-		}
-	}
-	l := &Ledger{dir: dir, caps: caps, now: time.Now, slack: compactSlack, anchor: opt.Anchor, bound: opt.Bind}
-	if err := l.open(); err != nil {
-		return nil, err
-	}
-	return l, nil
 }
 
 // Caps returns the caps the ledger was opened with, those given in words

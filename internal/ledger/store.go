@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/wordveil/wordveil/internal/errwrap"
 	"github.com/wordveil/wordveil/internal/safefile"
@@ -75,113 +74,6 @@ func (l *Ledger) locked(f func(*os.File) error) error {
 		return err
 	}
 	return f(file)
-}
-
-// open creates the file if needed (migrating version 1), reads it,
-// rewrites a version 2 file as version 3, records this handle's period as
-// the retention window if it is wider and its binding (Options.Bind), and
-// moves the anchor forward.
-func (l *Ledger) open() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	// The directory's lock file serializes creation and migration (and
-	// excludes builds that lock only it); every call after that locks the
-	// data file itself.
-	release, err := safefile.Lock(filepath.Join(l.dir, lockName))
-	if err != nil {
-		return fmt.Errorf("ledger: lock %s: %w", l.dir, err)
-	}
-	defer release()
-	if err := l.create(); err != nil {
-		return err
-	}
-	file, unlock, err := l.lockFile()
-	if err != nil {
-		return err
-	}
-	defer file.Close()
-	defer unlock()
-	// Temporary files left by a crash during a compaction or a migration:
-	// under both locks no one else is writing one.
-	if ents, err := os.ReadDir(l.dir); err == nil {
-		for _, e := range ents {
-			if n := e.Name(); strings.HasPrefix(n, "."+FileName+".") || strings.HasPrefix(n, "."+legacyName+".") {
-				os.Remove(filepath.Join(l.dir, n))
-			}
-		}
-	}
-	if err := l.refresh(file); err != nil {
-		return err
-	}
-	if l.st.v2 {
-		if err := l.compact(); err != nil {
-			return fmt.Errorf("ledger: rewrite the version 2 file: %w", err)
-		}
-	}
-	if p := int64(l.caps.Period); p > l.st.retention {
-		if err := l.append(file, retentionSlot(l.st.nonce, l.off, p)); err != nil {
-			return err
-		}
-		l.st.retention = p
-		l.st.records++
-	}
-	if l.bound.Name != "" {
-		if err := l.bind(file, l.bound); err != nil {
-			return err
-		}
-	}
-	if a := l.seen; l.anchor != nil && (a == nil || a.seq < l.st.seq || l.st.v2) {
-		return l.storeAnchor()
-	}
-	return nil
-}
-
-// create makes sure the directory holds a ledger file and, beside it, the
-// version 1 file's tombstone: it carries a version 1 ledger over, starts a
-// fresh one where there was none, and fails closed where the tombstone says
-// a ledger was deleted.
-func (l *Ledger) create() error {
-	legacy := filepath.Join(l.dir, legacyName)
-	_, err := os.Stat(l.path())
-	if err == nil {
-		// The log exists; a crash may have come before the tombstone.
-		if b, err := os.ReadFile(legacy); err != nil || string(b) != tombstone {
-			return writeTombstone(legacy)
-		}
-		return nil
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("ledger: open %s: %w", l.path(), err)
-	}
-	st, isTombstone, err := readLegacy(legacy, int64(l.caps.Period))
-	switch {
-	case err != nil:
-		return err
-	case l.seen != nil:
-		// This handle has read the ledger: it is gone from under it.
-		return fmt.Errorf("%w: %s is missing, but the ledger held %d records", ErrCorrupt, FileName, l.seen.seq)
-	case isTombstone:
-		return fmt.Errorf("%w: %s is missing from a directory that held a ledger (delete the whole directory to start afresh)", ErrCorrupt, FileName)
-	case st == nil:
-		st = newState(int64(l.caps.Period))
-	}
-	st.nonce, st.id = newNonce(), newLedgerID()
-	st.head = chainStart(st.id)
-	st.retention = int64(l.caps.Period)
-	st.win.advance(max(st.clock, l.now().UnixNano()), st.retention)
-	// Exclusive: should two processes get here at once (the lock file
-	// removed under them), one creates the ledger and the other reads it.
-	if _, err := safefile.CreateExclusive(l.path(), encodeSnapshot(st, st.nonce), 0o600); err != nil {
-		return fmt.Errorf("ledger: %w", err)
-	}
-	return writeTombstone(legacy)
-}
-
-func writeTombstone(path string) error {
-	if err := safefile.WriteFile(path, []byte(tombstone), 0o600); err != nil {
-		return fmt.Errorf("ledger: %w", err)
-	}
-	return nil
 }
 
 // refresh brings the cache up to date with the file: it reads only the
