@@ -134,6 +134,7 @@ var layers = []layer{
 		self:  true,
 		tests: []string{verification, testOnly},
 		pkgs: []pkg{
+			{"internal/anchor", "the host's rollback-anchor store: the interface, its file implementation, directory pins and resets"},
 			{"internal/deniability", "plausible deniability (N_w, S_w) of any mechanism"},
 			{"internal/hamming", "exact k-NN and range search over 256-bit codes (scan, MIH, planner, chains)"},
 			{"internal/ledger", "the on-disk privacy budget (append-only, O(1) per charge)"},
@@ -150,7 +151,6 @@ var layers = []layer{
 		tests: []string{testOnly},
 		pkgs: []pkg{
 			{"assets", "public: the embedded default English asset's bytes, and its provenance"},
-			{"internal/anchor", "the one interface of the host's rollback-anchor store (memo, ledger, core.Anchor)"},
 			{"internal/buildinfo", "which build is running (wordveil version, mobile.Version)"},
 			{"internal/epsrange", "the one definition of the ε every mechanism accepts"},
 			{"internal/errwrap", "engine errors that name their source once and still match their sentinel"},
