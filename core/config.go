@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"time"
 
 	"github.com/wordveil/wordveil/internal/anchor"
@@ -131,11 +132,24 @@ type Config struct {
 	// MemoSecret (at least 32 bytes) seals the memo. Keep it in the
 	// platform's key store, never beside the memo.
 	MemoSecret []byte
-	// Anchor, if set, keeps the latest state of the memo and ledger files
-	// outside their directories, so that a rolled-back, truncated or
-	// replaced file fails closed (ErrCorruptState) instead of answering
-	// words afresh or handing budget back (docs/STATE_FILES.md). Needs
-	// MemoDir or LedgerDir.
+	// Anchor keeps the latest state of the memo and ledger files outside
+	// their directories, so that a rolled-back, truncated, replaced or
+	// deleted file fails closed (ErrCorruptState) instead of answering
+	// words afresh or handing budget back (docs/STATE_FILES.md). It also
+	// keeps a pin per directory (which ledger, which secret's memos it
+	// held) and the marks of Reset.
+	//
+	// nil (the default) with MemoDir or LedgerDir: Open keeps the anchors
+	// in files in the user's configuration directory,
+	// os.UserConfigDir()/wordveil/anchors — the CLI's default state
+	// directory, so the two share them — and says so in
+	// Info.AnchorDir; a MemoDir or LedgerDir inside
+	// os.UserConfigDir()/wordveil, or containing it, is ErrInvalidConfig
+	// (a backup or restore of the data must not carry its anchors). An
+	// app whose data is backed up should give an Anchor in storage that
+	// is not (Android no-backup or Keystore storage, the iOS Keychain
+	// …ThisDeviceOnly). NoAnchor opts out. An Anchor (NoAnchor too)
+	// without MemoDir or LedgerDir is ErrInvalidConfig.
 	Anchor Anchor
 }
 
@@ -201,3 +215,21 @@ type Caps struct {
 // type with these two methods, such as the binding's mobile.StateAnchor,
 // is passed to the memo and the ledger as it is).
 type Anchor = anchor.Anchor
+
+// NoAnchor, as Config.Anchor, opts out of every anchor: the memo and the
+// ledger then detect damage to their files and, while a Privatizer is
+// open, a file cut, replaced or deleted under it, but across Opens not: a
+// backup restored, a file cut at a record boundary, a directory deleted
+// whole and started afresh. Each of those answers again, afresh, words
+// already answered (two responses for one word average the noise away),
+// or hands spent budget back; Reset cannot keep a restored copy from
+// undoing it either (docs/STATE_FILES.md). Its methods fail: it is never
+// called.
+var NoAnchor Anchor = noAnchor{}
+
+type noAnchor struct{}
+
+func (noAnchor) Load(string) ([]byte, error) { return nil, errNoAnchor }
+func (noAnchor) Store(string, []byte) error  { return errNoAnchor }
+
+var errNoAnchor = errors.New("core.NoAnchor: no anchor")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/wordveil/wordveil/internal/anchor"
 	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/memo"
@@ -48,6 +49,7 @@ var categories = []struct {
 	{ledger.ErrBudgetExceeded, ErrBudgetExceeded},
 	{ledger.ErrCorrupt, ErrCorruptState},
 	{ledger.ErrBindingMismatch, ErrCorruptState}, // the memo was deleted or replaced under its ledger
+	{anchor.ErrMismatch, ErrCorruptState},        // a directory deleted whole and started afresh, or replaced
 	{memo.ErrCorrupt, ErrCorruptState},
 	{memo.ErrWrongSecret, ErrCorruptState},
 	{memo.ErrFull, ErrCorruptState},

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/wordveil/wordveil/internal/anchor"
 	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/memo"
@@ -50,6 +51,7 @@ var knownSentinels = map[string]error{
 	"mechanism.ErrEpsilonSaturated":  mechanism.ErrEpsilonSaturated,
 	"privatize.ErrInvalid":           privatize.ErrInvalid,
 	"ledger.ErrBindingMismatch":      ledger.ErrBindingMismatch,
+	"anchor.ErrMismatch":             anchor.ErrMismatch,
 	"wva.ErrNotRegular":              wva.ErrNotRegular,
 	"wva.ErrFileTooLarge":            wva.ErrFileTooLarge,
 	"memo.ErrCorrupt":                memo.ErrCorrupt,

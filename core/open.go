@@ -83,14 +83,27 @@ func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer
 		}
 	}
 	if s.MemoDir != "" {
+		// The directory's pin is checked before the memo is opened (or
+		// created), and set once it is.
+		pin, err := memoPin(s.anchor, s.MemoDir, s.MemoSecret)
+		if err != nil {
+			return nil, err
+		}
 		id := privatize.MemoIdentity(m, a)
-		if opt.Memo, err = memo.OpenWith(s.MemoDir, id, s.MemoSecret, memo.Options{Anchor: s.Anchor}); err != nil {
+		if opt.Memo, err = memo.OpenWith(s.MemoDir, id, s.MemoSecret, memo.Options{Anchor: s.anchor}); err != nil {
+			return nil, err
+		}
+		if err = pin(); err != nil {
 			return nil, err
 		}
 	}
 	if s.LedgerDir != "" {
+		la, err := ledgerAnchor(s.anchor, s.LedgerDir)
+		if err != nil {
+			return nil, err
+		}
 		// The memo file is bound to the ledger as the ledger opens.
-		lopt := ledger.Options{Anchor: s.Anchor, Bind: privatize.MemoBinding(opt.Memo)}
+		lopt := ledger.Options{Anchor: la, Bind: privatize.MemoBinding(opt.Memo)}
 		if opt.Ledger, err = ledger.OpenWith(s.LedgerDir, caps, lopt); err != nil {
 			return nil, err
 		}
@@ -107,7 +120,7 @@ func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer
 		return nil, err
 	}
 	p = &Privatizer{asset: a, mech: m, text: t, info: Info{Mechanism: s.Mechanism, Epsilon: m.Epsilon(),
-		Metric: m.Metric(), WordCost: cost, VocabularySize: a.Len(), AssetName: a.Header.Name}} // AssetSHA256: filled by Info, on request
+		Metric: m.Metric(), WordCost: cost, VocabularySize: a.Len(), AssetName: a.Header.Name, AnchorDir: s.anchorDir}} // AssetSHA256: filled by Info, on request
 	p.srcs.New = func() any { return mechanism.NewSecureSource() }
 	return p, nil
 }

@@ -55,6 +55,10 @@ type Info struct {
 	VocabularySize int      // words of the asset
 	AssetName      string   // the asset's name (its header)
 	AssetSHA256    [32]byte // SHA-256 of the asset file: what a memo's responses are bound to
+	// AnchorDir is the directory of the default anchor
+	// (os.UserConfigDir()/wordveil/anchors), when Open keeps the memo's
+	// and ledger's anchors there (Config.Anchor nil); "" otherwise.
+	AnchorDir string
 }
 
 // Info returns what p was opened with (the zero Info on a nil, zero-value

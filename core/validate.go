@@ -22,10 +22,12 @@ const (
 // composes the engine from it top-down, without coming back to this
 // package's helpers between the engine's steps.
 type settings struct {
-	Config                    // the defaults of the empty names filled in
-	caps    ledger.Caps       // Config.Caps (Period 0: 24 hours); Open adds the cost per word
-	classes privatize.Classes // Config.Classes
-	text    privatize.Options // the text privatizer's options; Open adds the memo and the ledger
+	Config                      // the defaults of the empty names filled in
+	caps      ledger.Caps       // Config.Caps (Period 0: 24 hours); Open adds the cost per word
+	classes   privatize.Classes // Config.Classes
+	text      privatize.Options // the text privatizer's options; Open adds the memo and the ledger
+	anchor    Anchor            // the memo's and ledger's: Config.Anchor or the default; nil for NoAnchor
+	anchorDir string            // the default anchor's directory, if it is used
 }
 
 // validate checks every field of cfg that needs no asset, in one pass,
@@ -43,6 +45,10 @@ func validate(cfg Config) (settings, error) {
 		if err := check(&s.Config); err != nil {
 			return settings{}, err
 		}
+	}
+	var err error
+	if s.anchor, s.anchorDir, err = stateAnchor(&s.Config); err != nil {
+		return settings{}, err
 	}
 	c := s.Caps
 	s.caps = ledger.Caps{Lifetime: c.Lifetime, PerPeriod: c.PerPeriod, Period: c.Period,
@@ -182,9 +188,9 @@ func validAsset(c *Config) error {
 func validState(c *Config) error {
 	switch {
 	case c.Anchor != nil && c.LedgerDir == "" && c.MemoDir == "":
-		return invalid("an Anchor needs MemoDir or LedgerDir: it anchors nothing without them")
+		return invalid("an Anchor (or NoAnchor) needs MemoDir or LedgerDir: it anchors nothing without them")
 	case c.MemoDir == "" && len(c.MemoSecret) > 0:
 		return invalid("MemoSecret needs MemoDir")
 	}
-	return nil
+	return checkDefaultPlace(c)
 }

@@ -47,6 +47,7 @@ const pinReset = "reset"
 type Pin struct {
 	a    Anchor
 	name string
+	kind string // for messages
 	dir  string // canonical, for messages
 }
 
@@ -58,7 +59,7 @@ func NewPin(a Anchor, kind, dir string) (Pin, error) {
 		return Pin{}, fmt.Errorf("anchor: %w", err)
 	}
 	h := sha256.Sum256([]byte(kind + "\x00" + c))
-	return Pin{a: a, name: "path-" + hex.EncodeToString(h[:16]), dir: c}, nil
+	return Pin{a: a, name: "path-" + hex.EncodeToString(h[:16]), kind: kind, dir: c}, nil
 }
 
 // Name is the pin's name in its Anchor.
@@ -78,9 +79,8 @@ func (p Pin) Value() (string, error) {
 }
 
 // Check fails with ErrMismatch when the pin holds a value other than
-// want (what of it is for messages). It reports whether the pin must be
-// set to want.
-func (p Pin) Check(want, what string) (unset bool, err error) {
+// want. It reports whether the pin must be set to want.
+func (p Pin) Check(want string) (unset bool, err error) {
 	v, err := p.Value()
 	switch {
 	case err != nil:
@@ -88,7 +88,7 @@ func (p Pin) Check(want, what string) (unset bool, err error) {
 	case v == "":
 		return true, nil
 	case v != want:
-		return false, fmt.Errorf("%w: %s held %s, now %s: it was deleted and started afresh, or replaced (to start over on purpose, reset it: core.Reset, wordveil state reset)", ErrMismatch, p.dir, what, want)
+		return false, fmt.Errorf("%w: the %s directory %s held %s, now %s: it was deleted and started afresh, or replaced (to start over on purpose, reset it: core.Reset, wordveil state reset)", ErrMismatch, p.kind, p.dir, v, want)
 	}
 	return false, nil
 }
@@ -124,7 +124,7 @@ type pinned struct {
 
 func (a *pinned) Load(name string) ([]byte, error) {
 	if strings.HasPrefix(name, a.prefix) {
-		if _, err := a.pin.Check(name, "ledger "+name); err != nil {
+		if _, err := a.pin.Check(name); err != nil {
 			return nil, err
 		}
 	}
@@ -143,7 +143,7 @@ func (a *pinned) Store(name string, state []byte) error {
 	if a.done == name {
 		return nil
 	}
-	unset, err := a.pin.Check(name, "ledger "+name)
+	unset, err := a.pin.Check(name)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+
+	"github.com/wordveil/wordveil/internal/anchor"
 )
 
 // AnchorPrefix begins the name under which a ledger's position is kept.
@@ -99,6 +101,9 @@ func (l *Ledger) loadAnchor(id [ledgerIDLen]byte) (*position, error) {
 	}
 	if len(b) == 0 { // nothing stored (a host may return empty for none)
 		return nil, nil
+	}
+	if anchor.IsRetired(b) {
+		return nil, fmt.Errorf("%w: this ledger was reset (its files deleted on purpose): a copy restored since would hand back what was spent after the reset", ErrCorrupt)
 	}
 	p, err := parsePosition(b)
 	if err != nil {

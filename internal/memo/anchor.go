@@ -45,6 +45,7 @@ func (m *Memo) storeAnchor() error {
 	if err := m.anchor.Store(m.name, anchorState{m.count, m.head}.marshal()); err != nil {
 		return fmt.Errorf("memo: anchor: %w", err)
 	}
+	m.anchored = m.count
 	return nil
 }
 

@@ -26,6 +26,12 @@ type Memo struct {
 	count   uint64   // records read or written: the next record's index
 	head    [macLen]byte
 	want    *anchorState // the anchor's state at Open, checked while reading
+	// anchored is the record count last read from or stored in the
+	// anchor: a Resolve stores the anchor before it returns whenever the
+	// count is past it, so that every response a caller may release is
+	// anchored (also one read from records another process appended and
+	// did not anchor, having crashed or run without the anchor).
+	anchored uint64
 	resp    map[[tagLen]byte]int32
 	err     error // sticky: once the file is found corrupt, always corrupt
 	closed  bool
@@ -113,9 +119,11 @@ func (m *Memo) Resolve(words []int32, draw func(word int32) (int32, error), comm
 	for _, f := range fresh {
 		m.resp[f.tag] = f.resp
 	}
-	if len(fresh) > 0 {
+	if len(fresh) > 0 || m.count > m.anchored {
 		// Records first, then the anchor, then release: a crash between
 		// the two leaves a file ahead of its anchor, which Open accepts.
+		// Bytes past the anchor's count were therefore never released,
+		// which is what lets a torn tail be dropped (readNew).
 		if err := m.storeAnchor(); err != nil {
 			return nil, nil, err
 		}

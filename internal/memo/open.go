@@ -103,7 +103,7 @@ func OpenWith(dir string, id Identity, secret []byte, opt Options) (*Memo, error
 		return nil, err
 	}
 	if ok {
-		m.want = &a
+		m.want, m.anchored = &a, a.count
 	}
 	f, unlock, err := m.openFile(canon, secret, m.want)
 	if err != nil {
@@ -343,6 +343,9 @@ func (m *Memo) loadAnchor() (a anchorState, ok bool, err error) {
 	}
 	if len(b) == 0 { // nothing stored (a host may return empty for none)
 		return a, false, nil
+	}
+	if anchor.IsRetired(b) {
+		return a, false, fmt.Errorf("%w: this memo was reset (its files deleted on purpose): a copy restored since is refused, and a new memo needs a new secret", ErrCorrupt)
 	}
 	a, err = parseAnchor(b)
 	return a, err == nil, err

@@ -100,20 +100,8 @@ func (m *Memo) readNew(size int64) error {
 		return fmt.Errorf("%w: the file shrank from %d to %d bytes", ErrCorrupt, m.off, size)
 	}
 	extra := size - m.off
-	if torn := extra % recordLen; torn != 0 {
-		// Records are appended by one write under the file lock, and
-		// Resolve returns (so its caller releases) only after that write
-		// is fsynced. A tail shorter than a record is therefore a write cut
-		// short by a crash whose Resolve never returned: nothing was
-		// released for those bytes, and dropping them is safe.
-		if err := m.f.Truncate(size - torn); err != nil {
-			return fmt.Errorf("memo: drop torn record: %w", err)
-		}
-		if err := m.f.Sync(); err != nil {
-			return fmt.Errorf("memo: drop torn record: %w", err)
-		}
-		extra -= torn
-	}
+	torn := extra % recordLen
+	extra -= torn
 	n := extra / recordLen
 	if int64(len(m.resp))+n > MaxEntries {
 		return fmt.Errorf("%w: more than %d entries", ErrCorrupt, MaxEntries)
@@ -148,6 +136,34 @@ func (m *Memo) readNew(size int64) error {
 	}
 	if m.want != nil && m.count < m.want.count {
 		return fmt.Errorf("%w: the file holds %d records, the anchor says %d (rolled back: whole records cut off or an older copy restored)", ErrCorrupt, m.count, m.want.count)
+	}
+	if torn != 0 {
+		return m.dropTorn(size - torn)
+	}
+	return nil
+}
+
+// dropTorn cuts off the bytes after the last complete record, at end,
+// under the file lock, once the records before them are read and checked
+// (a file cut short of its anchor has failed closed by then, untouched).
+//
+// Those bytes were never released. Records are appended by one write
+// under the file lock, and Resolve returns (so its caller releases) only
+// after that write is fsynced and the anchor stored past it (Resolve,
+// m.anchored): every released response lies within the anchor's count,
+// which the complete records reach, so bytes after them are a write cut
+// short by a crash whose Resolve never returned — or bytes someone
+// appended, which are not records of this memo (a whole forged record
+// fails authentication; a part of one is never read). Dropping them
+// loses nothing. Without an anchor (opted out) the same holds for a
+// crash, but nothing tells a crash from a file cut at a record boundary,
+// which is accepted (docs/STATE_FILES.md).
+func (m *Memo) dropTorn(end int64) error {
+	if err := m.f.Truncate(end); err != nil {
+		return fmt.Errorf("memo: drop torn record: %w", err)
+	}
+	if err := m.f.Sync(); err != nil {
+		return fmt.Errorf("memo: drop torn record: %w", err)
 	}
 	return nil
 }
