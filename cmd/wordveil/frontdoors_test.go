@@ -315,7 +315,7 @@ func fdRows(t *testing.T, vocab int) []fdRow {
 // the doors then open with fdSecret.
 func fdSealMemo(t *testing.T, memoDir string) {
 	t.Helper()
-	p, err := core.Open(core.Config{MemoDir: memoDir, MemoSecret: fdOtherSecret})
+	p, err := core.Open(core.Config{MemoDir: memoDir, MemoSecret: fdOtherSecret, Anchor: core.NoAnchor})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +380,14 @@ func fdFresh(t *testing.T, r fdRow) core.Config {
 			r.prepare(t, cfg.MemoDir)
 		}
 	}
-	if cfg.Anchor != nil {
+	// A fresh anchor per door and row, also where the row gives none
+	// (package core would use its default, the binding refuses): memos
+	// of one secret and identity share an anchor name wherever they
+	// are, so rows sharing one store would see each other's memos as
+	// copies. Package core's default anchor is tested on its own
+	// (core/state_test.go), as is the binding's refusal
+	// (mobile/anchor_test.go).
+	if cfg.Anchor != nil || cfg.LedgerDir != "" || cfg.MemoDir != "" {
 		cfg.Anchor = &fdAnchor{}
 	}
 	return cfg

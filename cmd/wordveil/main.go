@@ -7,6 +7,7 @@
 //	wordveil bench                    text throughput per mechanism
 //	wordveil audit                    exact metric-DP audit on small vocabularies
 //	wordveil neighbours WORD...       exact Hamming neighbours in an asset
+//	wordveil state reset [flags]      start a memo or ledger over, for good
 //	wordveil version
 //
 // Exit codes: 0 success, 1 failure, 2 bad usage (printed once), 3 privacy
@@ -41,6 +42,7 @@ Usage:
   wordveil audit [flags]          exact metric-DP audit of every mechanism on small vocabularies
   wordveil assets inspect [FILE]  print an asset's header and section table (default: the embedded asset)
   wordveil neighbours WORD...     exact nearest neighbours of words by Hamming distance of their codes
+  wordveil state reset [flags]    delete a memo or ledger's state so that a restored copy is refused (-ledger DIR, -memo DIR, -state DIR)
   wordveil version                print the version
 
 Run 'wordveil COMMAND -h' for a command's flags. Building assets and the
@@ -81,6 +83,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return auditCmd(args[1:], stdout, stderr)
 	case "neighbours", "neighbors":
 		return neighbours(args[1:], stdout, stderr)
+	case "state":
+		return stateCmd(args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "wordveil", versionString())
 		return nil

@@ -245,15 +245,12 @@ func (f *privatizeFlags) config(set map[string]bool) (core.Config, error) {
 	if f.memoDir != "" && within(home, f.memoDir) || f.ledgerDir != "" && within(home, f.ledgerDir) {
 		return cfg, fmt.Errorf("%w: the state directory %s must be outside the memo and ledger directories (a restore of those must not restore their anchors): set -state", errUsage, home)
 	}
-	anchor := stateAnchor{memo: fileAnchor{anchorDir(home)}}
+	cfg.Anchor = stateAnchor(home)
 	if f.ledgerDir != "" {
-		la, err := ledgerAnchor(home, f.ledgerDir)
-		if err != nil {
+		if err := migratePin(home, f.ledgerDir); err != nil {
 			return cfg, err
 		}
-		anchor.ledger = &la
 	}
-	cfg.Anchor = anchor
 	if f.memoDir != "" {
 		keyPath := f.memoKey
 		if keyPath == "" {

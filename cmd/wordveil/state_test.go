@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wordveil/wordveil/internal/anchor"
 	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/memo"
 )
@@ -185,16 +186,19 @@ func TestCLIRollbackFailsClosed(t *testing.T) {
 			if !errors.Is(err, memo.ErrCorrupt) && !errors.Is(err, ledger.ErrCorrupt) || out.Len() != 0 {
 				t.Fatalf("after restoring an older copy: %v, printed %q", err, out.String())
 			}
-			// The reset path: removing the anchors as well.
-			as, _ := filepath.Glob(filepath.Join(state, "anchors", kind+"-*.anchor"))
-			if len(as) == 0 {
-				t.Fatal("no anchor kept")
-			}
-			for _, a := range as {
-				os.Remove(a)
+			// The reset path: wordveil state reset, then a fresh start,
+			// which the pre-reset copy restored once more cannot undo.
+			if err := run([]string{"state", "reset", "-" + kind, dir, "-state", state}, nil, &out, &errb); err != nil {
+				t.Fatalf("state reset: %v %s", err, errb.String())
 			}
 			if err := run(args, strings.NewReader("more words here\n"), &out, &errb); err != nil {
 				t.Fatalf("after a deliberate reset: %v", err)
+			}
+			copyDir(t, backup, dir)
+			out.Reset()
+			err = run(args, strings.NewReader("more words here\n"), &out, &errb)
+			if !errors.Is(err, memo.ErrCorrupt) && !errors.Is(err, ledger.ErrCorrupt) && !errors.Is(err, anchor.ErrMismatch) && !errors.Is(err, memo.ErrWrongSecret) || out.Len() != 0 {
+				t.Fatalf("a pre-reset copy restored after the reset: %v, printed %q", err, out.String())
 			}
 		})
 	}
@@ -273,7 +277,7 @@ func TestCLIRollbackOtherPathFailsClosed(t *testing.T) {
 // TestCLILedgerRestartedAtSamePathFailsClosed: a ledger directory deleted
 // whole and started afresh at the same path is refused (the path's pin
 // names the old ledger), and nothing is printed; the same ledger moved to
-// another path still opens; deleting the pin is the deliberate reset.
+// another path still opens; wordveil state reset is the deliberate reset.
 func TestCLILedgerRestartedAtSamePathFailsClosed(t *testing.T) {
 	root, state := t.TempDir(), t.TempDir()
 	dir := filepath.Join(root, "l")
@@ -291,7 +295,7 @@ func TestCLILedgerRestartedAtSamePathFailsClosed(t *testing.T) {
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
-	if err := charge(dir); !errors.Is(err, ledger.ErrCorrupt) || out.Len() != 0 {
+	if err := charge(dir); !errors.Is(err, anchor.ErrMismatch) || out.Len() != 0 {
 		t.Fatalf("ledger deleted whole and restarted at the same path: %v, printed %q", err, out.String())
 	}
 	// The refused run started a new ledger there; move it away and check
@@ -303,64 +307,13 @@ func TestCLILedgerRestartedAtSamePathFailsClosed(t *testing.T) {
 	if err := charge(moved); err != nil {
 		t.Fatalf("a ledger moved to a new path: %v %s", err, errb.String())
 	}
-	pins, _ := filepath.Glob(filepath.Join(state, "anchors", "path-*.pin"))
-	for _, p := range pins {
-		os.Remove(p)
+	if pins, _ := filepath.Glob(filepath.Join(state, "anchors", "path-*.anchor")); len(pins) == 0 {
+		t.Fatal("no pin written")
 	}
-	if len(pins) == 0 {
-		t.Fatal("no pin file written")
+	if err := run([]string{"state", "reset", "-ledger", dir, "-state", state}, nil, &out, &errb); err != nil {
+		t.Fatalf("state reset: %v %s", err, errb.String())
 	}
 	if err := charge(dir); err != nil {
-		t.Fatalf("after deleting the pins (a deliberate reset): %v %s", err, errb.String())
-	}
-}
-
-// TestStateAnchorDispatch: the one Anchor the CLI gives package core
-// sends a ledger's names to its pinned anchor (which writes the path's pin
-// and refuses another ledger at that path) and the memo's to the plain
-// file anchor (no pin); a ledger name without -ledger fails closed.
-func TestStateAnchorDispatch(t *testing.T) {
-	home := t.TempDir()
-	la, err := ledgerAnchor(home, filepath.Join(t.TempDir(), "ledger"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	withLedger := stateAnchor{ledger: &la, memo: fileAnchor{anchorDir(home)}}
-	memoOnly := stateAnchor{memo: fileAnchor{anchorDir(home)}}
-	const ledgerA, ledgerB, memoName = ledger.AnchorPrefix + "aa", ledger.AnchorPrefix + "bb", "memo-cc"
-
-	if err := withLedger.Store(memoName, []byte("m")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(la.pin); !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("a memo name wrote the ledger's pin: %v", err)
-	}
-	if err := withLedger.Store(ledgerA, []byte("l")); err != nil {
-		t.Fatal(err)
-	}
-	if pin, err := os.ReadFile(la.pin); err != nil || string(pin) != ledgerA {
-		t.Fatalf("a ledger name did not go to the pinned anchor: pin %q, %v", pin, err)
-	}
-	for _, tc := range []struct {
-		a    stateAnchor
-		name string
-		want string // "" for an error
-	}{
-		{withLedger, memoName, "m"},
-		{withLedger, ledgerA, "l"},
-		{withLedger, ledgerB, ""}, // another ledger at the pinned path
-		{memoOnly, memoName, "m"},
-		{memoOnly, ledgerA, ""}, // no ledger configured: never the plain file
-	} {
-		b, err := tc.a.Load(tc.name)
-		switch {
-		case tc.want == "" && err == nil:
-			t.Errorf("Load(%s) = %q, want an error", tc.name, b)
-		case tc.want != "" && (err != nil || string(b) != tc.want):
-			t.Errorf("Load(%s) = %q, %v; want %q", tc.name, b, err, tc.want)
-		}
-	}
-	if err := memoOnly.Store(ledgerA, []byte("x")); err == nil {
-		t.Error("Store of a ledger name without a ledger succeeded")
+		t.Fatalf("after state reset: %v %s", err, errb.String())
 	}
 }
