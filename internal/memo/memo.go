@@ -32,9 +32,9 @@ type Memo struct {
 	// anchored (also one read from records another process appended and
 	// did not anchor, having crashed or run without the anchor).
 	anchored uint64
-	resp    map[[tagLen]byte]int32
-	err     error // sticky: once the file is found corrupt, always corrupt
-	closed  bool
+	resp     map[[tagLen]byte]int32
+	err      error // sticky: once the file is found corrupt, always corrupt
+	closed   bool
 }
 
 // Resolve answers every word of words (ids ≥ 0; repeats allowed) with its
