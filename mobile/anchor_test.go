@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -77,8 +78,12 @@ func TestAnchorRestoredBackupFailsClosed(t *testing.T) {
 			}
 			noAnchor := *cfg
 			noAnchor.Anchor = nil
+			if _, err := OpenPrivatizer(&noAnchor); ErrCode(errString(err)) != CodeInvalidArgument || !strings.Contains(err.Error(), "StateAnchor") {
+				t.Fatalf("without an anchor: %v, want %s naming StateAnchor", err, CodeInvalidArgument)
+			}
+			noAnchor.NoAnchor = true
 			if _, err := OpenPrivatizer(&noAnchor); err != nil {
-				t.Fatalf("without an anchor (not detected, documented): %v", err)
+				t.Fatalf("opted out of the anchor (not detected, documented): %v", err)
 			}
 			kc.fail = true
 			if _, err := OpenPrivatizer(cfg); err == nil {

@@ -118,6 +118,12 @@ var zeroCalls = map[string]func(t *testing.T){
 			}
 		}
 	},
+	"ResetState": func(t *testing.T) {
+		// Nothing to reset: no directory.
+		for _, cfg := range []*Config{nil, {}} {
+			wantCode(t, "ResetState(empty)", ResetState(cfg), CodeInvalidArgument)
+		}
+	},
 	"NewConfig": func(t *testing.T) {
 		if c := NewConfig(); c == nil || c.Mechanism != "brr" || c.Preset != "balanced" || c.OOV != "random-word" || c.MemoSecret != nil {
 			t.Errorf("NewConfig() = %+v", c)

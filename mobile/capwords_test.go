@@ -36,7 +36,7 @@ func TestCapWords(t *testing.T) {
 					t.Skip("500 fsync'd charges (-short)")
 				}
 				cfg := NewConfig()
-				cfg.Mechanism, cfg.Preset, cfg.LedgerDir = "1dt", tc.preset, t.TempDir()
+				cfg.Mechanism, cfg.Preset, cfg.LedgerDir, cfg.Anchor = "1dt", tc.preset, t.TempDir(), &keychain{}
 				tc.set(cfg, n)
 				p, err := OpenPrivatizer(cfg)
 				if err != nil {

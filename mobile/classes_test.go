@@ -35,7 +35,7 @@ func TestClassSettingsRefused(t *testing.T) {
 		{"RareRank 2^32 (wraps to 0 in 32 bits)", func(c *Config) { c.RareEpsilon, c.RareRank = 0.5, 1<<32 }},
 		{"RareRank = vocabulary size", func(c *Config) { c.RareEpsilon, c.RareRank = 0.5, 50000 }},
 		{"class ε other than the main one, with a memo", func(c *Config) {
-			c.Epsilon, c.CapitalizedEpsilon, c.MemoDir, c.MemoSecret = 1, 0.5, "MEMO", make([]byte, 32)
+			c.Epsilon, c.CapitalizedEpsilon, c.MemoDir, c.MemoSecret, c.Anchor = 1, 0.5, "MEMO", make([]byte, 32), &keychain{}
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,7 +83,7 @@ func TestClassesEndToEnd(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := NewConfig()
-			cfg.Mechanism, cfg.Epsilon, cfg.LedgerDir = "1dg", 1, t.TempDir()
+			cfg.Mechanism, cfg.Epsilon, cfg.LedgerDir, cfg.Anchor = "1dg", 1, t.TempDir(), &keychain{}
 			tc.set(cfg)
 			if cfg.MemoDir != "" {
 				cfg.MemoDir = t.TempDir()

@@ -16,6 +16,7 @@ func closeConfig(t *testing.T) *Config {
 	cfg.LedgerDir = t.TempDir()
 	cfg.MemoDir = t.TempDir()
 	cfg.MemoSecret = bytes.Repeat([]byte{9}, 32)
+	cfg.Anchor = &keychain{}
 	return cfg
 }
 

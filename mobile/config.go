@@ -110,10 +110,20 @@ type Config struct {
 	// closed (WV_CORRUPT_STATE) instead of answering words afresh or handing
 	// budget back. Keep it apart from MemoDir and LedgerDir, in storage not
 	// backed up or restored with them (the samples' AnchorStore: Android
-	// noBackupFilesDir, iOS Keychain …ThisDeviceOnly). Without it those
-	// rollbacks are detected only while a Privatizer is open (see
-	// docs/STATE_FILES.md). Refused without MemoDir or LedgerDir.
+	// noBackupFilesDir, iOS Keychain …ThisDeviceOnly). It also remembers
+	// which ledger and which secret's memos each directory held, so a
+	// directory deleted whole and started afresh fails closed too; only
+	// ResetState starts over. Required with MemoDir or LedgerDir
+	// (WV_INVALID_ARGUMENT without it, unless NoAnchor); refused without
+	// them.
 	Anchor StateAnchor
+	// NoAnchor opts out of the Anchor a MemoDir or LedgerDir requires.
+	// Then a backup restored, a file cut at a record boundary or a
+	// directory deleted whole goes unnoticed across opens: words already
+	// answered are answered afresh (two responses for one word average
+	// the noise away) and spent budget is handed back
+	// (docs/STATE_FILES.md). Not with Anchor.
+	NoAnchor bool
 }
 
 // StateAnchor is core.Anchor's method set, declared again here only because
@@ -185,6 +195,10 @@ func (c *Config) root() (core.Config, error) {
 		// Epsilon is package core's ErrInvalidConfig (it would be ignored).
 		level = ""
 	}
+	anchor, err := c.stateAnchor()
+	if err != nil {
+		return core.Config{}, err
+	}
 	return core.Config{
 		Mechanism: core.Mechanism(c.Mechanism), Level: level, Epsilon: c.Epsilon,
 		AllowSaturatedEpsilon: c.AllowSaturatedEpsilon, AllowExcludedOutputs: c.AllowExcludedOutputs,
@@ -196,7 +210,28 @@ func (c *Config) root() (core.Config, error) {
 			LifetimeWords: int(c.CapLifetimeWords), PerPeriodWords: int(c.CapPerPeriodWords),
 			Period: time.Duration(c.PeriodSeconds) * time.Second},
 		// The host's StateAnchor is passed as it is: its method set is
-		// core.Anchor's (a nil one converts to a nil core.Anchor).
-		Anchor: c.Anchor,
+		// core.Anchor's.
+		Anchor: anchor,
 	}, nil
+}
+
+// stateAnchor is the core.Anchor c asks for: the host's, or
+// core.NoAnchor. A memo or ledger without either is refused: package
+// core's default (files in the user's configuration directory) is no
+// place for a phone's anchors, which must stay out of the app's backups.
+func (c *Config) stateAnchor() (core.Anchor, error) {
+	dirs := c.LedgerDir != "" || c.MemoDir != ""
+	switch {
+	case c.NoAnchor && c.Anchor != nil:
+		return nil, invalid("NoAnchor and Anchor are both set: give one")
+	case c.NoAnchor && !dirs:
+		return nil, invalid("NoAnchor needs MemoDir or LedgerDir: it opts out of nothing without them")
+	case c.NoAnchor:
+		return core.NoAnchor, nil
+	case c.Anchor == nil && dirs:
+		return nil, invalid("MemoDir and LedgerDir need an Anchor (a StateAnchor kept apart from them, in storage not backed up: docs/STATE_FILES.md), or NoAnchor to opt out")
+	case c.Anchor == nil:
+		return nil, nil // a nil StateAnchor would convert to a non-nil core.Anchor
+	}
+	return c.Anchor, nil
 }

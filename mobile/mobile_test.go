@@ -48,7 +48,7 @@ func TestEveryMechanism(t *testing.T) {
 		t.Fatalf("allowed saturated ε: %v", err)
 	}
 	cfg = NewConfig()
-	cfg.MemoDir = t.TempDir()
+	cfg.MemoDir, cfg.Anchor = t.TempDir(), &keychain{}
 	if _, err := OpenPrivatizer(cfg); ErrCode(fmt.Sprint(err)) != CodeInvalidArgument {
 		t.Fatalf("memo without a secret: %v", err)
 	}
@@ -113,7 +113,7 @@ func TestAssetBytesCopied(t *testing.T) {
 func TestConcurrentAndBudget(t *testing.T) {
 	cfg := NewConfig()
 	cfg.Mechanism = "1dg"
-	cfg.LedgerDir = t.TempDir()
+	cfg.LedgerDir, cfg.Anchor = t.TempDir(), &keychain{}
 	p0, _ := OpenPrivatizer(cfg)
 	r, _ := p0.Privatize("the cat")
 	perCall := r.UnitFree

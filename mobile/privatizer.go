@@ -304,3 +304,22 @@ func Version() (v string) {
 // -ldflags "-X .../mobile.version=..."; empty, Version reads the build
 // information instead.
 var version string
+
+// ResetState deletes the memo and ledger state of cfg's MemoDir and
+// LedgerDir (the memo files and the ledger's files, nothing else) and
+// records the reset in cfg's Anchor, so that a copy of the old state
+// restored later (a backup) fails with WV_CORRUPT_STATE instead of
+// undoing what was spent since: the one way to start over, for an app's
+// "forget me" or "clear data". Close every Privatizer on the directories
+// first. The old memos are retired under their secret: open the fresh
+// memo with a new MemoSecret (delete the old one from the key store). With
+// NoAnchor it only deletes the files. The other fields of cfg are not
+// used.
+func ResetState(cfg *Config) (err error) {
+	defer guard(&err)
+	c, err := cfg.root()
+	if err != nil {
+		return err
+	}
+	return wrap(core.Reset(c))
+}

@@ -16,7 +16,7 @@ import (
 func TestInvalidSettings(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	withLedger := func(f func(*Config)) func(*Config) {
-		return func(c *Config) { c.LedgerDir = "LEDGER"; f(c) }
+		return func(c *Config) { c.LedgerDir, c.Anchor = "LEDGER", &keychain{}; f(c) }
 	}
 	for _, tc := range []struct {
 		name   string
@@ -104,7 +104,7 @@ func TestBoundarySettingsWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.MaxTextBytes = 1 << 30
-	cfg.LedgerDir = t.TempDir()
+	cfg.LedgerDir, cfg.Anchor = t.TempDir(), &keychain{}
 	cfg.PeriodSeconds = maxPeriodSeconds
 	cfg.CapPerPeriod = 1.5 * r.UnitFree
 	p, err := OpenPrivatizer(cfg)

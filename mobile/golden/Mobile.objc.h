@@ -181,11 +181,23 @@ restored, records cut off, an older copy, a deleted file) fails
 closed (WV_CORRUPT_STATE) instead of answering words afresh or handing
 budget back. Keep it apart from MemoDir and LedgerDir, in storage not
 backed up or restored with them (the samples' AnchorStore: Android
-noBackupFilesDir, iOS Keychain …ThisDeviceOnly). Without it those
-rollbacks are detected only while a Privatizer is open (see
-docs/STATE_FILES.md). Refused without MemoDir or LedgerDir.
+noBackupFilesDir, iOS Keychain …ThisDeviceOnly). It also remembers
+which ledger and which secret's memos each directory held, so a
+directory deleted whole and started afresh fails closed too; only
+ResetState starts over. Required with MemoDir or LedgerDir
+(WV_INVALID_ARGUMENT without it, unless NoAnchor); refused without
+them.
  */
 @property (nonatomic) id<MobileStateAnchor> _Nullable anchor;
+/**
+ * NoAnchor opts out of the Anchor a MemoDir or LedgerDir requires.
+Then a backup restored, a file cut at a record boundary or a
+directory deleted whole goes unnoticed across opens: words already
+answered are answered afresh (two responses for one word average
+the noise away) and spent budget is handed back
+(docs/STATE_FILES.md). Not with Anchor.
+ */
+@property (nonatomic) BOOL noAnchor;
 @end
 
 /**
@@ -457,6 +469,20 @@ FOUNDATION_EXPORT MobilePrivatizer* _Nullable MobileOpenPrivatizerFromAsset(NSDa
  * OpenPrivatizerFromFile returns a privatizer over an asset file.
  */
 FOUNDATION_EXPORT MobilePrivatizer* _Nullable MobileOpenPrivatizerFromFile(NSString* _Nullable path, MobileConfig* _Nullable cfg, NSError* _Nullable* _Nullable error);
+
+/**
+ * ResetState deletes the memo and ledger state of cfg's MemoDir and
+LedgerDir (the memo files and the ledger's files, nothing else) and
+records the reset in cfg's Anchor, so that a copy of the old state
+restored later (a backup) fails with WV_CORRUPT_STATE instead of
+undoing what was spent since: the one way to start over, for an app's
+"forget me" or "clear data". Close every Privatizer on the directories
+first. The old memos are retired under their secret: open the fresh
+memo with a new MemoSecret (delete the old one from the key store). With
+NoAnchor it only deletes the files. The other fields of cfg are not
+used.
+ */
+FOUNDATION_EXPORT BOOL MobileResetState(MobileConfig* _Nullable cfg, NSError* _Nullable* _Nullable error);
 
 /**
  * SetMemoryLimit sets the Go runtime's soft memory limit in bytes (see

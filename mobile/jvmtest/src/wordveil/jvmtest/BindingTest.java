@@ -142,6 +142,14 @@ public final class BindingTest {
         throw new AssertionError("no zero-value handle for " + c);
     }
 
+    /** A StateAnchor as an app keeps it in its key store: an in-memory map here. */
+    static final class MemAnchor implements mobile.StateAnchor {
+        final Map<String, byte[]> store = new HashMap<>();
+        @Override public byte[] load(String name) { synchronized (store) { return store.get(name); } }
+        @Override public void store(String name, byte[] state) { synchronized (store) { store.put(name, state.clone()); } }
+        long count(String prefix) { synchronized (store) { return store.keySet().stream().filter(k -> k.startsWith(prefix)).count(); } }
+    }
+
     /** Zero, null and empty values of a parameter type. */
     static Object[] zeroArgs(Class<?> t) {
         if (t == long.class) return new Object[] {0L};
@@ -216,6 +224,7 @@ public final class BindingTest {
         e.put("Config.getRareRank", zeroLong);
         e.put("Config.getMemoSecret", returnsWhere("null or empty", r -> r == null || ((byte[]) r).length == 0));
         e.put("Config.getAnchor", returns(null));
+        e.put("Config.getNoAnchor", returns(false));
         // Every setter of every class, and the Object methods gobind generates.
         for (String c : new String[] {"Privatizer", "Result", "Config", "Deniability"}) {
             e.put(c + ".equals", returns(false)); // equals(null)
@@ -228,6 +237,7 @@ public final class BindingTest {
             r -> r instanceof Privatizer && ((Privatizer) r).vocabularySize() == 50000));
         e.put("Mobile.openPrivatizerFromAsset", throwsCode(Mobile.CodeCorruptAsset));
         e.put("Mobile.openPrivatizerFromFile", throwsCode(Mobile.CodeIO));
+        e.put("Mobile.resetState", throwsCode(Mobile.CodeInvalidArgument)); // no directory to reset
         e.put("Mobile.errCode", empty);
         e.put("Mobile.freeOSMemory", none);
         e.put("Mobile.touch", none);
@@ -321,6 +331,7 @@ public final class BindingTest {
         Config c = Mobile.newConfig();
         c.setLedgerDir(ledger.getAbsolutePath());
         c.setMemoDir(memo.getAbsolutePath());
+        c.setAnchor(new MemAnchor());
         byte[] secret = new byte[32];
         new java.security.SecureRandom().nextBytes(secret);
         c.setMemoSecret(secret);
@@ -475,6 +486,7 @@ public final class BindingTest {
             c.setPeriodSeconds(86400);
             c.setCapLifetime(1e12);
             c.setMemoDir(memo.getAbsolutePath());
+            c.setAnchor(new MemAnchor());
             expectCode(Mobile.CodeInvalidArgument, () -> Mobile.openPrivatizer(c)); // a memo needs its secret
             byte[] secret = new byte[32];
             new java.security.SecureRandom().nextBytes(secret);
@@ -519,13 +531,71 @@ public final class BindingTest {
             for (File d : new File[] {ledger, memo})
                 for (File f : d.listFiles()) backup.put(d.getName() + "/" + f.getName(), Files.readAllBytes(f.toPath()));
             Mobile.openPrivatizer(c).privatize("more words here");
-            check(store.keySet().stream().anyMatch(k -> k.startsWith("ledger-")) && store.size() == 2, "anchors stored: " + store.keySet());
+            check(store.keySet().stream().filter(k -> k.startsWith("ledger-") || k.startsWith("memo-")).count() == 2, "anchors stored: " + store.keySet());
             for (File d : new File[] {ledger, memo})
                 for (File f : d.listFiles()) f.delete();
             for (Map.Entry<String, byte[]> e : backup.entrySet()) Files.write(new File(root, e.getKey()).toPath(), e.getValue());
             expectCode(Mobile.CodeCorruptState, () -> Mobile.openPrivatizer(c));
-            c.setAnchor(null); // without the anchor the restore goes unnoticed (docs/STATE_FILES.md)
-            Mobile.openPrivatizer(c);
+            c.setAnchor(null); // refused: a memo or ledger needs an anchor, or an explicit opt-out
+            String refusal = expectCode(Mobile.CodeInvalidArgument, () -> Mobile.openPrivatizer(c));
+            check(refusal.contains("StateAnchor"), "the refusal names StateAnchor: " + refusal);
+            c.setNoAnchor(true); // opted out: the restore goes unnoticed (docs/STATE_FILES.md)
+            Mobile.openPrivatizer(c).close();
+        });
+
+        for (boolean optOut : new boolean[] {false, true}) {
+            test("ledger and memo directories deleted after use, " + (optOut ? "NoAnchor: a fresh start (documented)" : "with a StateAnchor -> WV_CORRUPT_STATE"), () -> {
+                File root = Files.createTempDirectory("wordveil-deleted").toFile();
+                File ledger = new File(root, "ledger"), memo = new File(root, "memo");
+                Config c = Mobile.newConfig();
+                c.setMechanism("1dg");
+                c.setLedgerDir(ledger.getAbsolutePath());
+                c.setMemoDir(memo.getAbsolutePath());
+                c.setMemoSecret(new byte[32]);
+                if (optOut) c.setNoAnchor(true);
+                else c.setAnchor(new MemAnchor());
+                Privatizer p = Mobile.openPrivatizer(c);
+                p.privatize("first words");
+                p.close();
+                for (File d : new File[] {ledger, memo}) {
+                    for (File f : d.listFiles()) f.delete();
+                    d.delete();
+                }
+                if (optOut) Mobile.openPrivatizer(c).close();
+                else expectCode(Mobile.CodeCorruptState, () -> Mobile.openPrivatizer(c));
+            });
+        }
+
+        test("ResetState: a fresh start that a restored pre-reset copy cannot undo", () -> {
+            File root = Files.createTempDirectory("wordveil-reset").toFile();
+            File ledger = new File(root, "ledger"), memo = new File(root, "memo");
+            MemAnchor anchor = new MemAnchor();
+            Config c = Mobile.newConfig();
+            c.setMechanism("1dg");
+            c.setLedgerDir(ledger.getAbsolutePath());
+            c.setMemoDir(memo.getAbsolutePath());
+            c.setMemoSecret(new byte[32]);
+            c.setAnchor(anchor);
+            Privatizer p = Mobile.openPrivatizer(c);
+            p.privatize("first words");
+            p.close();
+            Map<String, byte[]> backup = new HashMap<>();
+            for (File d : new File[] {ledger, memo})
+                for (File f : d.listFiles()) backup.put(d.getName() + "/" + f.getName(), Files.readAllBytes(f.toPath()));
+            Mobile.resetState(c);
+            byte[] fresh = new byte[32];
+            fresh[0] = 1; // the "forget me" flow replaces the memo secret too
+            c.setMemoSecret(fresh);
+            p = Mobile.openPrivatizer(c);
+            check(p.privatize("more words").getLifetimeSpent() < 1e300, "a fresh start");
+            p.close();
+            for (File d : new File[] {ledger, memo})
+                for (File f : d.listFiles()) f.delete();
+            for (Map.Entry<String, byte[]> e : backup.entrySet()) Files.write(new File(root, e.getKey()).toPath(), e.getValue());
+            c.setMemoSecret(new byte[32]);
+            expectCode(Mobile.CodeCorruptState, () -> Mobile.openPrivatizer(c)); // the old secret: retired
+            c.setMemoSecret(fresh);
+            expectCode(Mobile.CodeCorruptState, () -> Mobile.openPrivatizer(c)); // the new one: the old files
         });
 
         test("budget exhaustion -> WV_BUDGET_EXCEEDED", () -> {
@@ -535,6 +605,7 @@ public final class BindingTest {
                 check(u > 0, "unit-free loss " + u);
                 Config c = Mobile.newConfig();
                 c.setLedgerDir(dir.getPath());
+                c.setAnchor(new MemAnchor());
                 c.setCapLifetime(1.5 * u);
                 Privatizer p = Mobile.openPrivatizer(c);
                 Result first = p.privatize(SAMPLE);
@@ -560,6 +631,7 @@ public final class BindingTest {
             try {
                 Config c = Mobile.newConfig();
                 c.setLedgerDir(dir.getPath());
+                c.setAnchor(new MemAnchor());
                 c.setCapLifetimeWords(7);
                 Privatizer p = Mobile.openPrivatizer(c);
                 check(p.wordCost() > 0, "word cost " + p.wordCost());
