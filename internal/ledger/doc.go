@@ -38,7 +38,8 @@
 //     crash between the append and the anchor's store) is accepted and the
 //     anchor moved forward. The anchor holds a random id, a count and a
 //     hash: nothing about the charges. Not detected: the anchor deleted
-//     too, or the directory deleted whole (a new ledger, a new id).
+//     too, or the directory deleted whole (a new ledger, a new id; package
+//     core's directory pins, anchor.Pin, detect that).
 //   - A clock set backwards hands no budget back: ledger time never runs
 //     earlier than the latest recorded charge, so nothing leaves the window
 //     until the clock catches up. The per-period cap binds at every clock

@@ -14,7 +14,7 @@ import Wordveil
 /// words afresh or handing budget back.
 ///
 /// How it is stored: one generic-password Keychain item per name (service
-/// `service`, account = the SDK's name: "ledger-" or "memo-" and 32 hex
+/// `service`, account = the SDK's name: "ledger-", "memo-" or "path-" and 32 hex
 /// digits), accessible `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`
 /// and not synchronized, in the keyboard extension's default access group
 /// beside the memo secret (MemoSecretStore). The values are a count and a

@@ -31,7 +31,7 @@ class AnchorStore(context: Context) : mobile.StateAnchor {
     private val lock = Any()
 
     private fun file(name: String?): File {
-        // Names are short ASCII from the SDK ("ledger-" or "memo-" and 32 hex digits).
+        // Names are short ASCII from the SDK ("ledger-", "memo-" or "path-" and 32 hex digits).
         if (name.isNullOrEmpty() || !name.all { it.isLetterOrDigit() || it == '-' }) {
             throw IOException("bad anchor name")
         }
