@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -131,4 +132,48 @@ func ExamplePrivatizer_Cost() {
 	// Output:
 	// 9 words privatized; the bill as announced: true
 	// 6 words: over the budget, not privatized
+}
+
+// ExampleReset: an app's "forget me": the ledger's budget starts over,
+// and a backup of the old state restored later is refused.
+func ExampleReset() {
+	dir, cleanup := tempDir()
+	defer cleanup()
+	cfg := core.Config{LedgerDir: filepath.Join(dir, "ledger")} // the default anchor
+	p, err := core.Open(cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := p.Privatize("a private note"); err != nil {
+		log.Fatal(err)
+	}
+	p.Close()
+	if err := core.Reset(cfg); err != nil {
+		log.Fatal(err)
+	}
+	p, err = core.Open(cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+	r, err := p.Privatize("a fresh start")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(r.Accounting.Ledger.LifetimeSpent == r.Accounting.UnitFree)
+	// Output: true
+}
+
+// ExampleNoAnchor: opting out of the anchor, as a test or a throwaway
+// directory might; a backup restored then goes unnoticed.
+func ExampleNoAnchor() {
+	dir, cleanup := tempDir()
+	defer cleanup()
+	p, err := core.Open(core.Config{LedgerDir: dir, Anchor: core.NoAnchor})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+	fmt.Printf("%q\n", p.Info().AnchorDir)
+	// Output: ""
 }
