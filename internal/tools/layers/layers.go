@@ -188,11 +188,14 @@ var restricted = map[string][]string{
 // other is the rest of the repository, drawn under the layers.
 var other = []pkg{
 	{"research/", "the research module (its own go.mod; imports the internals it needs by path):"},
-	{"  binaryembed/", "word-vector readers, binarizers, quality metrics; assetbuild/ builds an asset"},
-	{"  euclid/", "exact Euclidean search over float32 vectors"},
-	{"  floatmech/", "mechanisms over float vectors: Madlib, Mahalanobis, Vickrey, TrLaplace, baselines"},
-	{"  eval/", "evaluation: IMDB data, classifier, privacy measures, the study, plots, report"},
 	{"  cmd/", "wordveil-research (assets build, eval), wvquality, wvcalibrate, wvinduce"},
+	{"  internal/", "its packages, imported by nothing outside it:"},
+	{"    binarize/", "word-vector readers, binarizers, quality metrics"},
+	{"    assetbuild/", "builds an asset (.wva) from word vectors"},
+	{"    alacarte/", "à la carte vectors for words the source embedding lacks"},
+	{"    euclid/", "exact Euclidean search over float32 vectors"},
+	{"    floatmech/", "mechanisms over float vectors: Madlib, Mahalanobis, Vickrey, TrLaplace, baselines"},
+	{"    eval/", "evaluation: IMDB data, classifier, privacy measures, the study, plots, report"},
 	{"bench/", "cross-library benchmarks (FAISS)"},
 	{"docs/", "mechanisms, references, benchmarks, formats, reports"},
 	{"android-sample/", "the Android keyboard sample app"},
