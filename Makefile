@@ -75,7 +75,7 @@ test-beam: ## the Beam pipeline module (beam/, outside go.work): vet, its tests 
 	GO=$(GO) TIMEOUT=$(TIMEOUT_FULL) scripts/test-beam.sh
 
 test-purego: ## the portable kernels, without assembly
-	$(GO) test -tags purego -count=1 -timeout $(TIMEOUT_SHORT) ./internal/hamming/ ./$(RESEARCH)/euclid/
+	$(GO) test -tags purego -count=1 -timeout $(TIMEOUT_SHORT) ./internal/hamming/ ./$(RESEARCH)/internal/euclid/
 
 test-arm64: ## the arm64 (NEON) kernels: vet and build for arm64; run under qemu-aarch64 where it works (scripts/test-arm64.sh)
 	GO=$(GO) TIMEOUT=$(TIMEOUT_SHORT) scripts/test-arm64.sh

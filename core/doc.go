@@ -46,7 +46,11 @@
 // capitalization class. Word classes (Config.Classes) disclose which class
 // a word is in. Without Config.Anchor, a memo or ledger directory rolled
 // back as a whole while no Privatizer is open is not detected
-// (docs/STATE_FILES.md).
+// (docs/STATE_FILES.md). [UseEvaluationSeed], for tests and reproducible
+// evaluation only, replaces crypto/rand on one Privatizer with a seeded
+// stream that anyone who knows the seed replays; the mobile binding does
+// not offer it. [Tally], the ledger's cap arithmetic in memory for batch
+// pipelines, keeps nothing on disk and so defends against no rollback.
 //
 // # Errors
 //

@@ -39,7 +39,6 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/internal/mechanism"
-	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/tokenize"
 	"github.com/wordveil/wordveil/internal/wva"
 )
@@ -175,8 +174,8 @@ func runGoldenCase(t *testing.T, c goldenCase) goldenRecord {
 	}
 	defer p.Close()
 	seed := goldenSeed(c.name)
-	if err := seeded.Use(p, seeded.Source(seed)); err != nil {
-		t.Fatalf("%s: seeded.Use: %v", c.name, err)
+	if err := UseEvaluationSeed(p, seed); err != nil {
+		t.Fatalf("%s: UseEvaluationSeed: %v", c.name, err)
 	}
 	rec := goldenRecord{Case: c.name, Seed: seed, Epsilon: fmtFloat(p.Info().Epsilon, 10), Metric: p.Info().Metric}
 	for i, line := range goldenInput {

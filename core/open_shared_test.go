@@ -3,8 +3,6 @@ package core
 import (
 	"fmt"
 	"testing"
-
-	"github.com/wordveil/wordveil/internal/seeded"
 )
 
 // TestSecondOpenSameOutputs: a second open in the process, which shares
@@ -35,7 +33,7 @@ func TestSecondOpenSameOutputs(t *testing.T) {
 			defer second.Close()
 			var got [2]string
 			for i, p := range []*Privatizer{fresh, second} {
-				if err := seeded.Use(p, seeded.Source(26)); err != nil {
+				if err := UseEvaluationSeed(p, 26); err != nil {
 					t.Fatal(err)
 				}
 				r, err := p.Privatize(text)

@@ -35,7 +35,7 @@ type Privatizer struct {
 	text  *privatize.Privatizer
 	srcs  sync.Pool // *rand.ChaCha8, each keyed from crypto/rand
 
-	// fixed, when set (internal/seeded, evaluation only), is the one
+	// fixed, when set (UseEvaluationSeed, evaluation only), is the one
 	// source every call draws from, one call at a time, so that a run is
 	// reproducible.
 	fixed atomic.Pointer[fixedSource]
@@ -186,11 +186,16 @@ func (p *Privatizer) Close() error {
 }
 
 // useSource makes every later call draw from src, one call at a time
-// (internal/seeded: reproducible evaluation only).
+// (UseEvaluationSeed: reproducible evaluation only). A nil, zero-value or
+// closed p is an error, as for every other call.
 func (p *Privatizer) useSource(src rand.Source) error {
-	if p == nil || src == nil {
+	if src == nil {
 		return errNotOpened
 	}
+	if _, err := p.enter(); err != nil {
+		return err
+	}
+	defer p.life.RUnlock()
 	p.fixed.Store(&fixedSource{src: src})
 	return nil
 }

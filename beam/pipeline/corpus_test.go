@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/internal/assets"
+	"github.com/wordveil/wordveil/binaryembed"
 )
 
 // corpus is a generated input: files of JSON lines, user keys with
@@ -36,11 +36,11 @@ var shapes = []string{"I'm", "don't", "y'all", "lol", "5", "1990", "3.5", "🙂"
 // have thousands of records, most have a handful.
 func genCorpus(t testing.TB, dir string, words, users, nFiles int, seed uint64) *corpus {
 	t.Helper()
-	a, err := assets.Default()
+	e, err := binaryembed.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	vocab := a.WordList()
+	vocab := e.Words()
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	wordZipf := rand.NewZipf(rng, 1.1, 2, uint64(len(vocab)-1))
 	userZipf := rand.NewZipf(rng, 1.2, 1, uint64(users-1))
@@ -120,9 +120,9 @@ func genCorpus(t testing.TB, dir string, words, users, nFiles int, seed uint64) 
 
 // assetsDefault returns the embedded asset's word list.
 func assetsDefault() ([]string, error) {
-	a, err := assets.Default()
+	e, err := binaryembed.Default()
 	if err != nil {
 		return nil, err
 	}
-	return a.WordList(), nil
+	return e.Words(), nil
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/wordveil/wordveil/core"
-	"github.com/wordveil/wordveil/internal/ledger"
 )
 
 // Engine is the privatizer every worker opens: the fields of
@@ -180,7 +179,7 @@ func settle(o Options) (settled, error) {
 	}
 	s.capLoss = o.Cap
 	if o.CapWords != 0 {
-		if s.capLoss, err = ledger.WordCap(o.CapWords, s.wordCost); err != nil {
+		if s.capLoss, err = core.WordCap(o.CapWords, s.wordCost); err != nil {
 			return s, fmt.Errorf("%w: cap of %d words: %w", ErrInvalidOptions, o.CapWords, err)
 		}
 	}

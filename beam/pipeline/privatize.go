@@ -10,7 +10,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/wordveil/wordveil/core"
-	"github.com/wordveil/wordveil/internal/seeded"
 )
 
 // openEngine opens the engine a worker privatizes with.
@@ -177,7 +176,7 @@ func (fn *privatizeFn) do(p *core.Privatizer, j *job) {
 		out.Status, out.TotalEpsilon, out.UnitFree = StatusReleased, &zero, &zero
 	default:
 		if fn.Seed != 0 {
-			if j.err = seeded.Use(p, seeded.Source(RecordSeed(fn.Seed, r.User, r.Source, r.Line))); j.err != nil {
+			if j.err = core.UseEvaluationSeed(p, RecordSeed(fn.Seed, r.User, r.Source, r.Line)); j.err != nil {
 				return
 			}
 		}

@@ -8,8 +8,6 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
-
-	"github.com/wordveil/wordveil/internal/linereader"
 )
 
 // readFn reads one input file into Records, line by line: memory is one
@@ -42,15 +40,15 @@ func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 	}()
 	// A line is the record's text plus its framing: the bound is on the
 	// line, and a text is never longer than its line.
-	r := linereader.New(rc, fn.MaxRecordBytes)
+	r := newLineReader(rc, fn.MaxRecordBytes)
 	for n := int64(1); ; n++ {
-		l, err := r.ReadLine()
+		l, err := r.readLine()
 		switch {
-		case errors.Is(err, linereader.ErrLineTooLong):
+		case errors.Is(err, errLineTooLong):
 			if merr := fn.bad(ctx, path, n, fmt.Errorf("%w: longer than %d bytes", errMalformed, fn.MaxRecordBytes)); merr != nil {
 				return merr
 			}
-			if err := r.SkipLine(); err != nil {
+			if err := r.skipLine(); err != nil {
 				return fmt.Errorf("wordveil-beam: reading %s after line %d: %w", path, n, err)
 			}
 			continue

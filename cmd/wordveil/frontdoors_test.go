@@ -18,7 +18,6 @@ import (
 	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/cli"
 	"github.com/wordveil/wordveil/internal/epsrange"
-	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/mobile"
 )
@@ -399,7 +398,7 @@ func fdRoot(t *testing.T, r fdRow) fdOutcome {
 		return fdOutcome{class: fdRootClass(err), err: err}
 	}
 	defer p.Close()
-	if err := seeded.Use(p, seeded.Source(9)); err != nil {
+	if err := core.UseEvaluationSeed(p, 9); err != nil {
 		t.Fatal(err)
 	}
 	res, err := p.Privatize(fdText)

@@ -18,7 +18,6 @@ import (
 	"github.com/wordveil/wordveil/internal/linereader"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/privatize"
-	"github.com/wordveil/wordveil/internal/seeded"
 )
 
 const privatizeHelp = `Usage: wordveil privatize [flags] < text
@@ -160,7 +159,7 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (err
 	debug.FreeOSMemory()
 	if f.seed != 0 {
 		fmt.Fprintln(stderr, "wordveil: WARNING: -seed makes the output reproducible by anyone who knows the seed; use it for evaluation only, never on real data")
-		if err := seeded.Use(p, seeded.Source(f.seed)); err != nil {
+		if err := core.UseEvaluationSeed(p, f.seed); err != nil {
 			return err
 		}
 	}

@@ -58,11 +58,3 @@ func TestKeyDeterministic(t *testing.T) {
 		}
 	}
 }
-
-// Without package core linked in, Use fails closed instead of leaving
-// the privatizer on its secure source silently or panicking.
-func TestUseUnlinked(t *testing.T) {
-	if err := Use(nil, Source(1)); err == nil {
-		t.Error("Use succeeded without package core")
-	}
-}

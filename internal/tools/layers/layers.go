@@ -157,7 +157,7 @@ var layers = []layer{
 			{"internal/linereader", "line reading with a bound on memory"},
 			{"internal/safefile", "atomic files and cross-process locks"},
 			{"internal/sample", "exact samplers: uniform integers, Bernoulli, exponential, Gumbel, geometric; the secure source"},
-			{"internal/seeded", "the evaluation-only seeded source (tests, the CLI's -seed, research)"},
+			{"internal/seeded", "the evaluation-only seeded source (tests, core.UseEvaluationSeed, research)"},
 			{"internal/tokenize", "splits text into words and layout, and joins them back"},
 			{"internal/wva/internal/bitpack", "fixed-width unsigned integers packed into bytes"},
 		},
@@ -194,22 +194,25 @@ var exceptions = []exception{
 // may import it (its layer's rules apply on top).
 var restricted = map[string][]string{
 	// A seeded source lets anyone who knows the key invert the
-	// privatization: package core registers seeded.Use, the CLI serves
-	// -seed and stats, and wva estimates a public constant of the asset
-	// (listsmean.go: P_avg of the lists), and levelfacts estimates the
-	// papers' N_w and S_w for stats. Nothing else in the product may
-	// reach it.
-	"internal/seeded": {"core", "cmd/wordveil", "internal/wva", "internal/levelfacts"},
+	// privatization: package core offers it through one explicit call
+	// (core.UseEvaluationSeed, which the CLI's and Beam's -seed use), wva
+	// estimates a public constant of the asset (listsmean.go: P_avg of
+	// the lists), and levelfacts estimates the papers' N_w and S_w for
+	// stats. Nothing else in the product may reach it.
+	"internal/seeded": {"core", "internal/wva", "internal/levelfacts"},
 }
 
 // other is the rest of the repository, drawn under the layers.
 var other = []pkg{
 	{"research/", "the research module (its own go.mod; imports the internals it needs by path):"},
-	{"  binaryembed/", "word-vector readers, binarizers, quality metrics; assetbuild/ builds an asset"},
-	{"  euclid/", "exact Euclidean search over float32 vectors"},
-	{"  floatmech/", "mechanisms over float vectors: Madlib, Mahalanobis, Vickrey, TrLaplace, baselines"},
-	{"  eval/", "evaluation: IMDB data, classifier, privacy measures, the study, plots, report"},
 	{"  cmd/", "wordveil-research (assets build, eval), wvquality, wvcalibrate, wvinduce"},
+	{"  internal/", "its packages, imported by nothing outside it:"},
+	{"    binarize/", "word-vector readers, binarizers, quality metrics"},
+	{"    assetbuild/", "builds an asset (.wva) from word vectors"},
+	{"    alacarte/", "à la carte vectors for words the source embedding lacks"},
+	{"    euclid/", "exact Euclidean search over float32 vectors"},
+	{"    floatmech/", "mechanisms over float vectors: Madlib, Mahalanobis, Vickrey, TrLaplace, baselines"},
+	{"    eval/", "evaluation: IMDB data, classifier, privacy measures, the study, plots, report"},
 	{"bench/", "cross-library benchmarks (FAISS)"},
 	{"docs/", "mechanisms, references, benchmarks, formats, reports"},
 	{"android-sample/", "the Android keyboard sample app"},

@@ -11,7 +11,7 @@ import (
 	"github.com/wordveil/wordveil/internal/hamming"
 	"github.com/wordveil/wordveil/internal/safefile"
 	"github.com/wordveil/wordveil/internal/wva"
-	"github.com/wordveil/wordveil/research/binaryembed/assetbuild"
+	"github.com/wordveil/wordveil/research/internal/assetbuild"
 )
 
 // assetToolVersion is the builder version recorded in an asset's header.

@@ -14,11 +14,11 @@ import (
 	"time"
 
 	"github.com/wordveil/wordveil/internal/wva"
-	"github.com/wordveil/wordveil/research/eval/afinn"
-	"github.com/wordveil/wordveil/research/eval/fasttext"
-	"github.com/wordveil/wordveil/research/eval/imdb"
-	"github.com/wordveil/wordveil/research/eval/report"
-	"github.com/wordveil/wordveil/research/eval/study"
+	"github.com/wordveil/wordveil/research/internal/eval/afinn"
+	"github.com/wordveil/wordveil/research/internal/eval/fasttext"
+	"github.com/wordveil/wordveil/research/internal/eval/imdb"
+	"github.com/wordveil/wordveil/research/internal/eval/report"
+	"github.com/wordveil/wordveil/research/internal/eval/study"
 )
 
 const evalUsage = `wordveil-research eval: reproduce the papers' privacy–utility comparisons (research; needs the data of 'make eval-data')

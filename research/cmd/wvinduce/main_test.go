@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/research/binaryembed/alacarte"
-	"github.com/wordveil/wordveil/research/binaryembed/assetbuild"
+	"github.com/wordveil/wordveil/research/internal/alacarte"
+	"github.com/wordveil/wordveil/research/internal/assetbuild"
 )
 
 func TestParseFlags(t *testing.T) {

@@ -4,9 +4,9 @@ import (
 	"fmt"
 
 	"github.com/wordveil/wordveil/internal/wva"
-	"github.com/wordveil/wordveil/research/binaryembed"
-	"github.com/wordveil/wordveil/research/binaryembed/alacarte"
-	"github.com/wordveil/wordveil/research/binaryembed/assetbuild"
+	"github.com/wordveil/wordveil/research/internal/alacarte"
+	"github.com/wordveil/wordveil/research/internal/assetbuild"
+	"github.com/wordveil/wordveil/research/internal/binarize"
 )
 
 // assetProjection rebuilds the binarizer an asset built from cfg used on
@@ -14,7 +14,7 @@ import (
 // source, in order), so that new vectors can be encoded exactly as the
 // asset's words were. verifyCodes checks the result against the asset's
 // codes.
-func assetProjection(src *binaryembed.Embeddings, cfg assetbuild.Config) (*binaryembed.Projection, error) {
+func assetProjection(src *binarize.Embeddings, cfg assetbuild.Config) (*binarize.Projection, error) {
 	if err := checkSource(src); err != nil {
 		return nil, err
 	}
@@ -30,7 +30,7 @@ func assetProjection(src *binaryembed.Embeddings, cfg assetbuild.Config) (*binar
 // the asset's code for it. It fails closed: any difference is an error
 // naming the first differing word, and an asset sharing no word with src
 // is an error too.
-func verifyCodes(p *binaryembed.Projection, src *binaryembed.Embeddings, a *wva.Asset) error {
+func verifyCodes(p *binarize.Projection, src *binarize.Embeddings, a *wva.Asset) error {
 	if err := checkSource(src); err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func verifyCodes(p *binaryembed.Projection, src *binaryembed.Embeddings, a *wva.
 }
 
 // checkSource refuses a nil or malformed source.
-func checkSource(src *binaryembed.Embeddings) error {
+func checkSource(src *binarize.Embeddings) error {
 	if src == nil {
 		return fmt.Errorf("%w: nil", alacarte.ErrSource)
 	}

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/wordveil/wordveil/internal/wva"
-	"github.com/wordveil/wordveil/research/binaryembed"
-	"github.com/wordveil/wordveil/research/binaryembed/assetbuild"
+	"github.com/wordveil/wordveil/research/internal/assetbuild"
+	"github.com/wordveil/wordveil/research/internal/binarize"
 )
 
 // cacheDir is where the pinned downloads live (the Makefile's CACHE).
@@ -34,7 +34,7 @@ var realAsset = sync.OnceValues(func() (*realData, error) {
 		return nil, err
 	}
 	cfg := assetbuild.DefaultEnglish()
-	src, err := binaryembed.ReadWinkPackage(bytes.NewReader(raw), binaryembed.ReadOptions{Keep: binaryembed.PlainWord, Limit: cfg.Words})
+	src, err := binarize.ReadWinkPackage(bytes.NewReader(raw), binarize.ReadOptions{Keep: binarize.PlainWord, Limit: cfg.Words})
 	if err != nil {
 		return nil, err
 	}
@@ -50,9 +50,9 @@ var realAsset = sync.OnceValues(func() (*realData, error) {
 })
 
 type realData struct {
-	src   *binaryembed.Embeddings
+	src   *binarize.Embeddings
 	asset *wva.Asset
-	proj  *binaryembed.Projection
+	proj  *binarize.Projection
 }
 
 func needReal(t testing.TB) *realData {

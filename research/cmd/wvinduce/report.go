@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/wordveil/wordveil/research/binaryembed/alacarte"
+	"github.com/wordveil/wordveil/research/internal/alacarte"
 )
 
 // countBands split the held-out words by usable occurrences, to show how

@@ -3,7 +3,7 @@ package main
 import (
 	"math"
 
-	"github.com/wordveil/wordveil/research/binaryembed"
+	"github.com/wordveil/wordveil/research/internal/binarize"
 )
 
 // ablationResult scores an orthogonalised SRP: the same Gaussian matrix
@@ -13,15 +13,15 @@ import (
 // between it and NLB is what NLB gains by adapting to the data, and the gap
 // between SRP and it is what decorrelating the hyperplanes alone gives.
 type ablationResult struct {
-	report *binaryembed.QualityReport
+	report *binarize.QualityReport
 }
 
-func orthogonalSRP(e *binaryembed.Embeddings, srp *binaryembed.Projection, truth *binaryembed.Neighbours) (*ablationResult, error) {
+func orthogonalSRP(e *binarize.Embeddings, srp *binarize.Projection, truth *binarize.Neighbours) (*ablationResult, error) {
 	p := *srp
 	p.Method = "srp-orthogonal"
 	p.W = append([]float64(nil), srp.W...)
 	d := p.Dim
-	for k := 0; k < binaryembed.Bits; k++ {
+	for k := 0; k < binarize.Bits; k++ {
 		row := p.W[k*d : (k+1)*d]
 		for j := (k / d) * d; j < k; j++ { // earlier rows of the same block
 			prev := p.W[j*d : (j+1)*d]

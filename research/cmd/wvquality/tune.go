@@ -3,7 +3,7 @@ package main
 import (
 	"time"
 
-	"github.com/wordveil/wordveil/research/binaryembed"
+	"github.com/wordveil/wordveil/research/internal/binarize"
 )
 
 // The NLB tuning grid. Each run trains for the largest checkpoint and is
@@ -16,30 +16,30 @@ var (
 )
 
 type tuneRow struct {
-	cfg    binaryembed.NLBConfig // Epochs is the checkpoint
-	report *binaryembed.QualityReport
+	cfg    binarize.NLBConfig // Epochs is the checkpoint
+	report *binarize.QualityReport
 	train  time.Duration // training time up to the checkpoint
 }
 
 type tuning struct {
-	srp  *binaryembed.QualityReport // SRP on the same tuning queries, for reference
+	srp  *binarize.QualityReport // SRP on the same tuning queries, for reference
 	rows []tuneRow
 	best int
 	time time.Duration
 }
 
-func tuneNLB(e *binaryembed.Embeddings, queries []int, o *options, logf func(string, ...any)) (*tuning, error) {
+func tuneNLB(e *binarize.Embeddings, queries []int, o *options, logf func(string, ...any)) (*tuning, error) {
 	start := time.Now()
-	centred, _, err := binaryembed.Centre(e)
+	centred, _, err := binarize.Centre(e)
 	if err != nil {
 		return nil, err
 	}
-	truth, err := binaryembed.CosineNeighbours(centred, binaryembed.QualityOptions{Queries: queries, K: o.k, RankDepth: o.depth})
+	truth, err := binarize.CosineNeighbours(centred, binarize.QualityOptions{Queries: queries, K: o.k, RankDepth: o.depth})
 	if err != nil {
 		return nil, err
 	}
 	tu := &tuning{}
-	srp, err := binaryembed.NewSRP(e, o.srpSeed)
+	srp, err := binarize.NewSRP(e, o.srpSeed)
 	if err != nil {
 		return nil, err
 	}
@@ -56,9 +56,9 @@ func tuneNLB(e *binaryembed.Embeddings, queries []int, o *options, logf func(str
 			for _, gain := range gridGain {
 				cfg := o.nlb
 				cfg.Lambda, cfg.LearningRate, cfg.Gain, cfg.Epochs = lambda, lr, gain, last
-				var snapshots []binaryembed.NLBEpoch
-				cfg.Progress = func(ep binaryembed.NLBEpoch) { snapshots = append(snapshots, ep) }
-				if _, err := binaryembed.TrainNLB(e, cfg); err != nil {
+				var snapshots []binarize.NLBEpoch
+				cfg.Progress = func(ep binarize.NLBEpoch) { snapshots = append(snapshots, ep) }
+				if _, err := binarize.TrainNLB(e, cfg); err != nil {
 					return nil, err
 				}
 				var trained time.Duration

@@ -1,0 +1,23 @@
+package core
+
+import "github.com/wordveil/wordveil/internal/seeded"
+
+// UseEvaluationSeed makes p draw every later call from one deterministic
+// stream, ChaCha8 keyed by seed (written little-endian into the first 8
+// bytes of the key, the rest zero), one call at a time, so that the same
+// seed, configuration and texts give the same outputs on every platform.
+//
+// It is for tests and reproducible evaluation only (the CLI's -seed, the
+// Beam pipeline's -seed, golden outputs). Anyone who knows the seed
+// reproduces every draw, and so can invert the privatization: never use
+// it on real data. The mobile binding does not offer it, and without it a
+// Privatizer draws from crypto/rand.
+//
+// It is an explicit call on one Privatizer, never a setting of the package
+// or of Config, so that no product path can reach it by accident. On a nil
+// or zero-value Privatizer it returns ErrInvalidConfig, on a closed one
+// ErrClosed; it never panics. It is not meant to be called while other
+// calls of p run: they keep the source they started with.
+func UseEvaluationSeed(p *Privatizer, seed uint64) error {
+	return classify(p.useSource(seeded.Source(seed)))
+}
