@@ -36,9 +36,9 @@ import (
 	"time"
 
 	"github.com/wordveil/wordveil/internal/wva"
-	"github.com/wordveil/wordveil/research/internal/binarize"
 	"github.com/wordveil/wordveil/research/internal/alacarte"
 	"github.com/wordveil/wordveil/research/internal/assetbuild"
+	"github.com/wordveil/wordveil/research/internal/binarize"
 	"github.com/wordveil/wordveil/research/internal/eval/typedtext"
 )
 
