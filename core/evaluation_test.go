@@ -56,6 +56,7 @@ func ExampleUseEvaluationSeed() {
 		}
 		return res.Text
 	}
-	fmt.Println(run(7) == run(7))
+	first, again := run(7), run(7)
+	fmt.Println(first == again)
 	// Output: true
 }
