@@ -81,6 +81,9 @@ func run(args []string, stderr io.Writer) int {
 	fs.IntVar(&o.CapWords, "cap-words", 0, "each user's cap in words at the mechanism's ε: exactly N words granted (0 = none; not with -cap)")
 	fs.StringVar(&o.OverCap, "over-cap", pipeline.OverCapDrop, "a record over its user's cap: drop (not written) or placeholder (written as withheld)")
 	fs.StringVar(&o.Placeholder, "withheld-text", "", "with -over-cap placeholder: the withheld record's text (default •)")
+	fs.StringVar(&o.State, "state", "", "directory of each user's spending across runs: read, charged, and written as its next generation when the run commits")
+	fs.StringVar(&o.StateKey, "state-key", "", "the operator's key file sealing -state (≥ 32 bytes; created for a new state)")
+	fs.StringVar(&o.StateAnchor, "state-anchor", "", "the state's anchor file, kept apart from -state (default: the key file's path + .anchor)")
 	fs.BoolVar(&o.SkipMalformed, "skip-malformed", false, "count and skip lines that are not records instead of failing")
 	fs.IntVar(&o.MaxRecordBytes, "max-record", pipeline.DefaultMaxRecordBytes, "longest input line in bytes")
 	fs.IntVar(&o.Parallelism, "threads", 0, "goroutines privatizing in each worker's DoFn instance (0 = the worker's cores; 1 on a runner that runs an instance per core)")
@@ -120,6 +123,9 @@ func run(args []string, stderr io.Writer) int {
 	case errors.Is(err, pipeline.ErrInvalidOptions):
 		fmt.Fprintf(stderr, "wordveil-beam: %v\n", err)
 		return 2
+	case errors.Is(err, pipeline.ErrInterrupted):
+		fmt.Fprintln(stderr, err)
+		return 130
 	case err != nil:
 		fmt.Fprintln(stderr, err)
 		if full := errors.Unwrap(err); *verbose && full != nil {
@@ -129,7 +135,7 @@ func run(args []string, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "wordveil-beam: %d records read (%d malformed lines skipped), %d released, %d withheld over a cap; %d words privatized; %d users, %d of them capped\n",
 		c.RecordsRead, c.Malformed, c.Released, c.Withheld, c.WordsReleased, c.Users, c.UsersCapped)
-	fmt.Fprintf(stderr, "wordveil-beam: wrote %s and %s\n", filepath.Join(o.Output, "records-*.jsonl"), filepath.Join(o.Output, "budget-*.jsonl"))
+	fmt.Fprintf(stderr, "wordveil-beam: committed %s (records-*.jsonl and budget-*.jsonl)\n", filepath.Join(o.Output, pipeline.ManifestName))
 	return 0
 }
 

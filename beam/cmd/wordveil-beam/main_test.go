@@ -52,7 +52,7 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{"a run", []string{"-input", in, "-output", filepath.Join(dir, "out"), "-cap-words", "3"}, 0,
 			"2 records read (0 malformed lines skipped), 1 released, 1 withheld over a cap; 2 words privatized; 2 users, 1 of them capped"},
-		{"the output directory is not empty", []string{"-input", in, "-output", filepath.Join(dir, "out")}, 2, "is not empty"},
+		{"the output directory holds a committed run", []string{"-input", in, "-output", filepath.Join(dir, "out")}, 2, "holds a committed run"},
 		{"no input", []string{"-output", filepath.Join(dir, "o2")}, 2, "no input glob"},
 		{"unknown flag", []string{"-input", in, "-output", filepath.Join(dir, "o3"), "-capp", "1"}, 2, "flag provided but not defined"},
 		{"stray argument", []string{"-input", in, "-output", filepath.Join(dir, "o4"), "extra"}, 2, "unexpected arguments"},
