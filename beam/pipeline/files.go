@@ -63,19 +63,6 @@ func readSmall(ctx context.Context, path string) ([]byte, error) {
 	return b, err
 }
 
-// exists reports whether path is a file.
-func exists(ctx context.Context, path string) (bool, error) {
-	if isLocal(path) {
-		_, err := os.Stat(path)
-		if errors.Is(err, os.ErrNotExist) {
-			return false, nil
-		}
-		return err == nil, err
-	}
-	m, err := listFiles(ctx, path)
-	return len(m) > 0, err
-}
-
 // writeAtomic writes data to path under a temporary name and renames it
 // into place: path is either absent, or its old content, or all of data.
 func writeAtomic(ctx context.Context, path string, data []byte) error {
