@@ -77,3 +77,29 @@ func TestExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// -h shows the command's own flags by group first, then Beam's under one
+// heading.
+func TestHelpGroups(t *testing.T) {
+	code, out := wvbeam(t, "-h")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	at := func(s string) int {
+		i := strings.Index(out, s)
+		if i < 0 {
+			t.Fatalf("-h does not show %q:\n%s", s, out)
+		}
+		return i
+	}
+	order := []string{"\nInput and output:", "\n  -input ", "\nCaps and the state across runs:", "\n  -cap-words ", "\n  -state-key ",
+		"\nThe engine:", "\n  -mechanism ", "\nThe run:", "\n  -threads ", "\nApache Beam's flags", "\n  -runner "}
+	for i := 1; i < len(order); i++ {
+		if at(order[i-1]) > at(order[i]) {
+			t.Errorf("-h shows %q after %q", order[i-1], order[i])
+		}
+	}
+	if strings.Count(out, "\n  -input ") != 1 {
+		t.Error("-h shows -input more than once")
+	}
+}
