@@ -36,8 +36,14 @@ $GO test -count=1 -timeout "${TIMEOUT:-30m}" ./...
 $GO test -race -short -count=1 -timeout "${TIMEOUT:-30m}" ./pipeline
 # The README's command, as written there (from the repository's root).
 cd "$ROOT"
-out=$(cd beam && GOWORK=off $GO run ./cmd/wordveil-beam -input 'testdata/chats/*.jsonl' -output "$(mktemp -d)" -cap-words 60 2>&1)
+out=$(cd beam && s=$(mktemp -d) && GOWORK=off $GO run ./cmd/wordveil-beam -input 'testdata/chats/*.jsonl' -output "$s/run-1" -state "$s/state" -state-key "$s/state.key" -cap-words 60 2>&1 &&
+  GOWORK=off $GO run ./cmd/wordveil-beam -input 'testdata/chats/*.jsonl' -output "$s/run-2" -state "$s/state" -state-key "$s/state.key" -cap-words 60 2>&1)
 echo "$out"
 echo "$out" | grep -q '30 records read (0 malformed lines skipped), 26 released, 4 withheld' ||
   { echo "test-beam: the README's command did not print what docs/BEAM.md says" >&2; exit 1; }
+# The second run, sharing the state, releases only what is left of each user's cap.
+echo "$out" | grep -q '30 records read (0 malformed lines skipped), 14 released, 16 withheld' ||
+  { echo "test-beam: the README's second run (the same -state) did not print what README.md says" >&2; exit 1; }
+echo "$out" | grep -q 'committed .*/run-2/MANIFEST.json' ||
+  { echo "test-beam: the README's command did not commit its run" >&2; exit 1; }
 echo "test-beam: vet, tests on Prism (race included) and the README's command passed"

@@ -58,18 +58,23 @@ func (fn *costFn) ProcessElement(r record, refs func(string, ref), recs func(str
 }
 
 // decideFn holds one user's refs (never their texts: about 48 bytes per
-// record, and each path once), sorts them by (Source, Line) and grants them in
-// that order while the exact sum of the granted charges stays within the
-// cap (core.Tally, the exact arithmetic of the SDK's ledger); a record
-// that does not fit is withheld, and later, smaller ones may still fit,
-// as a device's ledger grants a later, smaller call. The order is a
-// function of the input alone, so which records are released does not
-// depend on how the runner schedules, splits or retries the work.
+// record, and each path once) and their spending in earlier runs (the
+// state, when there is one), sorts the refs by (Source, Line) and grants
+// them in that order while the exact sum of the earlier spending and the
+// granted charges stays within the cap (core.Tally, the exact arithmetic
+// of the SDK's ledger); a record that does not fit is withheld, and
+// later, smaller ones may still fit, as a device's ledger grants a later,
+// smaller call. The order is a function of the input alone, so which
+// records are released does not depend on how the runner schedules,
+// splits or retries the work. With State it also emits the user's
+// spending for the state's next generation: unchanged for a user with no
+// records in this run.
 type decideFn struct {
 	CapLoss  float64 // 0: no cap
 	WordCost float64 // for the summary's words remaining; NaN when unknown
 	CapWords int     // for the summary (0: the cap was given in loss, or none)
 	Shards   int
+	State    bool // emit the next generation's lines
 
 	users, capped beam.Counter
 }
@@ -79,7 +84,15 @@ func (fn *decideFn) Setup() {
 	fn.capped = beam.NewCounter(metricsNamespace, CounterUsersCapped)
 }
 
-func (fn *decideFn) ProcessElement(ctx context.Context, user string, refs func(*ref) bool, decide func(string, decision), summary func(int, outLine)) error {
+func (fn *decideFn) ProcessElement(ctx context.Context, user string, refs func(*ref) bool, priors func(*spending) bool,
+	decide func(string, decision), summary func(int, outLine), state func(int, outLine)) error {
+	prior, seen := spending{User: user}, 0
+	for p := (spending{}); priors(&p); seen++ {
+		prior = p
+	}
+	if seen > 1 {
+		return corrupt("user key appears %d times in the state", seen)
+	}
 	var all []ref
 	var r ref
 	paths := map[string]string{} // one copy of each path: a user's records share a few files
@@ -91,25 +104,50 @@ func (fn *decideFn) ProcessElement(ctx context.Context, user string, refs func(*
 		}
 		all = append(all, r)
 	}
+	if len(all) == 0 { // in the state only: carried over as it is
+		return fn.emitState(user, prior, state)
+	}
 	sort.Slice(all, func(i, j int) bool {
 		if all[i].Source != all[j].Source {
 			return all[i].Source < all[j].Source
 		}
 		return all[i].Line < all[j].Line
 	})
-	tally, err := core.NewTally(fn.CapLoss)
+	// total holds the earlier runs' spending and this run's grants
+	// against the cap; run (no cap) this run's grants alone.
+	total, err := core.NewTally(fn.CapLoss)
 	if err != nil {
 		return err
+	}
+	run, err := core.NewTally(0)
+	if err != nil {
+		return err
+	}
+	exhausted := false // the earlier spending alone is over the cap (a cap lowered since): nothing more is granted
+	if prior.Spent > 0 {
+		ok, err := total.Charge(prior.Spent)
+		if err != nil {
+			return err
+		}
+		exhausted = !ok
 	}
 	s := Summary{User: user, Records: len(all)}
 	for _, r := range all {
 		granted := true
-		if math.IsNaN(r.Cost) {
-			// The loss is unknown (settle allows no cap then): the record
-			// is released and the user's spending is unknown.
+		switch {
+		case math.IsNaN(r.Cost):
+			// The loss is unknown (settle allows neither a cap nor a
+			// state then): the record is released, the spending unknown.
 			s.unknown = true
-		} else if granted, err = tally.Charge(r.Cost); err != nil {
-			return fmt.Errorf("wordveil-beam: %s line %d: %w", r.Source, r.Line, err)
+		case exhausted:
+			granted = false
+		default:
+			if granted, err = total.Charge(r.Cost); err != nil {
+				return fmt.Errorf("wordveil-beam: %s line %d: %w", r.Source, r.Line, err)
+			}
+			if granted {
+				run.Charge(r.Cost) // no cap, a finite charge: granted
+			}
 		}
 		if granted {
 			s.Released++
@@ -119,15 +157,44 @@ func (fn *decideFn) ProcessElement(ctx context.Context, user string, refs func(*
 		}
 		decide(recordKey(user, r.Source, r.Line), decision{Granted: granted})
 	}
+	crashPoint("decided")
 	fn.users.Inc(ctx, 1)
 	if s.Withheld > 0 {
 		fn.capped.Inc(ctx, 1)
 	}
-	line, err := s.line(tally, fn.CapLoss, fn.CapWords, fn.WordCost)
+	next := prior
+	if s.Released > 0 && !s.unknown {
+		// Rounded up: the state never holds less than the exact sum, so
+		// carrying it as one charge never lets a later one slip under.
+		next.Spent = math.Nextafter(total.Spent(), math.Inf(1))
+		if total.Spent() == prior.Spent { // only charges of 0 (empty texts)
+			next.Spent = prior.Spent
+		}
+		next.Words += int64(s.Words)
+		next.Released += int64(s.Released)
+	}
+	remaining := total.Remaining()
+	if exhausted {
+		remaining = 0
+	}
+	line, err := s.line(run.Spent(), remaining, fn.CapLoss, fn.CapWords, fn.WordCost, fn.State, next)
 	if err != nil {
 		return err
 	}
 	summary(shardOf(user, fn.Shards), line)
+	return fn.emitState(user, next, state)
+}
+
+func (fn *decideFn) emitState(user string, s spending, state func(int, outLine)) error {
+	if !fn.State {
+		return nil
+	}
+	s.User = user
+	j, err := toJSON(s)
+	if err != nil {
+		return err
+	}
+	state(shardOf(user, fn.Shards), outLine{User: user, JSON: j})
 	return nil
 }
 
@@ -141,28 +208,37 @@ type Summary struct {
 	Spent    *float64 `json:"spent"`    // the exact sum of the released records' charges (unit-free loss), rounded; null when unknown
 	Cap      *float64 `json:"cap"`      // the cap in unit-free loss; null without one
 	CapWords *int     `json:"capWords"` // the cap in words, when it was given so; null otherwise
-	// Remaining is the cap less Spent; WordsRemaining the same in words
-	// at the engine's ε, rounded down. Null without a cap.
+	// Remaining is the cap less everything spent (this run and, with a
+	// state, the earlier ones); WordsRemaining the same in words at the
+	// engine's ε, rounded down. Null without a cap.
 	Remaining      *float64 `json:"remaining"`
 	WordsRemaining *int64   `json:"wordsRemaining"`
+	// TotalSpent and TotalWords are the user's spending and words over
+	// every committed run sharing the state, this one included, as the
+	// state's next generation holds them. Null without a state.
+	TotalSpent *float64 `json:"totalSpent"`
+	TotalWords *int64   `json:"totalWords"`
 
 	unknown bool // some record's loss is unknown (NaN): Spent is null
 }
 
-func (s Summary) line(t *core.Tally, capLoss float64, capWords int, cost float64) (outLine, error) {
+func (s Summary) line(spent, remaining, capLoss float64, capWords int, cost float64, withState bool, next spending) (outLine, error) {
 	if !s.unknown {
-		s.Spent = finite(t.Spent())
+		s.Spent = finite(spent)
 	}
 	if capLoss > 0 {
 		s.Cap = finite(capLoss)
-		s.Remaining = finite(t.Remaining())
-		if w := math.Floor(t.Remaining() / cost); w >= 0 && w < math.MaxInt64 {
+		s.Remaining = finite(remaining)
+		if w := math.Floor(remaining / cost); w >= 0 && w < math.MaxInt64 {
 			n := int64(w)
 			s.WordsRemaining = &n
 		}
 	}
 	if capWords > 0 {
 		s.CapWords = &capWords
+	}
+	if withState {
+		s.TotalSpent, s.TotalWords = finite(next.Spent), &next.Words
 	}
 	j, err := toJSON(s)
 	return outLine{User: s.User, JSON: j}, err

@@ -25,8 +25,13 @@
 //
 // # What it does not guarantee
 //
-//   - The cap holds within one run: a user's spending in earlier runs is
-//     not carried over. The budget files say what each user spent.
+//   - Without Options.State the cap holds within one run. With it, a
+//     user's spending carries across every committed run sharing the
+//     state, which is sealed with the operator's key and anchored (see
+//     state.go for what that does and does not defend).
+//   - A run commits by writing MANIFEST.json last; a consumer must read
+//     only the files it names. A crashed run leaves files no manifest
+//     names until the next run removes them.
 //   - The user key is copied to the output as it is (it is how the
 //     records and the summary name a user): use a pseudonym.
 //   - The output discloses what the SDK's output discloses: each

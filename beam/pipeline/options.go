@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"github.com/wordveil/wordveil/core"
@@ -102,6 +103,23 @@ type Options struct {
 	// that already runs an instance per core is better served by 1.
 	Parallelism int
 
+	// State is the directory of each user's spending across runs (a
+	// local path or any Beam file system's): read at the start of the
+	// run, charged, and written as its next generation when the run
+	// commits, so that the cap covers every run sharing it. "" (the
+	// default): the cap holds within this run only.
+	State string
+	// StateKey is the operator's key file (local, at least 32 bytes) that
+	// seals the state (HMAC-SHA256). When neither the state nor its
+	// anchor exists yet and the file does not either, it is created with
+	// 32 random bytes (mode 0600). Required with State.
+	StateKey string
+	// StateAnchor is the file that keeps the state's last committed
+	// generation apart from the state ("" means StateKey + ".anchor"): it
+	// is what tells an older copy of the state from the latest. Keep it
+	// with the key, where the state's writers cannot write.
+	StateAnchor string
+
 	// Seed, if not 0, makes the run reproducible: EVALUATION ONLY. Each
 	// record then draws from its own stream (RecordSeed), and anyone who
 	// knows Seed can reproduce every draw. 0 (the default): crypto/rand.
@@ -119,8 +137,9 @@ func invalid(format string, args ...any) error {
 // unit-free loss (capLoss, 0: none) worked out from the engine.
 type settled struct {
 	Options
-	capLoss  float64
-	wordCost float64 // ε·P_avg of one word at the engine's ε, NaN when unknown
+	capLoss     float64
+	wordCost    float64 // ε·P_avg of one word at the engine's ε, NaN when unknown
+	stateAnchor string  // StateAnchor, or its default
 }
 
 // settle validates o, opening the engine once (so that a bad engine
@@ -143,6 +162,24 @@ func settle(o Options) (settled, error) {
 		return s, invalid("cap %v is not a finite loss ≥ 0", o.Cap)
 	case o.Cap > 0 && o.CapWords != 0:
 		return s, invalid("a cap in loss (%v) and a cap in words (%d): give one", o.Cap, o.CapWords)
+	case o.State != "" && o.StateKey == "":
+		return s, invalid("a state (%s) needs its key file (-state-key)", o.State)
+	case o.State == "" && (o.StateKey != "" || o.StateAnchor != ""):
+		return s, invalid("a state key or anchor without a state directory (-state)")
+	}
+	if o.State != "" {
+		s.stateAnchor = o.StateAnchor
+		if s.stateAnchor == "" {
+			s.stateAnchor = o.StateKey + ".anchor"
+		}
+		if isLocal(o.State) {
+			st, _ := filepath.Abs(o.State)
+			for _, f := range []string{o.StateKey, s.stateAnchor} {
+				if a, _ := filepath.Abs(f); strings.HasPrefix(a, st+string(filepath.Separator)) {
+					return s, invalid("%s is inside the state directory %s: a copy of the state would bring it back with it; keep it apart", f, o.State)
+				}
+			}
+		}
 	}
 	if s.Format == "" {
 		s.Format = FormatJSONL
@@ -185,6 +222,9 @@ func settle(o Options) (settled, error) {
 	}
 	if s.capLoss > 0 && math.IsNaN(s.wordCost) {
 		return s, invalid("a cap needs each record's loss, and mechanism %s's P_avg is not known on the device (its loss is unknown): use another mechanism or no cap", info.Mechanism)
+	}
+	if o.State != "" && math.IsNaN(s.wordCost) {
+		return s, invalid("a state keeps each user's loss, and mechanism %s's P_avg is not known on the device (its loss is unknown): use another mechanism or no state", info.Mechanism)
 	}
 	return s, nil
 }

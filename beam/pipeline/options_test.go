@@ -54,7 +54,7 @@ func TestOptionsRefused(t *testing.T) {
 			c.edit(&o)
 			_, err := settle(o)
 			if err == nil {
-				err = checkOutputDir(o.Output)
+				err = checkOutputDir(t.Context(), o.Output)
 			}
 			if !errors.Is(err, ErrInvalidOptions) {
 				t.Fatalf("got %v, want ErrInvalidOptions", err)

@@ -3,8 +3,6 @@ package pipeline
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -17,64 +15,47 @@ import (
 // portable runner, in this process.
 const DefaultRunner = "prism"
 
-// Build adds the pipeline to s: read the records matching o.Input, work
-// out each one's charge, decide per user which records the cap grants,
-// privatize those, and write the records and each user's budget summary
-// under o.Output. It validates o first (ErrInvalidOptions), opening the
-// engine once.
+// build adds the pipeline to s: read the records matching o.Input, work
+// out each one's charge, join them by user with each user's spending in
+// the state generation the run reads (sr; none without a state), decide
+// per user which records the cap grants, privatize those, and write the
+// records, each user's budget summary and the state's next generation
+// under staging names, for commit to publish.
 //
 // The stages: files → Records (readFn) → charges (costFn) → per user,
-// grouped: the decisions (decideFn) → joined with their records by record
-// key and privatized (privatizeFn) → sharded, sorted, written (writeFn).
-// Privatization runs per record, in parallel across records, so one user
-// with many records does not hold up the others; only the decision, which
-// handles refs (no texts), sees a user's records in one place.
-func Build(s beam.Scope, o Options) error {
-	st, err := settle(o)
-	if err != nil {
-		return err
-	}
-	if err := checkOutputDir(st.Output); err != nil {
-		return err
-	}
+// joined with the state (readStateFn, CoGroupByKey): the decisions
+// (decideFn) → joined with their records by record key and privatized
+// (privatizeFn) → sharded, sorted, written (writeFn). Privatization runs
+// per record, in parallel across records, so one user with many records
+// does not hold up the others; only the decision, which handles refs (no
+// texts), sees a user's records in one place.
+func build(s beam.Scope, st settled, sr *stateRun) {
 	s = s.Scope("wordveil")
 	files := fileio.ReadMatches(s, fileio.MatchFiles(s, st.Input, fileio.MatchEmptyDisallow()), fileio.ReadDirectorySkip())
 	records := beam.ParDo(s, &readFn{Format: st.Format, MaxRecordBytes: st.MaxRecordBytes, SkipMalformed: st.SkipMalformed}, files)
 	refs, keyed := beam.ParDo2(s, &costFn{Engine: st.Engine, MaxRecordBytes: st.MaxRecordBytes}, records)
-	decisions, budget := beam.ParDo2(s, &decideFn{CapLoss: st.capLoss, WordCost: st.wordCost, CapWords: st.CapWords, Shards: st.Shards},
-		beam.GroupByKey(s, refs))
+	decisions, budget, states := beam.ParDo3(s, &decideFn{CapLoss: st.capLoss, WordCost: st.wordCost, CapWords: st.CapWords, Shards: st.Shards, State: sr != nil},
+		beam.CoGroupByKey(s, refs, readStates(s, sr)))
 	out := beam.ParDo(s, &privatizeFn{Engine: st.Engine, MaxRecordBytes: st.MaxRecordBytes, Seed: st.Seed,
 		OverCap: st.OverCap, Placeholder: st.Placeholder, Shards: st.Shards, Parallelism: st.Parallelism},
 		beam.CoGroupByKey(s, keyed, decisions))
-	beam.ParDo0(s, &writeFn{Dir: st.Output, Prefix: recordsPrefix, Shards: st.Shards}, beam.GroupByKey(s, out))
-	beam.ParDo0(s, &writeFn{Dir: st.Output, Prefix: budgetPrefix, Shards: st.Shards}, beam.GroupByKey(s, budget))
-	return nil
+	beam.ParDo0(s, &writeFn{Dir: st.Output, Prefix: stagingPrefix + recordsPrefix, Shards: st.Shards}, beam.GroupByKey(s, out))
+	beam.ParDo0(s, &writeFn{Dir: st.Output, Prefix: stagingPrefix + budgetPrefix, Shards: st.Shards}, beam.GroupByKey(s, budget))
+	if sr != nil {
+		beam.ParDo0(s, &writeFn{Dir: sr.dir, Prefix: statePrefix(sr.next), Shards: st.Shards}, beam.GroupByKey(s, states))
+	}
 }
 
-// checkOutputDir refuses a local output directory that already holds
-// files: a shard no user hashes to gets no file, so an old run's file
-// there would be read as this run's.
-func checkOutputDir(dir string) error {
-	if strings.Contains(dir, "://") {
-		return nil // a remote file system: the caller's to keep clean
-	}
-	ents, err := os.ReadDir(dir)
-	switch {
-	case os.IsNotExist(err):
-		return nil
-	case err != nil:
-		return fmt.Errorf("%w: output directory: %w", ErrInvalidOptions, err)
-	case len(ents) > 0:
-		return invalid("output directory %s is not empty: give a new or empty directory", dir)
-	}
-	return nil
-}
-
-// Run builds the pipeline and runs it to the end on runner ("" means
-// DefaultRunner; any other must be registered, as beamx registers Beam's),
-// and returns the run's counters. The program must have called beam.Init
-// first, at the start of main (a remote runner's workers run the same
-// binary and become workers there).
+// Run runs the pipeline to the end on runner ("" means DefaultRunner; any
+// other must be registered, as beamx registers Beam's) and commits it
+// (see commit.go): it returns the run's counters once MANIFEST.json is
+// written. Before anything runs it checks the options, the output
+// directory and the state (a state that fails its checks is
+// ErrCorruptState, and nothing is written). A run that fails or is
+// interrupted (ErrInterrupted) removes what it staged and leaves the
+// state as it was. The program must have called beam.Init first, at the
+// start of main (a remote runner's workers run the same binary and
+// become workers there).
 func Run(ctx context.Context, o Options, runner string) (Counts, error) {
 	if !beam.Initialized() {
 		return Counts{}, errors.New("wordveil-beam: beam.Init() was not called (call it at the start of main, after parsing flags)")
@@ -82,15 +63,50 @@ func Run(ctx context.Context, o Options, runner string) (Counts, error) {
 	if runner == "" {
 		runner = DefaultRunner
 	}
-	p, s := beam.NewPipelineWithRoot()
-	if err := Build(s, o); err != nil {
+	st, err := settle(o)
+	if err != nil {
 		return Counts{}, err
 	}
+	if err := checkOutputDir(ctx, st.Output); err != nil {
+		return Counts{}, err
+	}
+	var sr *stateRun
+	if st.State != "" {
+		if sr, err = openState(ctx, st); err != nil {
+			return Counts{}, err
+		}
+	}
+	crashPoint("opened")
+	run := newRunID()
+	if err := cleanOutput(ctx, st.Output); err != nil {
+		return Counts{}, err
+	}
+	if sr != nil {
+		if err := sr.apply(ctx, run, st.Output); err != nil {
+			return Counts{}, err
+		}
+	}
+	crashPoint("pending")
+	p, s := beam.NewPipelineWithRoot()
+	build(s, st, sr)
 	res, err := beam.Run(ctx, runner, p)
 	if err != nil {
+		bg := context.WithoutCancel(ctx)
+		cleanOutput(bg, st.Output)
+		if sr != nil {
+			sr.abort(bg)
+		}
+		if ctx.Err() != nil {
+			return Counts{}, ErrInterrupted
+		}
 		return Counts{}, &runError{err}
 	}
-	return countsOf(res), nil
+	c := countsOf(res)
+	crashPoint("staged")
+	// Once the pipeline has finished, the commit runs to its end: it is a
+	// few renames and small files, and an interruption half-way would only
+	// leave work for the next run.
+	return c, commit(context.WithoutCancel(ctx), st, sr, run, c)
 }
 
 // runError is a failed run. Its message is the cause a DoFn reported (a

@@ -157,6 +157,7 @@ func (fn *privatizeFn) flush(ctx context.Context, emit func(int, outLine)) error
 		}
 		*j = job{} // the texts go with the batch
 	}
+	crashPoint("privatized")
 	return nil
 }
 

@@ -65,6 +65,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 			case ok:
 				fn.read.Inc(ctx, 1)
 				emit(record{User: user, Source: path, Line: n, Text: text})
+				crashPoint("read")
 			}
 		}
 		if err == io.EOF {

@@ -97,6 +97,7 @@ func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*ou
 			return fmt.Errorf("wordveil-beam: renaming %s to %s: %w", target, name, err)
 		}
 	}
+	crashPoint("written")
 	return nil
 }
 

@@ -47,10 +47,52 @@ Runner: Prism in this process by default; otherwise --runner=dataflow with
 its project flags, or --runner=flink|spark|universal with the --endpoint of a
 job server (docs/BEAM.md; none of these is tested here).
 
-Exit codes: 0 ok, 1 error, 2 usage or invalid settings.
+With -state DIR, each user's spending carries across runs: the run reads
+it, charges it, and writes its next generation when it commits. A run
+commits by writing DIR/MANIFEST.json last: read only the files it names.
 
-Flags:
+Exit codes: 0 ok (committed), 1 error (nothing committed), 2 usage or
+invalid settings, 130 interrupted (nothing committed).
 `
+
+// flagGroups are the command's own flags, in the order -h shows them;
+// every other flag in the process-wide set is Beam's.
+var flagGroups = []struct {
+	title string
+	names []string
+}{
+	{"Input and output", []string{"input", "format", "output", "shards", "max-record", "skip-malformed"}},
+	{"Caps and the state across runs", []string{"cap-words", "cap", "over-cap", "withheld-text", "state", "state-key", "state-anchor"}},
+	{"The engine", []string{"mechanism", "preset", "epsilon", "asset", "oov", "placeholder", "numbers", "punct", "all-outputs"}},
+	{"The run", []string{"threads", "seed", "v"}},
+}
+
+// printUsage prints the usage, the command's flags by group, then Beam's
+// under one heading.
+func printUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, usage)
+	ours := map[string]bool{}
+	section := func(title string, keep func(*flag.Flag) bool) {
+		sub := flag.NewFlagSet(title, flag.ContinueOnError)
+		fs.VisitAll(func(f *flag.Flag) {
+			if keep(f) {
+				sub.Var(f.Value, f.Name, f.Usage)
+				sub.Lookup(f.Name).DefValue = f.DefValue
+			}
+		})
+		fmt.Fprintf(w, "\n%s:\n", title)
+		sub.SetOutput(w)
+		sub.PrintDefaults()
+	}
+	for _, g := range flagGroups {
+		in := map[string]bool{}
+		for _, n := range g.names {
+			in[n], ours[n] = true, true
+		}
+		section(g.title, func(f *flag.Flag) bool { return in[f.Name] })
+	}
+	section("Apache Beam's flags (the runner, its job server, Dataflow's project; docs/BEAM.md)", func(f *flag.Flag) bool { return !ours[f.Name] })
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stderr))
@@ -60,10 +102,7 @@ func run(args []string, stderr io.Writer) int {
 	var o pipeline.Options
 	fs := flag.CommandLine
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { printUsage(stderr, fs) }
 	fs.StringVar(&o.Input, "input", "", "input file glob, e.g. 'corpus/*.jsonl' (quote it)")
 	fs.StringVar(&o.Output, "output", "", "output directory (new or empty)")
 	fs.StringVar(&o.Format, "format", pipeline.FormatJSONL, "input format: jsonl or tsv")
@@ -77,10 +116,13 @@ func run(args []string, stderr io.Writer) int {
 	fs.StringVar(&o.Engine.Numbers, "numbers", "privatize", "numbers the vocabulary has: privatize or replace")
 	fs.BoolVar(&o.Engine.PrivatizePunctuation, "punct", false, "privatize punctuation too")
 	fs.BoolVar(&o.Engine.AllowExcludedOutputs, "all-outputs", false, "also release the asset's excluded (offensive) words")
-	fs.Float64Var(&o.Cap, "cap", 0, "each user's cap in unit-free loss ε·P_avg per word (0 = none)")
-	fs.IntVar(&o.CapWords, "cap-words", 0, "each user's cap in words at the mechanism's ε: exactly N words granted (0 = none; not with -cap)")
+	fs.Float64Var(&o.Cap, "cap", 0, "each user's cap in unit-free loss ε·P_avg per word (0 = none; prefer -cap-words: a loss does not compare across mechanisms)")
+	fs.IntVar(&o.CapWords, "cap-words", 0, "each user's cap in words at the mechanism's ε, the recommended cap: exactly N words granted (0 = none; not with -cap)")
 	fs.StringVar(&o.OverCap, "over-cap", pipeline.OverCapDrop, "a record over its user's cap: drop (not written) or placeholder (written as withheld)")
 	fs.StringVar(&o.Placeholder, "withheld-text", "", "with -over-cap placeholder: the withheld record's text (default •)")
+	fs.StringVar(&o.State, "state", "", "directory of each user's spending across runs: read, charged, and written as its next generation when the run commits")
+	fs.StringVar(&o.StateKey, "state-key", "", "the operator's key file sealing -state (≥ 32 bytes; created for a new state)")
+	fs.StringVar(&o.StateAnchor, "state-anchor", "", "the state's anchor file, kept apart from -state (default: the key file's path + .anchor)")
 	fs.BoolVar(&o.SkipMalformed, "skip-malformed", false, "count and skip lines that are not records instead of failing")
 	fs.IntVar(&o.MaxRecordBytes, "max-record", pipeline.DefaultMaxRecordBytes, "longest input line in bytes")
 	fs.IntVar(&o.Parallelism, "threads", 0, "goroutines privatizing in each worker's DoFn instance (0 = the worker's cores; 1 on a runner that runs an instance per core)")
@@ -120,6 +162,9 @@ func run(args []string, stderr io.Writer) int {
 	case errors.Is(err, pipeline.ErrInvalidOptions):
 		fmt.Fprintf(stderr, "wordveil-beam: %v\n", err)
 		return 2
+	case errors.Is(err, pipeline.ErrInterrupted):
+		fmt.Fprintln(stderr, err)
+		return 130
 	case err != nil:
 		fmt.Fprintln(stderr, err)
 		if full := errors.Unwrap(err); *verbose && full != nil {
@@ -129,7 +174,7 @@ func run(args []string, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "wordveil-beam: %d records read (%d malformed lines skipped), %d released, %d withheld over a cap; %d words privatized; %d users, %d of them capped\n",
 		c.RecordsRead, c.Malformed, c.Released, c.Withheld, c.WordsReleased, c.Users, c.UsersCapped)
-	fmt.Fprintf(stderr, "wordveil-beam: wrote %s and %s\n", filepath.Join(o.Output, "records-*.jsonl"), filepath.Join(o.Output, "budget-*.jsonl"))
+	fmt.Fprintf(stderr, "wordveil-beam: committed %s (records-*.jsonl and budget-*.jsonl)\n", filepath.Join(o.Output, pipeline.ManifestName))
 	return 0
 }
 

@@ -52,7 +52,7 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{"a run", []string{"-input", in, "-output", filepath.Join(dir, "out"), "-cap-words", "3"}, 0,
 			"2 records read (0 malformed lines skipped), 1 released, 1 withheld over a cap; 2 words privatized; 2 users, 1 of them capped"},
-		{"the output directory is not empty", []string{"-input", in, "-output", filepath.Join(dir, "out")}, 2, "is not empty"},
+		{"the output directory holds a committed run", []string{"-input", in, "-output", filepath.Join(dir, "out")}, 2, "holds a committed run"},
 		{"no input", []string{"-output", filepath.Join(dir, "o2")}, 2, "no input glob"},
 		{"unknown flag", []string{"-input", in, "-output", filepath.Join(dir, "o3"), "-capp", "1"}, 2, "flag provided but not defined"},
 		{"stray argument", []string{"-input", in, "-output", filepath.Join(dir, "o4"), "extra"}, 2, "unexpected arguments"},
@@ -75,5 +75,31 @@ func TestExitCodes(t *testing.T) {
 				t.Fatalf("a failed run printed more than its cause:\n%s", stderr)
 			}
 		})
+	}
+}
+
+// -h shows the command's own flags by group first, then Beam's under one
+// heading.
+func TestHelpGroups(t *testing.T) {
+	code, out := wvbeam(t, "-h")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	at := func(s string) int {
+		i := strings.Index(out, s)
+		if i < 0 {
+			t.Fatalf("-h does not show %q:\n%s", s, out)
+		}
+		return i
+	}
+	order := []string{"\nInput and output:", "\n  -input ", "\nCaps and the state across runs:", "\n  -cap-words ", "\n  -state-key ",
+		"\nThe engine:", "\n  -mechanism ", "\nThe run:", "\n  -threads ", "\nApache Beam's flags", "\n  -runner "}
+	for i := 1; i < len(order); i++ {
+		if at(order[i-1]) > at(order[i]) {
+			t.Errorf("-h shows %q after %q", order[i-1], order[i])
+		}
+	}
+	if strings.Count(out, "\n  -input ") != 1 {
+		t.Error("-h shows -input more than once")
 	}
 }
