@@ -1,9 +1,6 @@
 package memo
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,25 +10,6 @@ import (
 
 	"github.com/wordveil/wordveil/internal/anchor"
 )
-
-// SecretPin is the value a memo directory's pin (anchor.Pin) holds: a
-// fingerprint of the secret its memos are sealed with, keyed by the
-// secret itself, so it says nothing about the secret or the memos. A
-// directory found with another secret's pin was deleted whole and
-// started afresh under a new secret (or replaced), which would answer
-// words already answered afresh: it fails closed unless it was reset.
-func SecretPin(secret []byte) (string, error) {
-	if len(secret) < MinSecretLen {
-		return "", fmt.Errorf("%w: %d bytes, need at least %d", ErrSecret, len(secret), MinSecretLen)
-	}
-	key, err := secretKey(secret, "directory pin")
-	if err != nil {
-		return "", fmt.Errorf("memo: %w", err)
-	}
-	h := hmac.New(sha256.New, key)
-	h.Write([]byte("wordveil memo directory"))
-	return "secret-" + hex.EncodeToString(h.Sum(nil)[:16]), nil
-}
 
 // Reset deletes every memo file of dir, having first stored
 // anchor.Retired under each one's anchor name in a (nil: no anchor), so
