@@ -130,9 +130,11 @@ const dtTries = 64
 // zero), ⊥ releasing a uniform allowed position outside the window. Then
 // it draws the offset within the ball as a two-sided geometric with
 // parameter ε/2 (weights e^(−ε|k|/2), exactly TEM's; see dtMech.noise for
-// why pooling its tails beyond the window changes nothing), rejected until it
-// lands on an allowed position of the window: rejection from an exact
-// sampler yields the exact conditional law. After dtTries rejections, or
+// why pooling its tails beyond the window changes nothing), or when the
+// window holds under half of that law's mass (near the ε floor), as the
+// same law conditioned on the window (SignedGeometric.Within), rejected
+// until it lands on an allowed position of the window: rejection from an
+// exact sampler yields the exact conditional law. After dtTries rejections, or
 // at once when excluded positions hold over half of the window's weight
 // (an excluded input at large ε, where rejection would almost never
 // succeed), it takes the argmax of −ε|q−p|/2 + Gumbel noise over the
@@ -196,8 +198,24 @@ func (m *dtMech) Privatize(w int, src rand.Source) (int, error) {
 		return int(l.Order[m.lo.position(li, lo)]), nil
 	}
 	if !enumerate {
+		// Pr[noise in the window] = mass·(1−ρ)/(1+ρ) = mass·tanh(ε/4). At
+		// least 1/2 (every preset on the default asset: it keeps their
+		// seeded outputs), an unbounded draw is cheap and rejected at most
+		// half the time; below, it would be rejected nearly always (near
+		// the floor the window is the whole list and holds under 1% of
+		// the mass, the rest pooled beyond it), so the offset is drawn
+		// from the window's law directly (SignedGeometric.Within). Either
+		// way it is then rejected only on excluded positions, which hold
+		// at most half the window's weight here.
+		within := mass*math.Tanh(half/2) < 0.5
 		for range dtTries {
-			if k := m.noise.Draw(src); k >= -left && k <= right && m.lo.allowedAt(li, p+k) {
+			var k int
+			if within {
+				k = m.noise.Within(src, left, right)
+			} else {
+				k = m.noise.Draw(src)
+			}
+			if k >= -left && k <= right && m.lo.allowedAt(li, p+k) {
 				return int(l.Order[p+k]), nil
 			}
 		}

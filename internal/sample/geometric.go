@@ -46,6 +46,7 @@ type SignedGeometric struct {
 	pool  LogBernoulli   // K ≥ bound−1, given G ≠ 0
 	digit []LogBernoulli // digit[j]: b_j = 1, for K < 2^len(digit)
 	bound int
+	eps   float64
 }
 
 // NewSignedGeometric prepares the law above for ε (finite, > 0) and bound
@@ -54,7 +55,7 @@ func NewSignedGeometric(eps float64, bound int) (*SignedGeometric, error) {
 	if !(eps > 0) || math.IsInf(eps, 1) || bound < 0 || bound > MaxGeometricBound {
 		return nil, errGeometricParams
 	}
-	g := &SignedGeometric{bound: bound}
+	g := &SignedGeometric{bound: bound, eps: eps}
 	if bound == 0 {
 		return g, nil
 	}
@@ -93,6 +94,64 @@ func (g *SignedGeometric) Draw(src rand.Source) int {
 		return -k
 	}
 	return k
+}
+
+// Within returns G conditioned on −left ≤ G ≤ right (0 ≤ left, right <
+// Bound()), exactly, at a cost that does not depend on how likely the
+// window is: Draw-and-reject needs about 1/Pr[−left ≤ G ≤ right] draws,
+// which is thousands when ε·bound is tiny and nearly all the mass is
+// pooled beyond the window. Given the window, Pr[G = k] ∝ r^|k|, so G is
+// 0 with probability 1/(1 + S_left + S_right), where S_a = Σ_{k=1..a} r^k
+// = r·(1 − r^a)/(1 − r); else the left side with probability S_left/(S_left
+// + S_right), and on the side of length a it is 1 + K with K geometric
+// truncated to [0, a): the digits of Draw's K truncated to [0, 2^m),
+// 2^m < 2a, rejected when ≥ a (under half the time). Each decision is a
+// LogBernoulli on a probability computed in log space (no cancellation
+// for small ε). It draws from src in a different order than Draw, so the
+// two give different values for the same source.
+func (g *SignedGeometric) Within(src rand.Source, left, right int) int {
+	if left <= 0 && right <= 0 {
+		return 0
+	}
+	lnL, lnR := g.lnSide(left), g.lnSide(right)
+	lnS := LogAddExp(lnL, lnR)
+	p := bitPool{src: src}
+	if NewLogBernoulli(-Softplus(lnS)).draw(&p) {
+		return 0
+	}
+	if NewLogBernoulli(lnL - lnS).draw(&p) {
+		return -(1 + g.truncated(&p, left))
+	}
+	return 1 + g.truncated(&p, right)
+}
+
+// lnSide is ln S_a = ln Σ_{k=1..a} r^k = −ε + ln(1 − r^a) − ln(1 − r), −Inf
+// for a = 0.
+func (g *SignedGeometric) lnSide(a int) float64 {
+	if a <= 0 {
+		return math.Inf(-1)
+	}
+	return -g.eps + math.Log(-math.Expm1(-g.eps*float64(a))) - math.Log(-math.Expm1(-g.eps))
+}
+
+// truncated returns K geometric truncated to [0, a) (1 ≤ a < bound): the
+// first bits.Len(a−1) digits, drawn until the value is below a.
+func (g *SignedGeometric) truncated(p *bitPool, a int) int {
+	if a == 1 {
+		return 0
+	}
+	digits := g.digit[:bits.Len(uint(a-1))]
+	for {
+		k := 0
+		for j, d := range digits {
+			if d.draw(p) {
+				k |= 1 << j
+			}
+		}
+		if k < a {
+			return k
+		}
+	}
 }
 
 // below returns K conditioned on K < c (c ≥ 1): digits drawn until the
