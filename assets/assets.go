@@ -17,7 +17,9 @@
 // Guarantees: the bytes are part of the program image, in read-only memory
 // (no heap, no copy): a write into them faults instead of silently
 // changing the asset for the whole process. The package does not verify
-// them; decoding does, every section against its checksum.
+// them: the engine's tests check them in full and record their checksum,
+// and decoding (wva.DecodeDefault) trusts the bytes with that checksum and
+// checks any others in full.
 package assets
 
 import (

@@ -169,7 +169,7 @@ func decode(b []byte, opt wva.DecodeOptions) (*wva.Asset, error) {
 var slimDefault = sync.OnceValues(func() (*wva.Asset, error) {
 	opt := decodeOptions
 	opt.InPlace = true
-	a, err := decode(assets.DefaultBytes(), opt)
+	a, err := wva.DecodeDefault(opt) // structure proven at test time, trusted through its checksum
 	// Decoding paged in the embedded bytes (3.4 MB); most are not read
 	// again: give them back to the kernel. They are clean pages of the
 	// program file, so the CODES section the asset aliases is paged back

@@ -4,7 +4,6 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/wordveil/wordveil/assets"
 	"github.com/wordveil/wordveil/internal/wva"
 )
 
@@ -29,7 +28,7 @@ var footprintMechanisms = []Mechanism{BRR, OneDG, OneDT}
 func freshDefault(*Config) (*wva.Asset, error) {
 	opt := decodeOptions
 	opt.InPlace = true
-	return decode(assets.DefaultBytes(), opt)
+	return wva.DecodeDefault(opt)
 }
 
 func BenchmarkOpenFresh(b *testing.B) {

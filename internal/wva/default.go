@@ -8,7 +8,7 @@ import (
 )
 
 var decodedDefault = sync.OnceValues(func() (*Asset, error) {
-	a, err := DecodeWith(assets.DefaultBytes(), DecodeOptions{InPlace: true}) // read-only program data: used where it lies
+	a, err := DecodeDefault(DecodeOptions{InPlace: true}) // read-only program data: used where it lies
 	if err != nil {
 		return nil, fmt.Errorf("load embedded asset %s: %w", assets.DefaultName, err)
 	}
@@ -16,7 +16,8 @@ var decodedDefault = sync.OnceValues(func() (*Asset, error) {
 })
 
 // Default returns the embedded default asset (package assets), decoded.
-// It is verified on the first call and shared afterwards; callers must
+// It is decoded on the first call (its structure proven at test time and
+// trusted through its checksum: DecodeDefault) and shared afterwards; callers must
 // treat it as read-only. Its sections are used in place, except the TEM
 // lists, which are built in memory (about 3 MB and 20 ms): a privatizer
 // for any other mechanism opens the asset without them (package core's

@@ -754,13 +754,13 @@ func TestStandInsHeap(t *testing.T) {
 		}
 	}
 	info := &StandInsInfo{Words: m}
-	heap := heapAfter(decoder(raw, func(b []byte) (*StandIns, error) { return decodeStandInsV3(b, n, info, false) }))
+	heap := heapAfter(decoder(raw, func(b []byte) (*StandIns, error) { return decodeStandInsV3(b, n, info, false, false) }))
 	rawV2 := encodeStandInsV2(s)
 	heapV2 := heapAfter(decoder(rawV2, func(b []byte) (*StandIns, error) { return decodeStandIns(b, n, info) }))
 	// In place only the block offsets are built.
 	inPlaceBound := uint64(4*numBlocks(m)) + uint64(4*numBlocks(m))/10 + 64<<10
 	rawAligned := aligned8Copy(raw)
-	heapInPlace := heapAfter(decoder(rawAligned, func(b []byte) (*StandIns, error) { return decodeStandInsV3(b, n, info, true) }))
+	heapInPlace := heapAfter(decoder(rawAligned, func(b []byte) (*StandIns, error) { return decodeStandInsV3(b, n, info, true, false) }))
 	control := heapAfter(func() any {
 		mp := make(map[string]int32, m)
 		// The keys are copies, as a decoder's would be.
