@@ -193,7 +193,7 @@ func encodeCusText(s *CusTextSets) []byte {
 // decodeCusText parses the sets of an n-word vocabulary, checking every
 // field and the canonical partition. The id array is sized by n, which
 // checkHeader bounded by the CODES section.
-func decodeCusText(raw []byte, n int, info *CusTextInfo, inPlace bool) (*CusTextSets, error) {
+func decodeCusText(raw []byte, n int, info *CusTextInfo, inPlace, proven bool) (*CusTextSets, error) {
 	const part = "section CUSTEXT"
 	if len(raw) < custextFixedLen {
 		return nil, corruptf(part, "%d bytes, shorter than its %d-byte header", len(raw), custextFixedLen)
@@ -221,6 +221,9 @@ func decodeCusText(raw []byte, n int, info *CusTextInfo, inPlace bool) (*CusText
 		return nil, corruptf(part, "%d bytes of ids, %d words need %d", len(raw)-custextFixedLen, n, want)
 	}
 	packed := raw[custextFixedLen:]
+	if proven { // the embedded asset, whose sets the tests checked (proven.go)
+		return &CusTextSets{k: int(k), n: n, packed: packed, idBits: idBits}, nil
+	}
 	if err := bitpack.CheckStream(packed, n, idBits); err != nil {
 		return nil, corruptf(part, "%v", err)
 	}

@@ -73,8 +73,9 @@ type DecodeOptions struct {
 	MaxMemory int64
 	// proven is set by DecodeDefault only, after it found b to be the
 	// embedded asset whose structure the tests proved (proven.go): the
-	// section CRCs and the stand-ins' per-entry checks, which that proof
-	// covers, are then skipped.
+	// checks that proof covers (section CRCs, the vocabulary's offsets,
+	// UTF-8 and order, the CusText sets' partition, the stand-ins'
+	// entries) are then skipped.
 	proven bool
 }
 
@@ -202,7 +203,7 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 		return nil, err
 	}
 	if v3 {
-		a.words, err = decodeVocab(r, n, opt.InPlace)
+		a.words, err = decodeVocab(r, n, opt.InPlace, opt.proven)
 	} else {
 		a.words, err = decodeVocabV2(r, n)
 	}
@@ -263,7 +264,7 @@ func DecodeWith(b []byte, opt DecodeOptions) (a *Asset, err error) {
 		if r, err = raw(kindCusText); err != nil {
 			return nil, err
 		}
-		if a.CusText, err = decodeCusText(r, n, h.CusText, opt.InPlace); err != nil {
+		if a.CusText, err = decodeCusText(r, n, h.CusText, opt.InPlace, opt.proven); err != nil {
 			return nil, err
 		}
 	}

@@ -15,9 +15,11 @@ import "github.com/wordveil/wordveil/assets"
 // (one hardware-assisted pass, about 0.4 ms for 5 MB, where SHA-256 takes
 // about 3 ms) with the recorded ones, and only when both match skips the
 // checks the proof covers: the sections' CRCs (the whole file's CRC
-// replaces them) and the stand-ins' per-entry checks (order, front
-// coding, lengths, UTF-8, ids; about half of a first open). Everything
-// else is decoded and checked as for any file.
+// replaces them), the stand-ins' per-entry checks (order, front coding,
+// lengths, UTF-8, ids; about half of a first open), the vocabulary's
+// offsets, UTF-8 and order, and the CusText sets' partition. The header,
+// the section table and every section's fixed fields and sizes are still
+// checked, and the lists and codes decoded, as for any file.
 //
 // What the run-time comparison defends against: embedded bytes that are
 // not the proven ones because the asset file changed after

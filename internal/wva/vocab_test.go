@@ -134,7 +134,7 @@ func TestVocabShortSectionAllocates(t *testing.T) {
 	} {
 		for _, n := range []int{maxWords, 1 << 20, 1000} {
 			var err error
-			got := allocated(func() { _, err = decodeVocab(raw, n, false) })
+			got := allocated(func() { _, err = decodeVocab(raw, n, false, false) })
 			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "cannot hold") {
 				t.Fatalf("%d bytes, %d words: %v, want ErrCorrupt (cannot hold)", len(raw), n, err)
 			}
@@ -145,7 +145,7 @@ func TestVocabShortSectionAllocates(t *testing.T) {
 	}
 	// The control: a section just large enough for its count is read.
 	v := vocabOf("a", "b")
-	if _, err := decodeVocab(encodeVocab(v), 2, false); err != nil {
+	if _, err := decodeVocab(encodeVocab(v), 2, false, false); err != nil {
 		t.Fatalf("control: %v", err)
 	}
 }
