@@ -22,6 +22,12 @@
 //     UTF-8, stand-ins canonically front-coded in strict byte order,
 //     floats finite, no trailing bytes. It allocates at most a
 //     small constant multiple of the input size.
+//   - DecodeDefault (the embedded asset, as Default and package core
+//     open it) makes the same checks, except those TestDefaultProven made
+//     in full on the same bytes at test time: it trusts them only when the
+//     embedded bytes' size and CRC-32C are the ones that test recorded
+//     (proven.go says what that defends against), and checks any other
+//     bytes in full.
 //   - Marshal is deterministic and refuses (with ErrInvalid) any Asset that
 //     Decode would refuse; Decode(Marshal(a)) equals a.
 //   - TEM lists hold exact balls under the ceil-quantized metric
