@@ -52,6 +52,7 @@ func (fn *costFn) ProcessElement(r record, refs func(string, ref), recs func(str
 		}
 		rf.Words, rf.Cost = acc.Words-acc.Memoized, acc.UnitFree
 	}
+	progressAdd(rf.Words)
 	refs(r.User, rf)
 	recs(recordKey(r.User, r.Source, r.Line), r)
 	return nil

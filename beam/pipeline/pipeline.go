@@ -89,7 +89,9 @@ func Run(ctx context.Context, o Options, runner string) (Counts, error) {
 	crashPoint("pending")
 	p, s := beam.NewPipelineWithRoot()
 	build(s, st, sr)
+	stop := progressStart()
 	res, err := beam.Run(ctx, runner, p)
+	stop()
 	if err != nil {
 		bg := context.WithoutCancel(ctx)
 		cleanOutput(bg, st.Output)
