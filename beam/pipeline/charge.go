@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
@@ -52,6 +51,7 @@ func (fn *costFn) ProcessElement(r record, refs func(string, ref), recs func(str
 		}
 		rf.Words, rf.Cost = acc.Words-acc.Memoized, acc.UnitFree
 	}
+	progressAdd(rf.Words)
 	refs(r.User, rf)
 	recs(recordKey(r.User, r.Source, r.Line), r)
 	return nil
@@ -84,7 +84,7 @@ func (fn *decideFn) Setup() {
 	fn.capped = beam.NewCounter(metricsNamespace, CounterUsersCapped)
 }
 
-func (fn *decideFn) ProcessElement(ctx context.Context, user string, refs func(*ref) bool, priors func(*spending) bool,
+func (fn *decideFn) ProcessElement(ctx context.Context, user string, accs func(*grants) bool, priors func(*spending) bool,
 	decide func(string, decision), summary func(int, outLine), state func(int, outLine)) error {
 	prior, seen := spending{User: user}, 0
 	for p := (spending{}); priors(&p); seen++ {
@@ -93,26 +93,18 @@ func (fn *decideFn) ProcessElement(ctx context.Context, user string, refs func(*
 	if seen > 1 {
 		return corrupt("user key appears %d times in the state", seen)
 	}
-	var all []ref
-	var r ref
-	paths := map[string]string{} // one copy of each path: a user's records share a few files
-	for refs(&r) {
-		if p, ok := paths[r.Source]; ok {
-			r.Source = p
-		} else {
-			paths[r.Source] = r.Source
-		}
-		all = append(all, r)
+	var g grants
+	nacc := 0
+	for a := (grants{}); accs(&a); nacc++ {
+		g = a
 	}
-	if len(all) == 0 { // in the state only: carried over as it is
+	if nacc > 1 {
+		return fmt.Errorf("wordveil-beam: user %q has %d combined accumulators (want 1)", user, nacc)
+	}
+	if g.Records == 0 { // in the state only: carried over as it is
 		return fn.emitState(user, prior, state)
 	}
-	sort.Slice(all, func(i, j int) bool {
-		if all[i].Source != all[j].Source {
-			return all[i].Source < all[j].Source
-		}
-		return all[i].Line < all[j].Line
-	})
+	all := g.Refs // sorted by (Source, Line); the refs grantFn dropped are withheld
 	// total holds the earlier runs' spending and this run's grants
 	// against the cap; run (no cap) this run's grants alone.
 	total, err := core.NewTally(fn.CapLoss)
@@ -131,7 +123,7 @@ func (fn *decideFn) ProcessElement(ctx context.Context, user string, refs func(*
 		}
 		exhausted = !ok
 	}
-	s := Summary{User: user, Records: len(all)}
+	s := Summary{User: user, Records: g.Records}
 	for _, r := range all {
 		granted := true
 		switch {
@@ -149,14 +141,14 @@ func (fn *decideFn) ProcessElement(ctx context.Context, user string, refs func(*
 				run.Charge(r.Cost) // no cap, a finite charge: granted
 			}
 		}
-		if granted {
-			s.Released++
-			s.Words += r.Words
-		} else {
-			s.Withheld++
+		if !granted {
+			continue // no decision: privatizeFn withholds a record without one
 		}
+		s.Released++
+		s.Words += r.Words
 		decide(recordKey(user, r.Source, r.Line), decision{Granted: granted})
 	}
+	s.Withheld = s.Records - s.Released
 	crashPoint("decided")
 	fn.users.Inc(ctx, 1)
 	if s.Withheld > 0 {

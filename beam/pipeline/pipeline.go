@@ -35,7 +35,7 @@ func build(s beam.Scope, st settled, sr *stateRun) {
 	records := beam.ParDo(s, &readFn{Format: st.Format, MaxRecordBytes: st.MaxRecordBytes, SkipMalformed: st.SkipMalformed}, files)
 	refs, keyed := beam.ParDo2(s, &costFn{Engine: st.Engine, MaxRecordBytes: st.MaxRecordBytes}, records)
 	decisions, budget, states := beam.ParDo3(s, &decideFn{CapLoss: st.capLoss, WordCost: st.wordCost, CapWords: st.CapWords, Shards: st.Shards, State: sr != nil},
-		beam.CoGroupByKey(s, refs, readStates(s, sr)))
+		beam.CoGroupByKey(s, beam.CombinePerKey(s, &grantFn{CapLoss: st.capLoss}, refs), readStates(s, sr)))
 	out := beam.ParDo(s, &privatizeFn{Engine: st.Engine, MaxRecordBytes: st.MaxRecordBytes, Seed: st.Seed,
 		OverCap: st.OverCap, Placeholder: st.Placeholder, Shards: st.Shards, Parallelism: st.Parallelism},
 		beam.CoGroupByKey(s, keyed, decisions))
@@ -89,7 +89,9 @@ func Run(ctx context.Context, o Options, runner string) (Counts, error) {
 	crashPoint("pending")
 	p, s := beam.NewPipelineWithRoot()
 	build(s, st, sr)
+	stop := progressStart()
 	res, err := beam.Run(ctx, runner, p)
+	stop()
 	if err != nil {
 		bg := context.WithoutCancel(ctx)
 		cleanOutput(bg, st.Output)

@@ -105,10 +105,12 @@ func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, recs func
 	for decs(&d) {
 		nd++
 	}
-	if nr != 1 || nd != 1 {
-		// Every record gets exactly one decision (decideFn); anything else
-		// is a fault of the runner or of this code: fail closed.
-		return fmt.Errorf("wordveil-beam: a record key with %d records and %d decisions (want 1 and 1)", nr, nd)
+	if nr != 1 || nd > 1 {
+		// decideFn emits one decision for each granted record and none
+		// for a withheld one (grantFn may have dropped its ref); anything
+		// else is a fault of the runner or of this code: fail closed. No
+		// decision means withheld.
+		return fmt.Errorf("wordveil-beam: a record key with %d records and %d decisions (want 1 and at most 1)", nr, nd)
 	}
 	fn.batch = append(fn.batch, job{r: r, d: d})
 	if len(fn.batch) < batchPerWorker*len(fn.ps) {

@@ -13,7 +13,7 @@ import (
 func init() {
 	register.DoFn3x1[context.Context, fileio.ReadableFile, func(record), error](&readFn{})
 	register.DoFn3x1[record, func(string, ref), func(string, record), error](&costFn{})
-	register.DoFn7x1[context.Context, string, func(*ref) bool, func(*spending) bool, func(string, decision), func(int, outLine), func(int, outLine), error](&decideFn{})
+	register.DoFn7x1[context.Context, string, func(*grants) bool, func(*spending) bool, func(string, decision), func(int, outLine), func(int, outLine), error](&decideFn{})
 	register.DoFn3x1[context.Context, stateShard, func(string, spending), error](&readStateFn{})
 	register.DoFn5x1[context.Context, string, func(*record) bool, func(*decision) bool, func(int, outLine), error](&privatizeFn{})
 	register.DoFn3x1[context.Context, int, func(*outLine) bool, error](&writeFn{})
@@ -23,7 +23,8 @@ func init() {
 	register.Emitter2[string, decision]()
 	register.Emitter2[int, outLine]()
 	register.Emitter2[string, spending]()
-	register.Iter1[ref]()
+	register.Iter1[grants]()
+	register.Combiner3[grants, ref, grants](&grantFn{})
 	register.Iter1[record]()
 	register.Iter1[decision]()
 	register.Iter1[outLine]()
