@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/wordveil/wordveil/assets"
+	"github.com/wordveil/wordveil/internal/anchor"
 	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/memo"
@@ -123,6 +124,41 @@ func openWith(cfg Config, load func(*Config) (*wva.Asset, error)) (p *Privatizer
 		Metric: m.Metric(), WordCost: cost, VocabularySize: a.Len(), AssetName: a.Header.Name, AnchorDir: s.anchorDir}} // AssetSHA256: filled by Info, on request
 	p.srcs.New = func() any { return mechanism.NewSecureSource() }
 	return p, nil
+}
+
+// memoPin checks the pin of the memo directory against the secret before
+// the memo is opened (a memo file made under a new secret would refuse
+// the old one ever after), and returns what to store once it is open.
+func memoPin(a Anchor, dir string, secret []byte) (set func() error, err error) {
+	none := func() error { return nil }
+	if a == nil {
+		return none, nil
+	}
+	pin, err := anchor.NewPin(a, "memo", dir)
+	if err != nil {
+		return nil, err
+	}
+	want, err := memo.SecretPin(secret)
+	if err != nil {
+		return nil, err
+	}
+	unset, err := pin.Check(want)
+	if err != nil || !unset {
+		return none, err
+	}
+	return func() error { return pin.Set(want) }, nil
+}
+
+// ledgerAnchor is a with the ledger directory's pin (anchor.Pinned).
+func ledgerAnchor(a Anchor, dir string) (Anchor, error) {
+	if a == nil {
+		return nil, nil
+	}
+	pin, err := anchor.NewPin(a, "ledger", dir)
+	if err != nil {
+		return nil, err
+	}
+	return anchor.Pinned(a, pin, ledger.AnchorPrefix), nil
 }
 
 // loadAsset returns the asset cfg names. Nothing this package offers

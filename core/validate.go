@@ -2,9 +2,11 @@ package core
 
 import (
 	"math"
+	"path/filepath"
 	"slices"
 	"time"
 
+	"github.com/wordveil/wordveil/internal/anchor"
 	"github.com/wordveil/wordveil/internal/ledger"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/privatize"
@@ -193,4 +195,58 @@ func validState(c *Config) error {
 		return invalid("MemoSecret needs MemoDir")
 	}
 	return checkDefaultPlace(c)
+}
+
+// stateAnchor is the anchor cfg's memo and ledger use: Config.Anchor, or
+// the default file anchor (dir says where), or nil for NoAnchor or
+// without a memo or ledger. cfg has passed validState.
+func stateAnchor(cfg *Config) (a Anchor, dir string, err error) {
+	switch {
+	case cfg.LedgerDir == "" && cfg.MemoDir == "":
+		return nil, "", nil
+	case cfg.Anchor == nil:
+		home, err := defaultStateDir()
+		if err != nil {
+			return nil, "", err
+		}
+		dir = filepath.Join(home, "anchors")
+		return anchor.Dir(dir), dir, nil
+	case isNoAnchor(cfg.Anchor):
+		return nil, "", nil
+	}
+	return cfg.Anchor, "", nil
+}
+
+func isNoAnchor(a Anchor) bool {
+	_, ok := a.(noAnchor)
+	return ok
+}
+
+// defaultStateDir is where the default anchor lives: the CLI's default
+// state directory, os.UserConfigDir()/wordveil.
+func defaultStateDir() (string, error) {
+	home, err := anchor.DefaultHome()
+	if err != nil {
+		return "", invalid("no user configuration directory for the default anchor (%v): give Config.Anchor, or NoAnchor", err)
+	}
+	return home, nil
+}
+
+// checkDefaultPlace refuses a memo or ledger directory inside the default
+// state directory, or containing it (symlinks resolved): a copy, backup
+// or restore of the data would carry its anchors with it.
+func checkDefaultPlace(cfg *Config) error {
+	if cfg.Anchor != nil || cfg.LedgerDir == "" && cfg.MemoDir == "" {
+		return nil
+	}
+	home, err := defaultStateDir()
+	if err != nil {
+		return err
+	}
+	for _, d := range []struct{ field, dir string }{{"LedgerDir", cfg.LedgerDir}, {"MemoDir", cfg.MemoDir}} {
+		if d.dir != "" && (anchor.Within(d.dir, home) || anchor.Within(home, d.dir)) {
+			return invalid("%s %s and the default anchor's directory %s are inside one another: a restore of the data would restore its anchors (move the data, or give Config.Anchor)", d.field, d.dir, home)
+		}
+	}
+	return nil
 }

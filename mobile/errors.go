@@ -100,11 +100,6 @@ func wrap(err error) error {
 	return &codedError{code: codeOf(err), err: err}
 }
 
-// invalid returns a WV_INVALID_ARGUMENT error.
-func invalid(format string, a ...any) error {
-	return &codedError{code: CodeInvalidArgument, err: fmt.Errorf(format, a...)}
-}
-
 // errNotOpened is returned by the methods of a nil or zero-value
 // Privatizer (gobind lets Java and Swift make one with a no-argument
 // constructor).

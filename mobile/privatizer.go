@@ -1,7 +1,6 @@
 package mobile
 
 import (
-	"io/fs"
 	"math"
 	"runtime/debug"
 	"sync/atomic"
@@ -32,59 +31,6 @@ func (p *Privatizer) root() (*core.Privatizer, error) {
 		return nil, errNotOpened
 	}
 	return p.p, nil
-}
-
-// OpenPrivatizer returns a privatizer over the embedded English asset
-// (cfg nil: NewConfig's defaults).
-func OpenPrivatizer(cfg *Config) (p *Privatizer, err error) {
-	defer guard(&err)
-	return open(cfg, func(c *core.Config) {})
-}
-
-// OpenPrivatizerFromAsset returns a privatizer over an asset file's bytes
-// (copied; the caller may reuse the array).
-func OpenPrivatizerFromAsset(asset []byte, cfg *Config) (p *Privatizer, err error) {
-	defer guard(&err)
-	if asset == nil {
-		asset = []byte{} // an empty array is a corrupt asset, not the embedded one
-	}
-	return open(cfg, func(c *core.Config) { c.Asset = asset })
-}
-
-// OpenPrivatizerFromFile returns a privatizer over an asset file.
-func OpenPrivatizerFromFile(path string, cfg *Config) (p *Privatizer, err error) {
-	defer guard(&err)
-	if path == "" {
-		// Package core reads "" as "the embedded asset"; here it is a
-		// file that does not exist.
-		return nil, wrap(&fs.PathError{Op: "open", Path: path, Err: fs.ErrNotExist})
-	}
-	return open(cfg, func(c *core.Config) { c.AssetFile = path })
-}
-
-// open converts cfg (nil: the defaults) to package core's Config, lets
-// asset name the asset, and opens it.
-func open(cfg *Config, asset func(*core.Config)) (*Privatizer, error) {
-	c, err := cfg.root()
-	if err != nil {
-		return nil, err
-	}
-	asset(&c)
-	p, err := core.Open(c)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	// An asset read from a file or copied from an array is a new buffer of
-	// its size per open (about 5 MB), which a closed privatizer leaves as
-	// garbage: hand what is free back to the OS now rather than at the
-	// runtime's leisure, since keyboard extensions are killed above
-	// ~50 MB. The embedded asset is used where it lies and verified once
-	// per process, so opening it leaves next to nothing (under 1 MiB the
-	// first time, a few KiB after): no collection is forced for it.
-	if c.AssetFile != "" || c.Asset != nil {
-		debug.FreeOSMemory()
-	}
-	return &Privatizer{p: p}, nil
 }
 
 // Result is a privatized text and its privacy accounting.

@@ -31,11 +31,11 @@ func stateHome(dir string) (string, error) {
 	if dir != "" {
 		return filepath.Abs(dir)
 	}
-	base, err := os.UserConfigDir()
+	home, err := anchor.DefaultHome()
 	if err != nil {
 		return "", fmt.Errorf("%w: no state directory for the memo key and anchors (%v): set -state", errUsage, err)
 	}
-	return filepath.Join(base, "wordveil"), nil
+	return home, nil
 }
 
 // anchorDir is the directory of home's anchor files.

@@ -11,6 +11,18 @@ import (
 	"github.com/wordveil/wordveil/internal/safefile"
 )
 
+// DefaultHome is the default state directory, os.UserConfigDir()/wordveil:
+// package core's default anchor is Dir(DefaultHome()/anchors), and the
+// CLI keeps its state there unless -state says otherwise. Defined once
+// here, so that the two always find the same anchors.
+func DefaultHome() (string, error) {
+	base, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(base, "wordveil"), nil
+}
+
 // Dir is an Anchor over small files in the directory it names: one file
 // per name (name + ".anchor", mode 0600), replaced atomically and fsync'd
 // (internal/safefile), the directory created (0700) on the first Store.
