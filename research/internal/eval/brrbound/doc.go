@@ -1,0 +1,31 @@
+// Package brrbound bounds from above what any attacker recovers from one
+// word released by BRR (randomized response on each bit of a word's
+// 256-bit code, then the nearest word to the noisy code), whose law
+// Pr[M(x) = y] has no closed form.
+//
+// The bound. BRR's output y is a function of the noisy code z = c_x ⊕ f
+// (f: each bit flipped with q = 1/(1+e^ε)) and of tie-breaking randomness
+// independent of x. So any attacker who sees y is an attacker who sees z
+// (data processing): for input words drawn from weights π, the best
+// top-k recovery from y is at most the best top-k recovery from z. The
+// law of z has a closed form, Pr[z | x] = q^d (1−q)^(256−d) with
+// d = d(z, c_x), so the attacker who sees z ranks the words by
+// ln π(x) − d(z, c_x)·ln((1−q)/q), and its recovery is an expectation
+// over (x, z) that Monte Carlo estimates without bias. Upper draws r noisy
+// codes per token of a token list (π its empirical distribution: the
+// token counts), counts a success when the input word is among the k best
+// (ties counted as successes, so the estimate only grows), and adds
+// Hoeffding's deviation sqrt(ln(1/δ)/(2n)) for n independent draws in
+// [0, 1]: with probability at least 1 − δ the result is at least the
+// z-attacker's recovery, hence at least that of every attacker who sees
+// the released word alone, including the Bayes-optimal one for π and one
+// that knows π exactly (the token counts of the very text measured).
+//
+// What it guarantees: a valid one-sided (1 − δ) upper confidence bound,
+// for the mechanism as shipped whatever its output restriction (the
+// restriction is part of the map z ↦ y). What it does not: it is not
+// tight. The z-attacker sees more than the released word; the gap is what
+// the nearest-word step hides, and it is reported beside a lower bound
+// (a trained attacker's measured recovery), not hidden in it. Seeded
+// sources belong to evaluation only.
+package brrbound
