@@ -32,3 +32,15 @@ func Source(seed uint64) *rand.ChaCha8 {
 	binary.LittleEndian.PutUint64(k[:], seed)
 	return Key(k)
 }
+
+// Block returns Key's generator for seed written little-endian in the
+// first 8 bytes of the key and block in the next 8, the rest zero: the
+// stream of the block-th block of a seeded run (the CLI's -seed, whose
+// blocks may be privatized in any order on several cores). Block(seed, 0)
+// is Source(seed), so a run of one block draws what it always drew.
+func Block(seed, block uint64) *rand.ChaCha8 {
+	var k [32]byte
+	binary.LittleEndian.PutUint64(k[:], seed)
+	binary.LittleEndian.PutUint64(k[8:], block)
+	return Key(k)
+}
