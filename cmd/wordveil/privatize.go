@@ -6,9 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
-	"math"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -125,7 +125,7 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (err
 	fs.StringVar(&f.stateDir, "state", "", "with -memo or -ledger: where the memo key and the rollback anchors are kept, outside the memo and ledger directories (default $XDG_CONFIG_HOME/wordveil)")
 	fs.IntVar(&f.maxLine, "max-line", privatize.DefaultMaxTextBytes, "longest input line in bytes; a longer line is an error, read no further")
 	fs.Uint64Var(&f.seed, "seed", 0, "EVALUATION ONLY: seed the randomness so output is reproducible (0 = secure randomness); the same for every -threads")
-	fs.IntVar(&f.threads, "threads", min(runtime.GOMAXPROCS(0), maxThreads), fmt.Sprintf("blocks privatized at once, in [1, %d] (default: every core); output stays in input order; with -ledger or -memo blocks go one at a time", maxThreads))
+	fs.IntVar(&f.threads, "threads", min(runtime.GOMAXPROCS(0), maxThreads), fmt.Sprintf("blocks privatized at once, in [1, %d], by default one per core; output stays in input order; with -ledger or -memo blocks go one at a time", maxThreads))
 	fs.Func("class-epsilon", "per-class ε in the mechanism's metric, e.g. rare=0.3,capitalized=0.5,number=1 (classes: rare, capitalized, number)", func(v string) error {
 		c, err := parseClassEpsilon(v)
 		f.classes.Rare, f.classes.Capitalized, f.classes.Number = c.Rare, c.Capitalized, c.Number

@@ -25,9 +25,9 @@ const (
 // the error that ended the input.
 type block struct {
 	lines       []string
-	first, last int   // numbers (from 1) of the lines lines[0] and the last text belong to
-	err         error // io.EOF at the end
-	errLine     int   // the number of the line err concerns
+	first, last int    // numbers (from 1) of the lines lines[0] and the last text belong to
+	err         error  // io.EOF at the end
+	errLine     int    // the number of the line err concerns
 	index       uint64 // the block's number in the input, from 0 (a seeded run's stream)
 }
 
