@@ -36,6 +36,14 @@ written only after the charge is durable. A line over 1 MiB is
 privatized, charged and written in parts of about 1 MiB cut between
 words (with -json: one record, its text written part by part).
 
+Blocks are privatized on every core (-threads N to choose, -threads 1
+one at a time) and written in input order; a failed block ends the run
+with nothing after it written. With -ledger or -memo blocks go one at a
+time whatever -threads says, so that each block is charged, refused or
+memoized exactly as in a sequential run. With -seed the output is the
+same for every -threads. On a terminal, a long run shows its progress on
+standard error.
+
 With -json, each input line gives one JSON object (docs/CLI_JSON.md).
 
 -memo and -ledger keep their state in directories; the memo key and the
