@@ -1,6 +1,10 @@
 package core
 
-import "github.com/wordveil/wordveil/internal/seeded"
+import (
+	"context"
+
+	"github.com/wordveil/wordveil/internal/seeded"
+)
 
 // UseEvaluationSeed makes p draw every later call from one deterministic
 // stream, ChaCha8 keyed by seed (written little-endian into the first 8
@@ -20,4 +24,28 @@ import "github.com/wordveil/wordveil/internal/seeded"
 // calls of p run: they keep the source they started with.
 func UseEvaluationSeed(p *Privatizer, seed uint64) error {
 	return classify(p.useSource(seeded.Source(seed)))
+}
+
+// PrivatizeEvaluationBlock privatizes texts as p.PrivatizeBlock does (one
+// ledger charge, all or nothing), drawing from ChaCha8 keyed by seed and
+// block (seed written little-endian into the key's first 8 bytes, block
+// into the next 8, the rest zero) whatever source p has. Its output
+// depends on the seed, the block's index, the texts and p's configuration
+// only, not on which calls ran before: a seeded run can privatize its
+// blocks on several goroutines at once and still give, block for block,
+// what it gives on one (the CLI's -seed with -threads). Block 0 draws
+// UseEvaluationSeed's stream for the same seed.
+//
+// Like UseEvaluationSeed it is for tests and reproducible evaluation only:
+// anyone who knows the seed reproduces every draw. On a nil or zero-value
+// Privatizer it returns ErrInvalidConfig, on a closed one ErrClosed; it
+// never panics.
+func PrivatizeEvaluationBlock(ctx context.Context, p *Privatizer, texts []string, seed, block uint64) (res []Result, err error) {
+	defer func() { err = classify(err) }()
+	h, err := p.enter()
+	if err != nil {
+		return nil, err
+	}
+	defer p.life.RUnlock()
+	return h.block(ctx, texts, seeded.Block(seed, block))
 }

@@ -151,16 +151,24 @@ func (p *Privatizer) PrivatizeBlock(ctx context.Context, texts []string) (res []
 	}
 	defer p.life.RUnlock()
 	err = p.withSource(func(src rand.Source) error {
-		rs, err := h.text.PrivatizeBlock(ctx, texts, src, nil)
-		if err == nil {
-			res = make([]Result, len(rs))
-			for i := range rs {
-				res[i] = newResult(&rs[i])
-			}
-		}
+		res, err = h.block(ctx, texts, src)
 		return err
 	})
 	return res, err
+}
+
+// block privatizes texts as one block drawing from src: PrivatizeBlock's
+// work, and PrivatizeEvaluationBlock's.
+func (h handle) block(ctx context.Context, texts []string, src rand.Source) ([]Result, error) {
+	rs, err := h.text.PrivatizeBlock(ctx, texts, src, nil)
+	if err != nil {
+		return nil, err
+	}
+	res := make([]Result, len(rs))
+	for i := range rs {
+		res[i] = newResult(&rs[i])
+	}
+	return res, nil
 }
 
 // Close releases the privatizer: the memo's and ledger's files, and its

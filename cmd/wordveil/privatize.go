@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -18,6 +20,7 @@ import (
 	"github.com/wordveil/wordveil/internal/linereader"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/privatize"
+	"github.com/wordveil/wordveil/internal/progress"
 )
 
 const privatizeHelp = `Usage: wordveil privatize [flags] < text
@@ -32,6 +35,14 @@ available are privatized as one block: charged to the ledger once, and
 written only after the charge is durable. A line over 1 MiB is
 privatized, charged and written in parts of about 1 MiB cut between
 words (with -json: one record, its text written part by part).
+
+Blocks are privatized on every core (-threads N to choose, -threads 1
+one at a time) and written in input order; a failed block ends the run
+with nothing after it written. With -ledger or -memo blocks go one at a
+time whatever -threads says, so that each block is charged, refused or
+memoized exactly as in a sequential run. With -seed the output is the
+same for every -threads. On a terminal, a long run shows its progress on
+standard error.
 
 With -json, each input line gives one JSON object (docs/CLI_JSON.md).
 
@@ -88,6 +99,7 @@ type privatizeFlags struct {
 	stateDir          string
 	maxLine           int
 	seed              uint64
+	threads           int
 	classes           core.Classes // -class-epsilon and -rare-rank
 }
 
@@ -120,7 +132,8 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (err
 	fs.StringVar(&f.memoKey, "memo-key", "", "with -memo: the 32-byte key file sealing the memo, outside DIR (default: in -state, created 0600)")
 	fs.StringVar(&f.stateDir, "state", "", "with -memo or -ledger: where the memo key and the rollback anchors are kept, outside the memo and ledger directories (default $XDG_CONFIG_HOME/wordveil)")
 	fs.IntVar(&f.maxLine, "max-line", privatize.DefaultMaxTextBytes, "longest input line in bytes; a longer line is an error, read no further")
-	fs.Uint64Var(&f.seed, "seed", 0, "EVALUATION ONLY: seed the randomness so output is reproducible (0 = secure randomness)")
+	fs.Uint64Var(&f.seed, "seed", 0, "EVALUATION ONLY: seed the randomness so output is reproducible (0 = secure randomness); the same for every -threads")
+	fs.IntVar(&f.threads, "threads", min(runtime.GOMAXPROCS(0), maxThreads), fmt.Sprintf("blocks privatized at once, in [1, %d], by default one per core; output stays in input order; with -ledger or -memo blocks go one at a time", maxThreads))
 	fs.Func("class-epsilon", "per-class ε in the mechanism's metric, e.g. rare=0.3,capitalized=0.5,number=1 (classes: rare, capitalized, number)", func(v string) error {
 		c, err := parseClassEpsilon(v)
 		f.classes.Rare, f.classes.Capitalized, f.classes.Number = c.Rare, c.Capitalized, c.Number
@@ -159,14 +172,41 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (err
 	debug.FreeOSMemory()
 	if f.seed != 0 {
 		fmt.Fprintln(stderr, "wordveil: WARNING: -seed makes the output reproducible by anyone who knows the seed; use it for evaluation only, never on real data")
-		if err := core.UseEvaluationSeed(p, f.seed); err != nil {
-			return err
-		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	enc := recordEncoder{info: p.Info(), json: f.asJSON}
-	return stream(ctx, p, linereader.New(stdin, f.maxLine), stdout, enc)
+	return stream(ctx, privatizeBlocks(p, f.seed), f.blockThreads(), linereader.New(stdin, f.maxLine), stdout, enc, inputBar(stdin, stdout, stderr))
+}
+
+// blockThreads is how many blocks are privatized at once: -threads, but
+// one at a time with a ledger or a memo. A block's charge and its memo's
+// responses depend on every block before it (what the cap has left, which
+// words the memo already holds), so they are decided in input order, each
+// block charged only after the one before it is written: exactly what a
+// sequential run charges, refuses and releases.
+func (f *privatizeFlags) blockThreads() int {
+	if f.ledgerDir != "" || f.memoDir != "" {
+		return 1
+	}
+	return f.threads
+}
+
+// inputBar is privatize's progress on a terminal: in bytes of standard
+// input, of the file's size when it is a regular file (else unknown). It is nil (silent)
+// unless stderr is a terminal and standard output is not (a bar would be
+// drawn over the output), and draws nothing for the first second.
+func inputBar(stdin io.Reader, stdout, stderr io.Writer) *progress.Bar {
+	if progress.IsTerminal(stdout) {
+		return nil
+	}
+	total := 0
+	if f, ok := stdin.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() <= math.MaxInt32 {
+			total = int(st.Size()) // larger: unknown (the count is an int on 32-bit too)
+		}
+	}
+	return progress.NewTerminal(stderr, "privatize (bytes)", total, time.Second)
 }
 
 // validate checks what is about the flags themselves, not the settings
@@ -201,6 +241,8 @@ func (f *privatizeFlags) validate(fs *flag.FlagSet, set map[string]bool) error {
 		return fmt.Errorf("%w: -memo-key must be outside the memo directory (a copy of the directory would carry its key)", errUsage)
 	case f.stateDir != "" && (f.memoDir != "" && within(f.stateDir, f.memoDir) || f.ledgerDir != "" && within(f.stateDir, f.ledgerDir)):
 		return fmt.Errorf("%w: -state must be outside the memo and ledger directories (a restore of those must not restore their anchors)", errUsage)
+	case f.threads < 1 || f.threads > maxThreads:
+		return fmt.Errorf("%w: -threads %d: must be in [1, %d]", errUsage, f.threads, maxThreads)
 	case f.maxLine < 1:
 		// Config.MaxTextBytes 0 means 16 MiB, but the line reader needs
 		// the bound itself.

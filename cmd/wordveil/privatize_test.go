@@ -297,34 +297,37 @@ func (r *slowReader) Read(p []byte) (int, error) {
 }
 
 // TestStreamInterrupt: a signal while a long line is being read, or being
-// privatized, stops at once with errInterrupted and writes nothing of it.
+// privatized, stops at once with errInterrupted and writes nothing of it,
+// on one thread and on several.
 func TestStreamInterrupt(t *testing.T) {
 	p := testPrivatizer(t, core.Config{})
-	// (1) Blocked reading a line that never ends.
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &slowReader{chunk: []byte("the cat "), left: 1 << 20, block: make(chan struct{})}
-	defer close(r.block)
-	var out bytes.Buffer
-	done := make(chan error)
-	go func() {
-		done <- stream(ctx, p, linereader.New(r, 16<<20), &out, recordEncoder{info: p.Info()})
-	}()
-	time.Sleep(50 * time.Millisecond)
-	cancel()
-	if err := <-done; !errors.Is(err, errInterrupted) || out.Len() != 0 {
-		t.Fatalf("interrupted read: %v, wrote %d bytes", err, out.Len())
-	}
-	// (2) Cancelled while privatizing a long line: PrivatizeBlock checks
-	// the context between words.
-	ctx, cancel = context.WithCancel(context.Background())
-	long := strings.Repeat("the cat sat ", 1<<16) + "\n"
-	go func() {
-		done <- stream(ctx, p, linereader.New(strings.NewReader(long), 16<<20), &out, recordEncoder{info: p.Info()})
-	}()
-	time.Sleep(20 * time.Millisecond)
-	cancel()
-	if err := <-done; !errors.Is(err, errInterrupted) || out.Len() != 0 {
-		t.Fatalf("interrupted privatization: %v, wrote %d bytes", err, out.Len())
+	for _, threads := range []int{1, 4} {
+		// (1) Blocked reading a line that never ends.
+		ctx, cancel := context.WithCancel(context.Background())
+		r := &slowReader{chunk: []byte("the cat "), left: 1 << 20, block: make(chan struct{})}
+		defer close(r.block)
+		var out bytes.Buffer
+		done := make(chan error)
+		go func() {
+			done <- stream(ctx, privatizeBlocks(p, 0), threads, linereader.New(r, 16<<20), &out, recordEncoder{info: p.Info()}, nil)
+		}()
+		time.Sleep(50 * time.Millisecond)
+		cancel()
+		if err := <-done; !errors.Is(err, errInterrupted) || out.Len() != 0 {
+			t.Fatalf("threads %d: interrupted read: %v, wrote %d bytes", threads, err, out.Len())
+		}
+		// (2) Cancelled while privatizing a long line: PrivatizeBlock checks
+		// the context between words.
+		ctx, cancel = context.WithCancel(context.Background())
+		long := strings.Repeat("the cat sat ", 1<<16) + "\n"
+		go func() {
+			done <- stream(ctx, privatizeBlocks(p, 0), threads, linereader.New(strings.NewReader(long), 16<<20), &out, recordEncoder{info: p.Info()}, nil)
+		}()
+		time.Sleep(20 * time.Millisecond)
+		cancel()
+		if err := <-done; !errors.Is(err, errInterrupted) || out.Len() != 0 {
+			t.Fatalf("threads %d: interrupted privatization: %v, wrote %d bytes", threads, err, out.Len())
+		}
 	}
 }
 

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"time"
 
 	"github.com/wordveil/wordveil/internal/levelfacts"
 	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/progress"
 )
 
 // statsCmd prints what each privacy level means, per mechanism: its ε,
@@ -62,7 +64,17 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 		levels = []string{*level}
 	}
 	s := levelfacts.Sample{Words: *nWords, Draws: *draws}
-	rows, err := levelfacts.Rows(a, names, levels, *eps, s)
+	// Progress on a terminal for a run longer than a second (a large
+	// -words or -draws): the bar starts with the first row's count.
+	var bar *progress.Bar
+	start, started := time.Now(), false
+	rows, err := levelfacts.Rows(a, names, levels, *eps, s, func(done, total int) {
+		if !started {
+			bar, started = progress.NewTerminal(stderr, "stats (rows)", total, time.Second-time.Since(start)), true
+		}
+		bar.Set(done)
+	})
+	bar.Done()
 	if errors.Is(err, levelfacts.ErrNoLevel) || errors.Is(err, mechanism.ErrUnknownMechanism) ||
 		errors.Is(err, mechanism.ErrEpsilonSaturated) || errors.Is(err, mechanism.ErrInvalidEpsilon) {
 		return fmt.Errorf("%w: %v", errUsage, err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wordveil/wordveil/core"
 	"github.com/wordveil/wordveil/internal/linereader"
+	"github.com/wordveil/wordveil/internal/progress"
 	"github.com/wordveil/wordveil/internal/tokenize"
 )
 
@@ -24,9 +25,10 @@ const (
 // the error that ended the input.
 type block struct {
 	lines       []string
-	first, last int   // numbers (from 1) of the lines lines[0] and the last text belong to
-	err         error // io.EOF at the end
-	errLine     int   // the number of the line err concerns
+	first, last int    // numbers (from 1) of the lines lines[0] and the last text belong to
+	err         error  // io.EOF at the end
+	errLine     int    // the number of the line err concerns
+	index       uint64 // the block's number in the input, from 0 (a seeded run's stream)
 }
 
 // readBlocks reads lines into blocks: a block takes every line that is
@@ -43,8 +45,8 @@ func readBlocks(ctx context.Context, r *linereader.Reader, out chan<- block, cut
 	var pending []string // the parts of the current line not yet in a block
 	var rerr error       // the reader's error, passed on once pending is empty
 	line := 1            // the number of the line pending (or the next line read) belongs to
-	for {
-		b := block{first: line, last: line}
+	for index := uint64(0); ; index++ {
+		b := block{first: line, last: line, index: index}
 		size := 0
 		for {
 			if len(pending) == 0 && rerr == nil {
@@ -93,39 +95,72 @@ func splitLine(l string, cut bool) []string {
 	return tokenize.Split(l, blockBytes)
 }
 
-// stream privatizes blocks of input lines until the end of the input. A
-// block's output is written after its charge, straight from the results
-// (plain text as it is, -json records with their text escaped on the way
-// out: no copy of either); a signal stops at once, writing nothing of the
-// unfinished block.
-func stream(ctx context.Context, p *core.Privatizer, r *linereader.Reader, w io.Writer, enc recordEncoder) error {
+// blockFunc privatizes one block's texts: the privatizer's PrivatizeBlock,
+// or with -seed core.PrivatizeEvaluationBlock at the block's index.
+type blockFunc func(ctx context.Context, b *block) ([]core.Result, error)
+
+// privatizeBlocks is the blockFunc of p: with a seed, block i draws from
+// the seed's stream for block i (core.PrivatizeEvaluationBlock), so that
+// the output does not depend on how many blocks run at once; without,
+// from p's secure sources.
+func privatizeBlocks(p *core.Privatizer, seed uint64) blockFunc {
+	if seed != 0 {
+		return func(ctx context.Context, b *block) ([]core.Result, error) {
+			return core.PrivatizeEvaluationBlock(ctx, p, b.lines, seed, b.index)
+		}
+	}
+	return func(ctx context.Context, b *block) ([]core.Result, error) {
+		return p.PrivatizeBlock(ctx, b.lines)
+	}
+}
+
+// stream privatizes blocks of input lines until the end of the input, up
+// to threads blocks at once (threads 1: each in turn, in this goroutine).
+// Outputs are written in input order, a block's after its charge,
+// straight from the results (plain text as it is, -json records with
+// their text escaped on the way out: no copy of either). The first error
+// in input order ends the stream: nothing after it is written, and the
+// blocks already running are cancelled. A signal stops at once, writing
+// nothing of an unfinished block. bar, if not nil, counts input bytes
+// written out.
+func stream(ctx context.Context, privatize blockFunc, threads int, r *linereader.Reader, w io.Writer, enc recordEncoder, bar *progress.Bar) error {
 	blocks := make(chan block, 1)
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go readBlocks(rctx, r, blocks, true)
+	next := inTurn(ctx, privatize, blocks)
+	if threads > 1 {
+		var stop func()
+		next, stop = inParallel(ctx, privatize, blocks, threads)
+		defer stop()
+	}
+	defer bar.Done()
 	bw := bufio.NewWriterSize(w, 64<<10)
+	done := 0
 	for {
-		var b block
-		select {
-		case <-ctx.Done():
-			return errInterrupted
-		case b = <-blocks:
+		o, err := next()
+		if err != nil {
+			return err
 		}
+		b := &o.b
 		if len(b.lines) > 0 {
-			res, err := p.PrivatizeBlock(ctx, b.lines)
 			switch {
 			case ctx.Err() != nil:
 				return errInterrupted
-			case err != nil:
-				return fromRoot(err, fmt.Sprintf("lines %d–%d", b.first, b.last))
+			case o.err != nil:
+				return fromRoot(o.err, fmt.Sprintf("lines %d–%d", b.first, b.last))
 			}
 			ends := func(i int) bool { return endsLine(b.lines[i], b.err != nil && i == len(b.lines)-1) }
-			if err := enc.write(bw, res, ends); err != nil {
+			if err := enc.write(bw, o.res, ends); err != nil {
 				return err
 			}
 			if err := bw.Flush(); err != nil {
 				return err
 			}
+			for _, l := range b.lines {
+				done += len(l)
+			}
+			bar.Set(done)
 		}
 		switch {
 		case b.err == io.EOF:
@@ -135,5 +170,30 @@ func stream(ctx context.Context, p *core.Privatizer, r *linereader.Reader, w io.
 		case b.err != nil:
 			return fmt.Errorf("read standard input: %w", b.err)
 		}
+	}
+}
+
+// outcome is a block and what privatizing it gave.
+type outcome struct {
+	b   block
+	res []core.Result
+	err error
+}
+
+// inTurn returns the blocks' outcomes in input order, privatizing each
+// when asked for it: the sequential stream, in which a block is charged
+// only after the one before it is written. Its error is errInterrupted.
+func inTurn(ctx context.Context, privatize blockFunc, blocks <-chan block) func() (outcome, error) {
+	return func() (outcome, error) {
+		var o outcome
+		select {
+		case <-ctx.Done():
+			return o, errInterrupted
+		case o.b = <-blocks:
+		}
+		if len(o.b.lines) > 0 {
+			o.res, o.err = privatize(ctx, &o.b)
+		}
+		return o, nil
 	}
 }

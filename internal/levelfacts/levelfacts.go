@@ -66,8 +66,9 @@ func Mechanisms(a *wva.Asset) []string {
 // each mechanism (no recorded facts). A level a mechanism cannot reach is
 // skipped when levels is nil and an ErrNoLevel error when asked for; a
 // mechanism named in mechanisms that has no level at all is an ErrNoLevel
-// error too.
-func Rows(a *wva.Asset, mechanisms, levels []string, eps float64, s Sample) ([]Row, error) {
+// error too. step, if not nil, is told after each mechanism and level
+// measured or skipped how many of the total are done (progress).
+func Rows(a *wva.Asset, mechanisms, levels []string, eps float64, s Sample, step func(done, total int)) ([]Row, error) {
 	if a == nil {
 		return nil, fmt.Errorf("levelfacts: %w", mechanism.ErrEmptyVocabulary)
 	}
@@ -112,12 +113,22 @@ func Rows(a *wva.Asset, mechanisms, levels []string, eps float64, s Sample) ([]R
 		return nil
 	}
 	named := mechanisms != nil
+	total, done := len(mechanisms)*len(levels), 0
+	if eps > 0 {
+		total = len(mechanisms)
+	}
+	tick := func() {
+		if done++; step != nil {
+			step(done, total)
+		}
+	}
 	for _, name := range mechanisms {
 		before := len(rows)
 		if eps > 0 {
 			if err := add(name, "", eps); err != nil {
 				return nil, err
 			}
+			tick()
 			continue
 		}
 		for _, l := range levels {
@@ -126,11 +137,13 @@ func Rows(a *wva.Asset, mechanisms, levels []string, eps float64, s Sample) ([]R
 				if asked || errors.Is(err, mechanism.ErrUnknownMechanism) {
 					return nil, fmt.Errorf("%w: %s at %q: %v", ErrNoLevel, name, l, err)
 				}
+				tick()
 				continue
 			}
 			if err := add(name, l, e); err != nil {
 				return nil, err
 			}
+			tick()
 		}
 		if named && len(rows) == before {
 			// A mechanism asked for by name with no level on this

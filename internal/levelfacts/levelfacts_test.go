@@ -3,6 +3,7 @@ package levelfacts
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -46,9 +47,18 @@ func smallAsset(t *testing.T) *wva.Asset {
 func TestRows(t *testing.T) {
 	a := smallAsset(t)
 	s := Sample{Words: 20, Draws: 20}
-	rows, err := Rows(a, nil, nil, 0, s)
+	var steps []int
+	rows, err := Rows(a, nil, nil, 0, s, func(done, total int) {
+		if total != len(Levels) {
+			t.Errorf("progress total %d, want one mechanism × %d levels", total, len(Levels))
+		}
+		steps = append(steps, done)
+	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if fmt.Sprint(steps) != "[1 2 3]" {
+		t.Errorf("progress %v, want [1 2 3] (a skipped level counts)", steps)
 	}
 	// BRR only, at its two levels (balanced skipped: not calibrated).
 	if len(rows) != 2 || rows[0].Level != mechanism.LevelStrong || rows[1].Level != mechanism.LevelLight {
@@ -60,7 +70,7 @@ func TestRows(t *testing.T) {
 	if !rows[0].CostKnown || !(rows[0].Cost > 0.4*100 && rows[0].Cost < 0.4*150) || !(rows[1].N >= rows[0].N) {
 		t.Fatalf("cost %v (P_avg of 256-bit codes is near 128), N %v then %v", rows[0].Cost, rows[0].N, rows[1].N)
 	}
-	again, _ := Rows(a, []string{mechanism.NameBRR}, []string{mechanism.LevelLight}, 0, s)
+	again, _ := Rows(a, []string{mechanism.NameBRR}, []string{mechanism.LevelLight}, 0, s, nil)
 	if len(again) != 1 || again[0] != rows[1] {
 		t.Fatalf("a row depends on which rows were asked for: %+v vs %+v", again, rows[1])
 	}
@@ -81,7 +91,7 @@ func TestRows(t *testing.T) {
 		t.Errorf("markdown:\n%s", out.String())
 	}
 	// At a given ε: no level, no facts.
-	rows, err = Rows(a, []string{mechanism.NameBRR}, nil, 0.5, s)
+	rows, err = Rows(a, []string{mechanism.NameBRR}, nil, 0.5, s, nil)
 	if err != nil || len(rows) != 1 || rows[0].Level != "" || rows[0].Facts != nil {
 		t.Fatalf("at ε: %+v, %v", rows, err)
 	}
@@ -106,7 +116,7 @@ func TestRowsErrors(t *testing.T) {
 		{"zero sample", a, nil, nil, Sample{}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Rows(tc.a, tc.mechs, tc.lvls, 0, tc.s)
+			_, err := Rows(tc.a, tc.mechs, tc.lvls, 0, tc.s, nil)
 			if err == nil || tc.want != nil && !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}

@@ -32,10 +32,13 @@ func TestKeyStreamPinned(t *testing.T) {
 }
 
 // Same key, same stream; another key, another stream; Source writes the
-// seed little-endian into the key's first 8 bytes.
+// seed little-endian into the key's first 8 bytes, Block the block's
+// index into the next 8.
 func TestKeyDeterministic(t *testing.T) {
 	var k [32]byte
 	binary.LittleEndian.PutUint64(k[:], 0x0102030405060708)
+	kb := k
+	binary.LittleEndian.PutUint64(kb[8:], 0x0a0b)
 	cases := []struct {
 		name string
 		a, b *rand.ChaCha8
@@ -45,6 +48,11 @@ func TestKeyDeterministic(t *testing.T) {
 		{"other key", Key([32]byte{'x'}), Key([32]byte{'y'}), false},
 		{"Source = Key(little-endian seed)", Source(0x0102030405060708), Key(k), true},
 		{"Source(1) vs Source(2)", Source(1), Source(2), false},
+		{"Block(seed, 0) = Source(seed)", Block(0x0102030405060708, 0), Source(0x0102030405060708), true},
+		{"Block = Key(seed, block little-endian)", Block(0x0102030405060708, 0x0a0b), Key(kb), true},
+		{"Block(7, 1) vs Source(7)", Block(7, 1), Source(7), false},
+		{"Block(7, 1) vs Block(7, 2)", Block(7, 1), Block(7, 2), false},
+		{"Block(7, 1) vs Block(8, 1)", Block(7, 1), Block(8, 1), false},
 	}
 	for _, c := range cases {
 		eq := 0

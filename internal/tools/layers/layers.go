@@ -194,10 +194,10 @@ var exceptions = []exception{
 // may import it (its layer's rules apply on top).
 var restricted = map[string][]string{
 	// A seeded source lets anyone who knows the key invert the
-	// privatization: package core offers it through one explicit call
-	// (core.UseEvaluationSeed, which the CLI's and Beam's -seed use), wva
-	// estimates a public constant of the asset (listsmean.go: P_avg of
-	// the lists), and levelfacts estimates the papers' N_w and S_w for
+	// privatization: package core offers it through explicit calls
+	// (core.UseEvaluationSeed and core.PrivatizeEvaluationBlock, which the
+	// CLI's and Beam's -seed use), wva estimates a public constant of the
+	// asset (listsmean.go: P_avg of the lists), and levelfacts estimates the papers' N_w and S_w for
 	// stats. Nothing else in the product may reach it.
 	"internal/seeded": {"core", "internal/wva", "internal/levelfacts"},
 }

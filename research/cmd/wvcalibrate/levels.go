@@ -36,7 +36,7 @@ func namedLevels(out io.Writer, a *wva.Asset) error {
 	}
 	fmt.Fprintf(out, "Printed by `wordveil stats -markdown`:\n\n%s\n", statsBegin)
 	s := levelfacts.DefaultSample
-	rows, err := levelfacts.Rows(a, nil, nil, 0, s)
+	rows, err := levelfacts.Rows(a, nil, nil, 0, s, nil)
 	if err != nil {
 		return err
 	}
