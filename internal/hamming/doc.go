@@ -21,6 +21,12 @@
 // substrings of 16 bits, exact by the pigeonhole bound. [Index] plans between
 // them per query, so callers never choose by hand.
 //
+// [Index.NearestBatch] answers Nearest for many queries in one pass over
+// the codes (each block compared with up to [MaxBatch] queries while it is
+// in cache; on AVX-512 a block transposed once serves every query), each
+// answer exact with its ties broken uniformly, for callers with several
+// words at hand.
+//
 // Ties. With integer distances, ties are common. [TiesAll] returns every
 // code tied at the k-th distance (so a result may hold more than k codes);
 // [TiesRandom] returns exactly k, breaking ties at the boundary uniformly at

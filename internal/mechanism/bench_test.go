@@ -175,3 +175,40 @@ func BenchmarkBaselines(b *testing.B) {
 		b.Run("balanced/"+name, func(b *testing.B) { benchPrivatize(b, m, src) })
 	}
 }
+
+// BenchmarkBRRBatch is BRR per word on the default asset, one word at a
+// time (a keyboard) and in runs (PrivatizeBatch: a text), at the balanced
+// ε of the CLI's default (0.5333 per bit).
+func BenchmarkBRRBatch(b *testing.B) {
+	a := defaultAsset(b)
+	m, err := newBRR(newIndex(b, a.Codes), 0.5333)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(39, 1))
+	ws := make([]int32, 256)
+	for i := range ws {
+		ws[i] = int32(r.IntN(5000))
+	}
+	src := rand.NewChaCha8(stattest.Seed("bench-brr-batch"))
+	b.Run("one-by-one", func(b *testing.B) {
+		for b.Loop() {
+			for _, w := range ws {
+				if _, err := m.Privatize(int(w), src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ws)), "ns/word")
+	})
+	run := make([]int32, len(ws))
+	b.Run("batch", func(b *testing.B) {
+		for b.Loop() {
+			copy(run, ws)
+			if err := m.PrivatizeBatch(run, src); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ws)), "ns/word")
+	})
+}

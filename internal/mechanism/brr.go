@@ -64,6 +64,49 @@ func (b *brrMech) Privatize(w int, src rand.Source) (int, error) {
 	return int(nb.ID), nil
 }
 
+// PrivatizeBatch is Batcher's: the words in runs of hamming.MaxBatch,
+// each run's noisy codes drawn in word order (the same draws as
+// Privatize's noise), then searched in one pass, whose tie-breaking draws
+// follow in word order. The nearest word is exact and uniform among the
+// minimizers either way, so each release has Privatize's law.
+func (b *brrMech) PrivatizeBatch(ws []int32, src rand.Source) error {
+	var qs [hamming.MaxBatch]hamming.Code
+	var res [hamming.MaxBatch]hamming.Neighbor
+	codes, n := b.index.Codes(), b.index.Len()
+	opt := hamming.Options{Ties: b.ties, Rand: src, ExpectedRadius: b.radius}
+	for done := 0; done < len(ws); {
+		run := ws[done:min(len(ws), done+hamming.MaxBatch)]
+		for i, w := range run {
+			if err := checkCall(NameBRR, int(w), n, src); err != nil {
+				failRest(ws[done:])
+				return err
+			}
+			q := codes[w]
+			for k := range q {
+				q[k] ^= sample.Mask64(src, b.thresh)
+			}
+			qs[i] = q
+		}
+		got, err := b.out.NearestBatch(res[:0], qs[:len(run)], opt)
+		if err != nil {
+			failRest(ws[done:])
+			return fmt.Errorf("brr: nearest word: %w", err)
+		}
+		for i := range run {
+			run[i] = got[i].ID
+		}
+		done += len(run)
+	}
+	return nil
+}
+
+// failRest marks words not released: -1, never the input word.
+func failRest(ws []int32) {
+	for i := range ws {
+		ws[i] = -1
+	}
+}
+
 // restrict returns BRR with the same index, ε and tie rule over outputs o.
 func (b *brrMech) restrict(o *Outputs) (Mechanism, error) {
 	r := *b

@@ -43,6 +43,6 @@ func ExamplePrivatizer_Privatize() {
 	fmt.Printf("%s: %d words, %d OOV, ε = %g per word in %s, total %g, unit-free %.2f\n",
 		acc.Mechanism, acc.Words, acc.OOV, acc.Epsilon, acc.Metric, acc.TotalEpsilon, acc.UnitFree)
 	// Output:
-	// History quick gray chavez emailed fallen at seniors bishkek.
+	// History quick fluid fox doctored tin participants 1998 justice.
 	// brr: 8 words, 1 OOV, ε = 0.5333 per word in hamming, total 4.2664, unit-free 544.78
 }

@@ -490,6 +490,12 @@ func (p *Privatizer) respond(ctx context.Context, ids []int32, cls []uint8, src 
 	}
 	// Each response replaces its word in ids (nothing reads the word
 	// after its draw), and memoized is nil: no word is memoized.
+	if b, ok := m.(mechanism.Batcher); ok && cls == nil {
+		if err := respondBatch(ctx, b, ids, src); err != nil {
+			return err
+		}
+		return finish(ids, nil)
+	}
 	resp := ids
 	for i, w := range ids {
 		if cls != nil {

@@ -1,0 +1,10 @@
+//go:build purego || !(amd64 || arm64)
+
+package hamming
+
+// multiScratch is a multi-query kernel's working memory: none here.
+type multiScratch struct{}
+
+func distMultiWith(k int, qs []Code, codes []Code, mins []int, _ *multiScratch) {
+	distMultiGeneric(qs, codes, mins)
+}

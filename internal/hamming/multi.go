@@ -1,0 +1,180 @@
+package hamming
+
+import (
+	"math/bits"
+	"sync"
+
+	"github.com/wordveil/wordveil/internal/sample"
+)
+
+// MaxBatch is the most queries one pass of [Index.NearestBatch] compares
+// with each block of codes (8 KiB, in L1 cache while they are); a longer
+// batch is answered in passes of MaxBatch. Past 32 the codes' trip from
+// memory is a small share of a pass.
+const MaxBatch = 32
+
+// distMultiGeneric is the portable multi-query kernel: mins[j] is the
+// smallest distance from qs[j] to codes (noDistance for no codes). Every
+// other multi-query kernel must agree with it exactly (multi_test.go). A
+// multi-query kernel computes only minima: a far query's block minimum
+// is above its best so far in all but a few blocks, and only those are
+// walked, their distances computed again by the one-query kernel.
+func distMultiGeneric(qs []Code, codes []Code, mins []int) {
+	for j := range qs {
+		q0, q1, q2, q3 := qs[j][0], qs[j][1], qs[j][2], qs[j][3]
+		m := noDistance
+		for i := range codes {
+			c := &codes[i]
+			m = min(m, bits.OnesCount64(c[0]^q0)+bits.OnesCount64(c[1]^q1)+
+				bits.OnesCount64(c[2]^q2)+bits.OnesCount64(c[3]^q3))
+		}
+		mins[j] = m
+	}
+}
+
+// batchKernels are the kernels a batch search runs: multi for the block
+// minima of every query, row for one query's distances to a block it
+// walks (a parameter so that tests can force each kernel, and a broken
+// one).
+type batchKernels struct {
+	multi func(qs []Code, codes []Code, mins []int, ms *multiScratch)
+	row   func(q *Code, codes []Code, out []uint16) int
+}
+
+// activeBatch is the batch kernels of this CPU.
+var activeBatch = batchKernels{multi: distMulti, row: distBlock}
+
+// batchScratch is NearestBatch's working memory for one pass.
+type batchScratch struct {
+	dist [blockSize]uint16
+	mins [MaxBatch]int
+	best [MaxBatch]int
+	// ties[j] lists the ids at query j's best distance so far, in id
+	// order; the final list is every minimizer.
+	ties  [MaxBatch][]int32
+	multi multiScratch // the kernel's own (kernel_multi_*.go)
+}
+
+// NearestBatch answers Nearest for every query of qs in order, appending
+// the answers to dst[:0]: res[j] is a nearest code to qs[j], with
+// TiesRandom a uniformly random one among all its minimizers. It is exact
+// like Nearest, and faster for several queries: each block of codes is
+// compared with up to MaxBatch queries while it is in cache, so the codes
+// are read once per MaxBatch queries instead of once per query.
+//
+// Randomness. With TiesRandom each query with several minimizers takes
+// one value from opt.Rand after the pass, queries in order
+// (sample.UniformInt over its minimizers in id order), so the values drawn
+// differ from Nearest's one query at a time (a reservoir over the scan);
+// the law of each answer is the same: uniform over its minimizers,
+// independent of the others given the queries. On an index made by
+// Without the minimizers in id order are those of a copy of the codes
+// left, so it draws what an index over such a copy would.
+//
+// Queries the planner would answer with multi-index hashing (near ones),
+// and every query when opt.Exclude is set, are answered one by one by
+// Nearest, in order. On error (ErrNoRand; ErrNoResult when nothing is
+// searched) it returns the error and the answers before it.
+func (x *Index) NearestBatch(dst []Neighbor, qs []Code, opt Options) ([]Neighbor, error) {
+	dst = dst[:0]
+	if err := checkKNN(1, &opt); err != nil {
+		return dst, err
+	}
+	if len(qs) == 0 {
+		return dst, nil
+	}
+	if opt.Exclude != nil || x.mayUseMIH(&qs[0], opt) {
+		for i := range qs {
+			n, err := x.Nearest(qs[i], opt)
+			if err != nil {
+				return dst, err
+			}
+			dst = append(dst, n)
+		}
+		return dst, nil
+	}
+	sc := getBatchScratch()
+	defer putBatchScratch(sc)
+	for len(qs) > 0 {
+		nq := min(len(qs), MaxBatch)
+		x.stats.Scans.Add(int64(nq))
+		var err error
+		if dst, err = x.scan.nearestBatch(dst, qs[:nq], &opt, sc, activeBatch); err != nil {
+			return dst, err
+		}
+		x.observe(int(dst[len(dst)-1].Dist))
+		qs = qs[nq:]
+	}
+	return dst, nil
+}
+
+// nearestBatch is NearestBatch's pass over the codes for at most MaxBatch
+// queries, with kernels ks.
+func (s *scan) nearestBatch(dst []Neighbor, qs []Code, opt *Options, sc *batchScratch, ks batchKernels) ([]Neighbor, error) {
+	nq := len(qs)
+	best := sc.best[:nq]
+	for j := range best {
+		best[j] = noDistance
+		sc.ties[j] = sc.ties[j][:0]
+	}
+	codes, skip := s.codes, s.skip
+	for base := 0; base < len(codes); base += blockSize {
+		blk := codes[base:min(base+blockSize, len(codes))]
+		n := len(blk)
+		skip = skipFrom(skip, base)
+		ks.multi(qs, blk, sc.mins[:nq], &sc.multi)
+		for j := range nq {
+			if sc.mins[j] > best[j] {
+				continue
+			}
+			ds := sc.dist[:n]
+			m := ks.row(&qs[j], blk, ds)
+			if len(skip) > 0 {
+				// Masking can only raise the minimum: recount when the
+				// kernel's may have been a skipped code's.
+				if _, masked := maskSkipped(ds, base, skip); masked == m {
+					m = minDist(ds)
+				}
+			}
+			if m > best[j] {
+				continue
+			}
+			if m < best[j] {
+				best[j] = m
+				sc.ties[j] = sc.ties[j][:0]
+			}
+			t := sc.ties[j]
+			for i, d := range ds {
+				if int(d) == m {
+					t = append(t, int32(base+i))
+				}
+			}
+			sc.ties[j] = t
+		}
+	}
+	for j := range nq {
+		t := sc.ties[j]
+		if len(t) == 0 {
+			return dst, ErrNoResult
+		}
+		pick := t[0]
+		if len(t) > 1 && opt.Ties == TiesRandom {
+			pick = t[sample.UniformInt(opt.Rand, len(t))]
+		}
+		dst = append(dst, Neighbor{ID: pick, Dist: int32(best[j])})
+	}
+	return dst, nil
+}
+
+// batchPool recycles NearestBatch's scratch (about 10 KiB, and the tie lists'
+// capacity), so a batch allocates nothing in the steady state.
+var batchPool = sync.Pool{New: func() any { return new(batchScratch) }}
+
+func getBatchScratch() *batchScratch { return batchPool.Get().(*batchScratch) }
+
+func putBatchScratch(sc *batchScratch) { batchPool.Put(sc) }
+
+// distMulti runs the active multi-query kernel; see distMultiGeneric.
+func distMulti(qs []Code, codes []Code, mins []int, ms *multiScratch) {
+	distMultiWith(activeKernel, qs, codes, mins, ms)
+}
