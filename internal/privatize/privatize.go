@@ -163,13 +163,14 @@ type Result struct {
 // privatized piece by piece and written back as one, a hyphenated word
 // segment by segment with its hyphens (pieces.go).
 //
-// Time and memory are linear in the text: a counting pass, one
-// tokenizing pass that looks words up, the mechanism's draws (a constant
-// per word), and two assembling passes (count, then write) that draw the
-// OOV and punctuation replacements. Without a memo a call allocates at
-// most 8 times the text's size plus a constant on the default asset: the
-// output once at its exact size, and at most 3 bytes per input byte
-// besides (docs/TEXT_PRIVACY.md, "Memory").
+// Time and memory are linear in the text: one tokenizing pass that looks
+// words up, the mechanism's draws (a constant per word), and one
+// assembling pass that draws the OOV and punctuation replacements and
+// writes the output. Without a memo a call allocates at most 8 times the
+// text's size plus a constant on the default asset (with probability
+// 1 − 2⁻²⁰ per text, output.go): the output once, in a builder grown to
+// a bound on its size, and at most 3 bytes per input byte besides
+// (docs/TEXT_PRIVACY.md, "Memory").
 //
 // A Privatizer is safe for concurrent use with one random source per
 // goroutine.
