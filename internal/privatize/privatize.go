@@ -163,13 +163,14 @@ type Result struct {
 // privatized piece by piece and written back as one, a hyphenated word
 // segment by segment with its hyphens (pieces.go).
 //
-// Time and memory are linear in the text: a counting pass, one
-// tokenizing pass that looks words up, the mechanism's draws (a constant
-// per word), and two assembling passes (count, then write) that draw the
-// OOV and punctuation replacements. Without a memo a call allocates at
-// most 8 times the text's size plus a constant on the default asset: the
-// output once at its exact size, and at most 3 bytes per input byte
-// besides (docs/TEXT_PRIVACY.md, "Memory").
+// Time and memory are linear in the text: one tokenizing pass that looks
+// words up, the mechanism's draws (a constant per word), and one
+// assembling pass that draws the OOV and punctuation replacements and
+// writes the output. Without a memo a call allocates at most 8 times the
+// text's size plus a constant on the default asset (with probability
+// 1 − 2⁻²⁰ per text, output.go): the output once, in a builder grown to
+// a bound on its size, and at most 3 bytes per input byte besides
+// (docs/TEXT_PRIVACY.md, "Memory").
 //
 // A Privatizer is safe for concurrent use with one random source per
 // goroutine.
@@ -185,7 +186,8 @@ type Privatizer struct {
 	// fullWords[i] is cliticFull[i].full when the asset has it and the
 	// mechanism may release it, else "" (pieces.go).
 	fullWords [len(cliticFull)]string
-	life      lifecycle // calls in progress and Close (close.go)
+	oov       oovLengths // the OOV words' output lengths, for outputBound (output.go)
+	life      lifecycle  // calls in progress and Close (close.go)
 }
 
 // New returns a privatizer applying m to the words of asset
@@ -384,54 +386,37 @@ func (p *Privatizer) checkTexts(texts []string) error {
 	return nil
 }
 
-// scanned is what passes 0 and 1 find in a block's texts: everything a
-// text's accounting depends on, and nothing drawn.
+// scanned is what pass 1 finds in a block's texts: everything a text's
+// accounting depends on, and nothing drawn.
 type scanned struct {
-	ids   []int32      // the word ids, in order of appearance
-	cls   []uint8      // with classes, each word's class; else nil
-	found bitset       // which content segments are words
-	ends  []textCursor // ends[i]: where text i's segments and words end
+	ids    []int32      // the word ids, in order of appearance
+	cls    []uint8      // with classes, each word's class; else nil
+	found  bitset       // which content segments are words
+	ends   []textCursor // ends[i]: where text i's segments and words end
+	shapes []textShape  // shapes[i]: what text i's output size depends on besides the draws (output.go)
 }
 
-// scan runs passes 0 and 1 of a block (checked by checkTexts): tokenize
-// each text and look its words up. It draws nothing.
+// scan runs pass 1 of a block (checked by checkTexts): tokenize each text
+// once and look its words up. It draws nothing.
 func (p *Privatizer) scan(ctx context.Context, texts []string) (scanned, error) {
-	// Pass 0 counts the content segments and those that may be words, so
-	// that pass 1's slices are allocated once, at their final size (a
-	// slice grown by append allocates about five times its final size).
-	var sc tokenize.Scanner
-	segs, candidates := 0, 0
+	// Word ids in order of appearance, which content segments are words
+	// (found), and with classes the class of each word (from the id, the
+	// kind and the word's case class only). The slices are sized without a
+	// counting pass (output.go, idSlice): found by the text's size, ids
+	// and cls from room for a short text, grown at most once to a bound.
+	total := 0
 	for _, t := range texts {
-		sc.Reset(t)
-		for {
-			tk, ok := sc.Next()
-			if !ok {
-				break
-			}
-			if !tk.Kind.Content() {
-				continue
-			}
-			n := countSegments(tk)
-			segs += n
-			if tk.Kind == tokenize.Word || tk.Kind == tokenize.Number && p.opt.Numbers != NumbersReplace {
-				candidates += n
-			}
-		}
+		total += len(t)
 	}
-
-	// Pass 1: word ids in order of appearance, which content segments
-	// are words (found), and with classes the class of each word (from
-	// the id, the kind and the word's case class only).
-	ids := make([]int32, 0, candidates)
-	var cls []uint8
-	if p.classes != nil {
-		cls = make([]uint8, 0, candidates)
-	}
-	found := newBitset(segs)
+	ids, cls := newIDSlices(p.classes != nil)
+	found := newBitset(total) // every content segment has a byte of its own
 	ends := make([]textCursor, len(texts))
-	seg := 0
+	shapes := make([]textShape, len(texts))
+	seg, read := 0, 0 // read: the bytes of the block before the current token
 	for i, t := range texts {
 		var word tokenize.Case // as in writeText: each text starts afresh
+		var sh textShape
+		var sc tokenize.Scanner
 		sc.Reset(t)
 		for k := 0; ; k++ {
 			if k%cancelEvery == 0 && ctx.Err() != nil {
@@ -441,24 +426,39 @@ func (p *Privatizer) scan(ctx context.Context, texts []string) (scanned, error) 
 			if !ok {
 				break
 			}
+			at := read
+			read += len(tk.Text)
 			if !tk.Kind.Content() {
+				sh.layout(tk, p.opt.PrivatizePunctuation)
 				continue
 			}
+			if tk.Part == tokenize.Clitic {
+				sh.clitics++
+			}
 			pieceCase(tk, &word) // keeps word's class for its clitics
-			eachSegment(tk, func(sg tokenize.Token, _ bool) {
+			eachSegment(tk, func(sg tokenize.Token, last bool) {
+				if !last {
+					sh.layoutBytes++ // the hyphen written after it
+				}
 				if id, rank, ok := p.lookup(sg); ok {
 					found.set(seg)
-					ids = append(ids, int32(id))
-					if p.classes != nil {
-						cls = append(cls, p.classes.classOf(sg, rank, segmentCase(tk, sg, word)))
+					ids.add(int32(id), total-at, len(texts)-i)
+					if cls != nil {
+						cls.add(p.classes.classOf(sg, rank, segmentCase(tk, sg, word)), total-at, len(texts)-i)
 					}
 				}
 				seg++
+				at += len(sg.Text) + 1 // the next segment's start, past its hyphen
 			})
 		}
-		ends[i] = textCursor{seg: seg, word: len(ids)}
+		ends[i] = textCursor{seg: seg, word: len(ids.s)}
+		shapes[i] = sh
 	}
-	return scanned{ids: ids, cls: cls, found: found, ends: ends}, nil
+	sc := scanned{ids: ids.s, found: found, ends: ends, shapes: shapes}
+	if cls != nil {
+		sc.cls = cls.s
+	}
+	return sc, nil
 }
 
 // respond draws the response to every word occurrence of ids and hands
@@ -581,24 +581,24 @@ func (p *Privatizer) oovWord(src rand.Source) string {
 // pieces replaced by their responses in order, everything else by the OOV
 // policy, the pieces of a word joined back (pieces.go). sc is what pass 1
 // found (sc.found: which content segments are words, in the same order).
-// Each text is written twice from the same draws (output.go): counted,
-// then into a string of exactly that size. Its bill is textAccounting's.
+// Each text is written once, into a builder grown first to a bound on its
+// size (output.go, outputBound). Its bill is textAccounting's.
 func (p *Privatizer) assemble(texts []string, sc *scanned, resp []int32, memoized []bool, src rand.Source, record recordFunc) []Result {
 	out := make([]Result, len(texts))
 	var at textCursor
 	var key [32]byte
 	var draws rand.ChaCha8
 	for i, t := range texts {
+		// The OOV and punctuation draws come from a ChaCha8 stream keyed
+		// with 32 bytes of src per text, as they always have: the same
+		// seeds give the same outputs.
 		for k := 0; k < len(key); k += 8 {
 			binary.LittleEndian.PutUint64(key[k:], src.Uint64())
 		}
 		draws.Seed(key)
-		size := sink{}
-		from, end := at, at
-		p.writeText(t, &end, sc.found, resp, &draws, &size, nil)
+		from := at
 		var b strings.Builder
-		b.Grow(size.n)
-		draws.Seed(key)
+		b.Grow(p.outputBound(sc.shapes[i], from, sc.ends[i], resp))
 		p.writeText(t, &at, sc.found, resp, &draws, &sink{b: &b}, record)
 		out[i] = Result{Text: b.String(), Accounting: p.textAccounting(from, sc.ends[i], memoized, sc.cls)}
 	}

@@ -20,16 +20,21 @@ import (
 // crafted tokens cannot slow it down.
 type vocab struct {
 	text   string
-	off    []uint32 // len N+1 (nil when N = 0)
-	sorted []uint32 // len N
+	off    []uint32   // len N+1 (nil when N = 0)
+	sorted []uint32   // len N
+	index  *lazyIndex // the hash index, built after a few lookups (vocabindex.go); nil: none
 }
 
 func (v *vocab) len() int { return len(v.sorted) }
 
 func (v *vocab) word(id int) string { return v.text[v.off[id]:v.off[id+1]] }
 
-// lookup returns the id of word by binary search over sorted.
+// lookup returns the id of word: through the hash index once it is
+// built, else by binary search over sorted.
 func (v *vocab) lookup(word string) (int, bool) {
+	if x := v.index.get(v); x != nil {
+		return x.lookup(v, word)
+	}
 	// The comparison operators, not strings.Compare: word must not escape
 	// (the text privatizer passes keys formed in a stack buffer, which
 	// would otherwise be copied to the heap on every lookup).
@@ -68,6 +73,7 @@ func newVocab(words []string) vocab {
 	}
 	v.text = b.String()
 	v.sorted = sortedIDs(&v)
+	v.index = new(lazyIndex)
 	return v
 }
 
@@ -156,6 +162,7 @@ func decodeVocab(raw []byte, n int, inPlace, proven bool) (vocab, error) {
 		// The embedded asset, whose offsets, text and order the tests
 		// checked (proven.go).
 		v.text = str(text, inPlace)
+		v.index = new(lazyIndex)
 		return v, nil
 	}
 	if off[0] != 0 {
@@ -191,6 +198,7 @@ func decodeVocab(raw []byte, n int, inPlace, proven bool) (vocab, error) {
 			return vocab{}, corruptf(part, "sorted entry %d (%q) does not follow %q", k, v.word(int(b)), v.word(int(a)))
 		}
 	}
+	v.index = new(lazyIndex)
 	return v, nil
 }
 
@@ -244,6 +252,7 @@ func decodeVocabV2(raw []byte, n int) (vocab, error) {
 	if a, b, dup := v.duplicate(); dup {
 		return vocab{}, corruptf(part, "word %q at ids %d and %d", v.word(a), a, b)
 	}
+	v.index = new(lazyIndex)
 	return v, nil
 }
 
