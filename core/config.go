@@ -119,7 +119,7 @@ type Config struct {
 	MaxTextBytes int
 
 	// LedgerDir, if set, is a private directory keeping the privacy budget:
-	// each call is charged its unit-free loss (ε·P_avg per fresh word)
+	// each call is charged its metric loss (ε·P_avg per fresh word)
 	// before any text is returned.
 	LedgerDir string
 	// Caps bound what the ledger charges; a cap without LedgerDir is an
@@ -171,8 +171,11 @@ type Classes struct {
 	Number float64
 }
 
-// Caps bound the unit-free loss a ledger charges, given either in that
-// unit or in words. Each is ≥ 0 (the losses finite); 0 means no cap. A cap
+// Caps bound the metric loss a ledger charges, given in words (the
+// recommended unit: LifetimeWords, PerPeriodWords) or in that loss
+// (Lifetime, PerPeriod), which compares ε within one mechanism but not
+// across mechanisms (docs/TEXT_PRIVACY.md, "The unit of a person's
+// budget"). Each is ≥ 0 (the losses finite); 0 means no cap. A cap
 // may be given one way only: Lifetime with LifetimeWords, or PerPeriod
 // with PerPeriodWords, is an error (ErrInvalidConfig).
 type Caps struct {
@@ -183,7 +186,7 @@ type Caps struct {
 	// LifetimeWords caps the lifetime in words: exactly this many fresh
 	// words at the main ε are granted, and the next is refused. Open
 	// converts it once, to (LifetimeWords + ½) × Info.WordCost (ε·P_avg at
-	// the mechanism and ε or level opened), the unit-free loss the ledger
+	// the mechanism and ε or level opened), the metric loss the ledger
 	// keeps; the half word keeps float rounding off the boundary. At most
 	// 2^40. Only fresh words count: a word the memo answers again costs
 	// nothing, and a word of a class at ε_c (Classes) counts ε_c/ε of a

@@ -28,7 +28,7 @@
 // guarantees nothing across sets and its loss is reported unknown). A text of
 // n words is (n·ε)-bounded under composition, which [Accounting] reports;
 // with Config.LedgerDir, each call is charged before any text is returned
-// and refused ([ErrBudgetExceeded]) beyond a cap, given in unit-free loss
+// and refused ([ErrBudgetExceeded]) beyond a cap, given in metric loss
 // or in words ([Caps]). Every mechanism offered
 // draws every output, including the input word, from that distribution:
 // none keeps a word by construction. Tokens outside the vocabulary, numbers
@@ -37,7 +37,7 @@
 // docs/PRIVACY_LEVELS.md, generated from the embedded asset, gives each
 // [Level]'s ε, the share of typed words that comes back unchanged, what a
 // reconstruction attacker recovers from one released word, and the
-// unit-free cost per word.
+// metric loss per word.
 //
 // # What it does not guarantee
 //

@@ -50,7 +50,7 @@ func ExampleConfig_ledger() {
 }
 
 // A cap in words, "500 words a day at balanced": Open converts it once to
-// the unit-free loss the ledger keeps, at the privatizer's own cost per
+// the metric loss the ledger keeps, at the privatizer's own cost per
 // word (Info.WordCost), and every receipt says how many words are left.
 // Exactly 500 fresh words are granted in any 24 hours; the next is refused.
 func ExampleCaps_words() {
@@ -103,7 +103,7 @@ func ExampleOpen_errors() {
 
 // Cost tells, before privatizing, what a text will cost, for a caller that
 // keeps a budget itself (a bulk pipeline's per-user cap): here 12 words a
-// user, in unit-free loss. Without a memo it is exactly the bill Privatize
+// user, in metric loss. Without a memo it is exactly the bill Privatize
 // then returns; it draws nothing and releases nothing.
 func ExamplePrivatizer_Cost() {
 	p, err := core.Open(core.Config{Mechanism: core.OneDT})

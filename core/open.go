@@ -17,7 +17,7 @@ import (
 // else the level's preset stored in the asset), the output vocabulary (the
 // asset's exclusion list applied unless AllowExcludedOutputs), the
 // mechanism (ε checked against its accepted range), the memo, the ledger
-// (its caps in words converted to unit-free loss at the mechanism's cost
+// (its caps in words converted to metric loss at the mechanism's cost
 // per word; the memo file bound to it), and the word classes. Every error is one of the categories of this
 // package (ErrInvalidConfig, ErrCorruptAsset, ErrCorruptState) or a
 // file-system error. Nothing is created on disk before cfg is valid; on

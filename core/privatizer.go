@@ -46,7 +46,7 @@ type Info struct {
 	Mechanism Mechanism // the mechanism Config named (BRR for the zero Config)
 	Epsilon   float64   // the main per-word ε, in Metric
 	Metric    string    // the metric d that ε applies to
-	// WordCost is the unit-free loss ε·P_avg a ledger charges for one
+	// WordCost is the metric loss ε·P_avg a ledger charges for one
 	// fresh word at the main ε: the unit of Caps.LifetimeWords and
 	// Caps.PerPeriodWords, and of Receipt's words remaining. NaN when
 	// P_avg is unknown on the device (never 0, which would read as "no

@@ -43,8 +43,8 @@ type Accounting struct {
 	// Config.Classes is set; nil otherwise.
 	Classes []ClassCount
 	// PAvg is the mean metric distance between two vocabulary words; the
-	// unit-free loss ε·PAvg per word compares mechanisms with different
-	// metrics. NaN when unknown (LossUnknown says why), never 0, which
+	// metric loss ε·PAvg per word compares ε within one mechanism, not
+	// across mechanisms (docs/TEXT_PRIVACY.md). NaN when unknown (LossUnknown says why), never 0, which
 	// would read as "no loss".
 	PAvg float64
 	// UnitFree is TotalEpsilon·PAvg, what a ledger is charged; NaN when

@@ -2,7 +2,7 @@ package core
 
 import "github.com/wordveil/wordveil/internal/ledger"
 
-// Tally is an in-memory lifetime budget: a cap in unit-free loss and the
+// Tally is an in-memory lifetime budget: a cap in metric loss and the
 // exact sum of the charges it granted. It is for a caller that holds every
 // charge of one account in one place, such as a batch pipeline's per-user
 // cap after grouping the records by user (the Beam pipeline's -cap and
@@ -27,7 +27,7 @@ type Tally struct {
 	t ledger.Tally
 }
 
-// NewTally returns an empty tally with a lifetime cap in unit-free loss
+// NewTally returns an empty tally with a lifetime cap in metric loss
 // (0: no cap). A negative or non-finite cap is ErrInvalidConfig.
 func NewTally(capLoss float64) (*Tally, error) {
 	t, err := ledger.NewTally(capLoss)
@@ -38,7 +38,7 @@ func NewTally(capLoss float64) (*Tally, error) {
 }
 
 // WordCap converts a cap of words fresh words, each costing wordCost in
-// unit-free loss (Info.WordCost), to the cap in unit-free loss that
+// metric loss (Info.WordCost), to the cap in metric loss that
 // NewTally and Caps.Lifetime take: (words + ½)·wordCost, so that exactly
 // words words are granted and the next is refused, whatever the rounding
 // of each charge (internal/ledger states the proof). words == 0 is no cap
@@ -60,7 +60,7 @@ func (t *Tally) inner() *ledger.Tally {
 	return &t.t
 }
 
-// Charge grants loss (unit-free, finite and ≥ 0, else ErrInvalidConfig)
+// Charge grants loss (metric loss, finite and ≥ 0, else ErrInvalidConfig)
 // if the exact sum of the charges granted so far plus loss is within the
 // cap (always without a cap), and reports whether it did; a refused charge
 // changes nothing, so a later, smaller one may still be granted. A charge

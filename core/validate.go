@@ -168,7 +168,7 @@ func validCaps(c *Config) error {
 		case f.words < 0 || int64(f.words) > ledger.MaxCapWords: // int64: 2^40 overflows a 32-bit int
 			return invalid("%s %d out of range [0, 2^40] (0: no cap)", f.name, f.words)
 		case f.words != 0 && f.lossSet:
-			return invalid("%s and %s are both set: give the cap once, in words or in unit-free loss", f.name, f.loss)
+			return invalid("%s and %s are both set: give the cap once, in words or in metric loss", f.name, f.loss)
 		}
 	}
 	if c.Caps.Period < 0 || c.Caps.Period > maxPeriod {

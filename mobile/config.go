@@ -59,18 +59,21 @@ type Config struct {
 	// MaxTextBytes bounds one call's text, at most 2^30 (0: 16 MiB).
 	MaxTextBytes int64
 	// LedgerDir, if set, is an app-private directory for the privacy budget;
-	// each call is charged its unit-free loss (ε·P_avg per word) first.
+	// each call is charged its metric loss (ε·P_avg per word) first.
 	LedgerDir string
-	// CapLifetime caps the unit-free loss the ledger ever charges (finite,
+	// CapLifetime caps the metric loss the ledger ever charges (finite,
 	// ≥ 0; 0: no cap); a cap without LedgerDir is refused, not ignored.
+	// Prefer CapLifetimeWords: the metric loss ε·P_avg compares ε within
+	// one mechanism, not across mechanisms (docs/TEXT_PRIVACY.md, "The
+	// unit of a person's budget").
 	CapLifetime float64
-	// CapPerPeriod caps the unit-free loss charged within the last
+	// CapPerPeriod caps the metric loss charged within the last
 	// PeriodSeconds, a rolling window (same rules as CapLifetime).
 	CapPerPeriod float64
 	// CapLifetimeWords caps the lifetime in words instead: exactly this
 	// many fresh words at the main ε are granted, and the next is refused
 	// (WV_BUDGET_EXCEEDED). Converted once, when the privatizer is opened,
-	// to the unit-free loss of that many words at its mechanism and
+	// to the metric loss of that many words at its mechanism and
 	// preset (Privatizer.WordCost each): the same number is a different
 	// budget at another preset. In [0, 2^40] (0: no cap); not with
 	// CapLifetime; refused for "custext" (no cost per word on the device).

@@ -193,7 +193,7 @@ func (p *Privatizer) Metric() (metric string) {
 	return p.info().Metric
 }
 
-// WordCost returns the unit-free loss ε·P_avg a ledger charges for one
+// WordCost returns the metric loss ε·P_avg a ledger charges for one
 // fresh word at the main ε: the unit of CapLifetimeWords and
 // CapPerPeriodWords. NaN when P_avg is unknown on the device ("custext");
 // 0 on a nil, zero-value or closed Privatizer.

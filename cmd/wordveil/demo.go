@@ -52,7 +52,7 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "\n(%s, done in %v.) Privatize your own text: bin/wordveil privatize -h\n",
-		"ε per bit for brr and tem-hamming, per list position for 1dg and 1dt; ε·P_avg is the unit-free loss of the whole text",
+		"ε per bit for brr and tem-hamming, per list position for 1dg and 1dt; ε·P_avg is the metric loss of the whole text",
 		time.Since(t0).Round(time.Millisecond))
 	return nil
 }

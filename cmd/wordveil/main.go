@@ -37,7 +37,7 @@ const usage = `wordveil: on-device text privatization, command-line tool
 Usage:
   wordveil privatize [flags]      privatize standard input to standard output (-h for flags)
   wordveil demo                   privatize a sample text with every on-device mechanism
-  wordveil stats [flags]          plausible deniability and unit-free loss per mechanism
+  wordveil stats [flags]          plausible deniability and metric loss per mechanism
   wordveil bench [flags]          text throughput per mechanism on this machine
   wordveil audit [flags]          exact metric-DP audit of every mechanism on small vocabularies
   wordveil assets inspect [FILE]  print an asset's header and section table (default: the embedded asset)

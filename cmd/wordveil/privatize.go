@@ -54,12 +54,15 @@ ledger directory deleted whole and started afresh at the same path is
 refused (its pin in -state names the old ledger). Not detected: the
 anchors deleted as well (docs/STATE_FILES.md).
 
--cap and -cap-period are in unit-free loss (ε·P_avg per fresh word);
--cap-words N and -cap-period-words N say the same in words: exactly N
-fresh words at the main ε are granted (in the lifetime, or in any -period)
-and the next is refused. A word cap is converted at the mechanism and
-level given, so the same N is a different loss at another level
-(docs/TEXT_PRIVACY.md, "Caps in words"); memoized repeats cost nothing.
+Caps are best given in words at a level: with -cap-words N or
+-cap-period-words N exactly N fresh words at the main ε are granted (in
+the lifetime, or in any -period) and the next is refused; memoized
+repeats cost nothing. -cap and -cap-period give the cap in metric loss
+(ε·P_avg per fresh word) instead, a figure that compares ε within one
+mechanism but not across mechanisms (docs/TEXT_PRIVACY.md, "The unit of
+a person's budget"). Keep one mechanism and level per ledger: a word
+cap is converted at the mechanism and level given, so what was spent
+counts differently at another.
 
 With -class-epsilon, word classes get their own ε (docs/TEXT_PRIVACY.md,
 "Per-class ε"): "rare" (vocabulary rank ≥ -rare-rank; a stand-in has its word's rank), "capitalized"
@@ -123,9 +126,9 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (err
 	fs.BoolVar(&f.asJSON, "json", false, "write one JSON object per line: the text and its privacy accounting (docs/CLI_JSON.md)")
 	fs.StringVar(&f.assetPath, "asset", "", "asset file (default: the embedded English asset)")
 	fs.StringVar(&f.ledgerDir, "ledger", "", "charge a privacy budget kept in this directory")
-	fs.Float64Var(&f.capLifetime, "cap", 0, "with -ledger: lifetime cap in unit-free loss ε·P_avg (0 = none)")
+	fs.Float64Var(&f.capLifetime, "cap", 0, "with -ledger: lifetime cap in metric loss ε·P_avg, which does not compare across mechanisms: prefer -cap-words (0 = none)")
 	fs.Float64Var(&f.capPeriod, "cap-period", 0, "with -ledger: cap per -period (0 = none)")
-	fs.IntVar(&f.capWords, "cap-words", 0, "with -ledger: lifetime cap in words: exactly N fresh words at the main ε, converted to unit-free loss at this mechanism and level (0 = none; not with -cap)")
+	fs.IntVar(&f.capWords, "cap-words", 0, "with -ledger: lifetime cap in words: exactly N fresh words at the main ε, converted to metric loss at this mechanism and level (0 = none; not with -cap)")
 	fs.IntVar(&f.capPeriodWords, "cap-period-words", 0, "with -ledger: cap in words per -period (0 = none; not with -cap-period)")
 	fs.DurationVar(&f.period, "period", 24*time.Hour, "with -ledger -cap-period or -cap-period-words: the rolling window")
 	fs.StringVar(&f.memoDir, "memo", "", "keep a permanent response per word in this directory (docs/TEXT_PRIVACY.md)")

@@ -18,7 +18,7 @@ import (
 // the asset's builder calibrated them), the kept share and the
 // reconstruction attacker's recovery on held-out text (as the builder
 // measured them), the papers' plausible deniability (N_w, S_w;
-// docs/MECHANISMS.md) and the unit-free loss ε·P_avg a ledger charges
+// docs/MECHANISMS.md) and the metric loss ε·P_avg a ledger charges
 // per word. It is an evaluation tool: N_w and S_w are estimated with a
 // seeded source so that reruns agree. `-markdown` prints the table of
 // docs/PRIVACY_LEVELS.md.

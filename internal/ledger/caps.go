@@ -10,7 +10,7 @@ import (
 )
 
 // Caps limit spending. A zero cap means no cap of that kind. A cap is given
-// in unit-free loss or in words (fresh words at WordCost each), not both:
+// in metric loss or in words (fresh words at WordCost each), not both:
 // the ledger converts a cap in words to loss once, when it is opened
 // (WordCap), and enforces the loss.
 type Caps struct {
@@ -20,7 +20,7 @@ type Caps struct {
 
 	PerPeriodWords int // at most this many words within any Period-long window (instead of PerPeriod)
 	LifetimeWords  int // at most this many words ever (instead of Lifetime)
-	// WordCost is the unit-free loss of one fresh word (ε·P_avg of the
+	// WordCost is the metric loss of one fresh word (ε·P_avg of the
 	// mechanism, computed as WordCap says), for the caps in words; NaN
 	// when unknown, which refuses a cap in words.
 	WordCost float64
@@ -33,7 +33,7 @@ type Caps struct {
 const maxPeriod = 100 * 365 * 24 * time.Hour
 
 // inLoss checks c and returns it with its caps in words converted to
-// unit-free loss (WordCap); the words stay, to be restated in a refusal
+// metric loss (WordCap); the words stay, to be restated in a refusal
 // (wordsNote). Every error wraps ErrInvalid: a cap is never silently
 // dropped.
 func (c Caps) inLoss() (Caps, error) {
@@ -80,7 +80,7 @@ func (c Caps) validate() error {
 }
 
 // wordsNote restates the caps of c given in words, at c.WordCost per
-// word, for a refusal's message (whose figures are unit-free loss); ""
+// word, for a refusal's message (whose figures are metric loss); ""
 // when none is.
 func (c Caps) wordsNote() string {
 	var caps []string
@@ -93,7 +93,7 @@ func (c Caps) wordsNote() string {
 	if caps == nil {
 		return ""
 	}
-	return fmt.Sprintf("; caps in words: %s, a word costing %.6g (the figures before are unit-free loss; a cap of N words is the loss of N + ½)", strings.Join(caps, ", "), c.WordCost)
+	return fmt.Sprintf("; caps in words: %s, a word costing %.6g (the figures before are metric loss; a cap of N words is the loss of N + ½)", strings.Join(caps, ", "), c.WordCost)
 }
 
 // remaining is what is left under cap c after spent; +Inf without a cap.
@@ -110,7 +110,7 @@ func remaining(c, spent float64) float64 {
 const MaxCapWords = 1 << 40
 
 // WordCap converts a cap of words fresh words, each costing cost in
-// unit-free loss, to the cap in unit-free loss a Ledger or a Tally
+// metric loss, to the cap in metric loss a Ledger or a Tally
 // enforces: (words + ½)·cost. words == 0 is no cap and returns 0. It fails
 // with an error wrapping ErrInvalid when words is negative or above
 // MaxCapWords, when cost is NaN (unknown: the mechanism's P_avg is not

@@ -93,7 +93,7 @@
 //
 // The threat model, event by event, is in docs/STATE_FILES.md.
 //
-// The ledger is unit-agnostic: WordVeil charges the unit-free privacy-loss
+// The ledger is unit-agnostic: WordVeil charges the metric privacy-loss
 // estimate of each privatized word, so that one budget covers every
 // mechanism. WordCap converts a cap given in words to that unit, so that
 // exactly the words asked for are granted.

@@ -63,7 +63,7 @@ type Binding struct {
 }
 
 // Caps returns the caps the ledger was opened with, those given in words
-// converted to unit-free loss.
+// converted to metric loss.
 func (l *Ledger) Caps() Caps {
 	if l == nil {
 		return Caps{}

@@ -61,7 +61,7 @@ func Open(dir string, caps Caps) (*Ledger, error) {
 }
 
 // OpenWith opens (creating if needed) the ledger in dir with caps, those
-// given in words converted to unit-free loss first (Caps). It reads the
+// given in words converted to metric loss first (Caps). It reads the
 // whole file once, so a corrupt ledger is reported at once. Ledgers
 // opened on one directory with different caps share one history; each
 // enforces its own caps. Nothing is created on disk when caps are invalid.

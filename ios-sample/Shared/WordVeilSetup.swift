@@ -39,7 +39,7 @@ enum WordVeilSetup {
     /// (iOS kills keyboard extensions that use much more than ~48 MB).
     static let keyboardMemoryLimit: Int64 = 30 << 20
 
-    /// Budget caps in WordVeil's unit-free loss (ε·P_avg per word). With BRR
+    /// Budget caps in WordVeil's metric loss (ε·P_avg per word). With BRR
     /// "balanced" a word costs about 62: roughly 800 words a day and 80,000
     /// words in all. 1dg/1dt cost far more per word in this unit, which is
     /// why the keyboard uses BRR.

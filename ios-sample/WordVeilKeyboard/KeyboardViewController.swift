@@ -150,7 +150,7 @@ final class KeyboardViewController: UIInputViewController {
             do {
                 guard let p = engine.privatizer else { throw WordVeilSetup.SetupError.noPrivatizer }
                 let result = try p.privatize(typed)
-                NSLog("WordVeil: %lld words, %lld OOV, unit-free loss %.1f, lifetime remaining %.1f",
+                NSLog("WordVeil: %lld words, %lld OOV, metric loss %.1f, lifetime remaining %.1f",
                       result.words, result.oov, result.unitFree, result.lifetimeRemaining)
                 // Only the privatized text is handed on, never `typed`.
                 try hook.upload(privatizedText: result.text)

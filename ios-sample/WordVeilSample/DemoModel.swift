@@ -57,7 +57,7 @@ final class DemoModel: ObservableObject {
             let accounting = """
                 words privatized:    \(r.words)
                 out of vocabulary:   \(r.oov)
-                unit-free loss:      \(String(format: "%.1f", r.unitFree))
+                metric loss:      \(String(format: "%.1f", r.unitFree))
                 lifetime remaining:  \(WordVeilSetup.formatRemaining(r.lifetimeRemaining))
                 """
             return (r.text, accounting)

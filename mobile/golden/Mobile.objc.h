@@ -115,16 +115,19 @@ replaced.
 @property (nonatomic) int64_t maxTextBytes;
 /**
  * LedgerDir, if set, is an app-private directory for the privacy budget;
-each call is charged its unit-free loss (ε·P_avg per word) first.
+each call is charged its metric loss (ε·P_avg per word) first.
  */
 @property (nonatomic) NSString* _Nonnull ledgerDir;
 /**
- * CapLifetime caps the unit-free loss the ledger ever charges (finite,
+ * CapLifetime caps the metric loss the ledger ever charges (finite,
 ≥ 0; 0: no cap); a cap without LedgerDir is refused, not ignored.
+Prefer CapLifetimeWords: the metric loss ε·P_avg compares ε within
+one mechanism, not across mechanisms (docs/TEXT_PRIVACY.md, "The
+unit of a person's budget").
  */
 @property (nonatomic) double capLifetime;
 /**
- * CapPerPeriod caps the unit-free loss charged within the last
+ * CapPerPeriod caps the metric loss charged within the last
 PeriodSeconds, a rolling window (same rules as CapLifetime).
  */
 @property (nonatomic) double capPerPeriod;
@@ -132,7 +135,7 @@ PeriodSeconds, a rolling window (same rules as CapLifetime).
  * CapLifetimeWords caps the lifetime in words instead: exactly this
 many fresh words at the main ε are granted, and the next is refused
 (WV_BUDGET_EXCEEDED). Converted once, when the privatizer is opened,
-to the unit-free loss of that many words at its mechanism and
+to the metric loss of that many words at its mechanism and
 preset (Privatizer.WordCost each): the same number is a different
 budget at another preset. In [0, 2^40] (0: no cap); not with
 CapLifetime; refused for "custext" (no cost per word on the device).
@@ -291,7 +294,7 @@ zero-value or closed Privatizer.
  */
 - (int64_t)vocabularySize;
 /**
- * WordCost returns the unit-free loss ε·P_avg a ledger charges for one
+ * WordCost returns the metric loss ε·P_avg a ledger charges for one
 fresh word at the main ε: the unit of CapLifetimeWords and
 CapPerPeriodWords. NaN when P_avg is unknown on the device ("custext");
 0 on a nil, zero-value or closed Privatizer.

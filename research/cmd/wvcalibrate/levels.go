@@ -51,15 +51,15 @@ func namedLevels(out io.Writer, a *wva.Asset) error {
 const capWords = 500
 
 // capsBuy says what a cap in words buys against the attacker: the
-// unit-free loss it allows, and how many of its words the one-word
+// metric loss it allows, and how many of its words the one-word
 // attacker recovers, at the default level.
 func capsBuy(out io.Writer, rows []levelfacts.Row) error {
 	fmt.Fprintf(out, "\n## What a cap in words buys\n\n"+
 		"A ledger cap of N words at a level (`Caps.PerPeriodWords`, `-cap-period-words`, docs/TEXT_PRIVACY.md) lets at most N "+
-		"fresh words out per period, and charges (N + ½)·ε·P_avg of unit-free loss at most. It does not change what each word gives "+
+		"fresh words out per period, and charges (N + ½)·ε·P_avg of metric loss at most. It does not change what each word gives "+
 		"away: against the attacker above, who guesses each released word alone, the expected number of those N words it recovers "+
 		"is N times its top-1 rate (N times the top-5 rate are among its five guesses). For %d words a day at %s:\n\n", capWords, levelfacts.Levels[1])
-	fmt.Fprintf(out, "| mechanism | unit-free loss allowed per day | words recovered (top-1) | among 5 guesses (top-5) |\n|---|---|---|---|\n")
+	fmt.Fprintf(out, "| mechanism | metric loss allowed per day | words recovered (top-1) | among 5 guesses (top-5) |\n|---|---|---|---|\n")
 	for _, r := range rows {
 		if r.Level != levelfacts.Levels[1] {
 			continue

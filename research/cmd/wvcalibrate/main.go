@@ -173,13 +173,13 @@ func measure(r *result, m mech, a *wva.Asset, sample []int, draws int, src rand.
 }
 
 // facts writes the numbers other pages point to instead of copying them:
-// P_avg, the accepted ε range, the unit-free loss per word and (for the TEM
+// P_avg, the accepted ε range, the metric loss per word and (for the TEM
 // variants) γ at each level, and the band of useful ε.
 func facts(out io.Writer, a *wva.Asset, mechs []mech, res []*result) error {
 	fmt.Fprintf(out, "\n## Facts of each mechanism on this asset\n\n"+
 		"P_avg is the mean distance between two distinct words in the mechanism's metric (`mechanism.MeanDistance`; "+
 		"unknown where the device cannot compute it or the metric is infinite between some words); "+
-		"ε·P_avg is the unit-free loss a ledger is charged per fresh word (docs/TEXT_PRIVACY.md, \"How the loss is counted\"). "+
+		"ε·P_avg is the metric loss a ledger is charged per fresh word (docs/TEXT_PRIVACY.md, \"How the loss is counted\"). "+
 		"The accepted ε runs from the floor (`Facts.EpsilonFloor`) to the saturation bound (`Facts.SaturationEpsilon`, "+
 		"docs/MECHANISMS.md). γ is the TEM radius from Theorem 4.2 (β = %g) at the level's ε, in the metric's units. "+
 		"The useful band is where the sweep above goes from mean N_w %.2f to %.2f, interpolated linearly in log ε "+
@@ -323,8 +323,10 @@ func reading(out io.Writer, a *wva.Asset, mechs []mech, res []*result) error {
 - ε values are not comparable across rows: each mechanism's ε multiplies its
   own metric (Hamming bits, Euclidean distance, list positions). The levels
   make them comparable by what a user can observe, the chance of a word
-  surviving unchanged. The unit-free privacy-loss figure ε·P_avg (docs/MECHANISMS.md)
-  compares their worst-case guarantees.
+  surviving unchanged. The metric loss ε·P_avg (docs/MECHANISMS.md) is an
+  exchange rate between metrics, not a common unit of protection: it does
+  not compare mechanisms (docs/TEXT_PRIVACY.md, "The unit of a person's
+  budget").
 - BRR and TEM on Hamming codes change from "almost always replaced" to
   "almost always kept" over a narrow band of ε per bit (%s for
   BRR and %s for TEM, the useful band above); outside that band they are

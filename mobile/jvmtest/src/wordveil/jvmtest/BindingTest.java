@@ -602,7 +602,7 @@ public final class BindingTest {
             File dir = Files.createTempDirectory("wordveil-ledger").toFile();
             try {
                 double u = Mobile.openPrivatizer(null).privatize(SAMPLE).getUnitFree();
-                check(u > 0, "unit-free loss " + u);
+                check(u > 0, "metric loss " + u);
                 Config c = Mobile.newConfig();
                 c.setLedgerDir(dir.getPath());
                 c.setAnchor(new MemAnchor());

@@ -32,7 +32,7 @@ object WordVeilSetup {
     const val KEYBOARD_MEMORY_LIMIT_BYTES: Long = 30L shl 20
 
     /**
-     * Budget caps, in WordVeil's unit-free loss (ε·P_avg per word). With
+     * Budget caps, in WordVeil's metric loss (ε·P_avg per word). With
      * BRR "balanced" a word costs about 62, so the daily cap allows roughly
      * 800 words a day and the lifetime cap roughly 80,000 words. The
      * 1-Diffractor mechanisms cost far more per word in this unit (about

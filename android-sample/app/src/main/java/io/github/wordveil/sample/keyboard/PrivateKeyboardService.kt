@@ -130,7 +130,7 @@ class PrivateKeyboardService : InputMethodService(), KeyboardView.Listener {
                 val p = privatizer ?: throw IllegalStateException("privatizer not ready")
                 val result = p.privatize(typed)
                 val privatized = result.getText()
-                Log.i(TAG, "privatized ${result.getWords()} words, ${result.getOOV()} OOV, unit-free loss " +
+                Log.i(TAG, "privatized ${result.getWords()} words, ${result.getOOV()} OOV, metric loss " +
                     "${result.getUnitFree()}, lifetime remaining ${result.getLifetimeRemaining()}")
                 // Only the privatized text is handed on, never `typed`.
                 hook.upload(privatized)
