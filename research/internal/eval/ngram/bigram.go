@@ -33,9 +33,11 @@ func NewBuilder(n int) (*Builder, error) {
 	return &Builder{n: n}, nil
 }
 
-// Add counts a sentence's bigrams, the first word's after Start. Ids
-// outside [0, n) are an error (nothing is counted).
-func (b *Builder) Add(sentence []int) error {
+// Add counts a sentence's bigrams; the first word's after Start when
+// fromStart, else not at all (its context is unknown: the word before
+// was outside the vocabulary). Ids outside [0, n) are an error (nothing
+// is counted).
+func (b *Builder) Add(sentence []int, fromStart bool) error {
 	if b == nil || b.n == 0 {
 		return fmt.Errorf("%w: nil builder", ErrInvalid)
 	}
@@ -45,8 +47,10 @@ func (b *Builder) Add(sentence []int) error {
 		}
 	}
 	prev := Start
-	for _, w := range sentence {
-		b.pairs = append(b.pairs, uint64(prev+1)<<32|uint64(w))
+	for i, w := range sentence {
+		if i > 0 || fromStart {
+			b.pairs = append(b.pairs, uint64(prev+1)<<32|uint64(w))
+		}
 		prev = w
 	}
 	return nil

@@ -13,7 +13,7 @@ func build(t *testing.T, n int, sentences ...[]int) *Bigram {
 		t.Fatal(err)
 	}
 	for _, s := range sentences {
-		if err := b.Add(s); err != nil {
+		if err := b.Add(s, true); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -95,19 +95,27 @@ func TestInvalid(t *testing.T) {
 		t.Errorf("NewBuilder(0): %v", err)
 	}
 	b, _ := NewBuilder(3)
-	if err := b.Add([]int{0, 3}); !errors.Is(err, ErrInvalid) {
+	if err := b.Add([]int{0, 3}, true); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Add out of range: %v", err)
 	}
 	if _, err := b.Build(); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Build of nothing: %v", err)
 	}
 	var nb *Builder
-	if err := nb.Add([]int{0}); !errors.Is(err, ErrInvalid) {
+	if err := nb.Add([]int{0}, true); !errors.Is(err, ErrInvalid) {
 		t.Errorf("nil Add: %v", err)
 	}
 	var m *Bigram
 	if m.Prob(0, 0) != 0 || m.Len() != 0 || m.Discount() != 0 {
 		t.Error("nil model")
+	}
+	// A sentence not from the start counts no Start bigram.
+	b, _ = NewBuilder(2)
+	if err := b.Add([]int{1}, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Build(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Build of one word not from the start: %v", err)
 	}
 	m = build(t, 3, []int{0, 1})
 	for _, c := range [][2]int{{-3, 0}, {3, 0}, {0, -1}, {0, 3}} {
