@@ -167,3 +167,27 @@ func (m *Bigram) Prob(prev, w int) float64 {
 
 // LogProb is log P(w | prev) (−Inf outside the model).
 func (m *Bigram) LogProb(prev, w int) float64 { return math.Log(m.Prob(prev, w)) }
+
+// WithBase returns the model with its lower order P1 replaced by base
+// (normalized; every entry positive and finite, one per word): the
+// bigram counts and D unchanged. The context attacker uses it to back
+// off to the same word frequencies as the one-word attacker where the
+// context says little.
+func (m *Bigram) WithBase(base []float64) (*Bigram, error) {
+	if m == nil || len(base) != m.n {
+		return nil, fmt.Errorf("%w: a base of %d words for a model of %d", ErrInvalid, len(base), m.Len())
+	}
+	s := 0.0
+	for w, p := range base {
+		if !(p > 0) || math.IsInf(p, 1) {
+			return nil, fmt.Errorf("%w: base(%d) = %v", ErrInvalid, w, p)
+		}
+		s += p
+	}
+	c := *m
+	c.p1 = make([]float64, m.n)
+	for w, p := range base {
+		c.p1[w] = p / s
+	}
+	return &c, nil
+}

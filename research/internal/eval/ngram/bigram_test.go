@@ -39,6 +39,29 @@ func TestDistributions(t *testing.T) {
 	}
 	for _, c := range cases {
 		m := build(t, c.n, c.sentences...)
+		base := make([]float64, c.n)
+		for w := range base {
+			base[w] = float64(w + 1)
+		}
+		mb, err := m.WithBase(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, c.name, m)
+		check(t, c.name+" with a base", mb)
+		if got, want := mb.Prob(Unknown, 0), 2/float64(c.n*(c.n+1)); math.Abs(got-want) > 1e-15 {
+			t.Errorf("%s: base P1(0) = %v, want %v", c.name, got, want)
+		}
+	}
+}
+
+func check(t *testing.T, name string, m *Bigram) {
+	t.Helper()
+	c := struct {
+		name string
+		n    int
+	}{name, m.Len()}
+	{
 		for prev := Unknown; prev < c.n; prev++ {
 			s := 0.0
 			for w := range c.n {
@@ -108,6 +131,12 @@ func TestInvalid(t *testing.T) {
 	var m *Bigram
 	if m.Prob(0, 0) != 0 || m.Len() != 0 || m.Discount() != 0 {
 		t.Error("nil model")
+	}
+	if _, err := m.WithBase(nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("nil WithBase: %v", err)
+	}
+	if _, err := build(t, 2, []int{0, 1}).WithBase([]float64{1, 0}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("WithBase with a zero: %v", err)
 	}
 	// A sentence not from the start counts no Start bigram.
 	b, _ = NewBuilder(2)
