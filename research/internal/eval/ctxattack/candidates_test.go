@@ -89,7 +89,7 @@ func TestSample(t *testing.T) {
 func TestRecordsRoundTrip(t *testing.T) {
 	c := Cell{Mechanism: "brr", Level: levels.Levels[0], Epsilon: 0.3, Segments: 2, Tokens: 5, K: 3,
 		Kept: Rate{0.2, 0.1, 0.3}, OneWord: Rate{0.2, 0.1, 0.3}, Context: Rate{0.4, 0.2, 0.6},
-		Gain: Rate{0.2, -0.1, 0.5}, InCandidates: Rate{0.8, 0.6, 1}, PrunedMass: 0.1, PrunedMassMax: 0.5, LowerBound: true}
+		Gain: Rate{0.2, -0.1, 0.5}, PerWord: Rate{0.5, 0.3, 0.7}, PerWordGain: Rate{0.3, 0, 0.6}, InCandidates: Rate{0.8, 0.6, 1}, PrunedMass: 0.1, PrunedMassMax: 0.5, LowerBound: true}
 	run := Run{Asset: "en", Seed: 1, Command: "x"}
 	path := filepath.Join(t.TempDir(), "r.jsonl")
 	if err := Write(path, []Cell{c}, run); err != nil {

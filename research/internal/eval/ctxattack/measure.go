@@ -32,6 +32,12 @@ type Cell struct {
 	OneWord Rate `json:"one_word"`
 	Context Rate `json:"context"`
 	Gain    Rate `json:"gain"`
+	// PerWord is the top-1 recovery of the context attacker who guesses
+	// each word by its posterior given the whole segment (Marginals)
+	// rather than reading it off the most probable sentence; PerWordGain
+	// is PerWord − OneWord.
+	PerWord     Rate `json:"per_word"`
+	PerWordGain Rate `json:"per_word_gain"`
 	// InCandidates is the share of tokens whose input is among their
 	// position's K candidates: the most the decoder can recover.
 	InCandidates Rate `json:"in_candidates"`
@@ -55,7 +61,8 @@ type Rate struct {
 // product's mechanism (laws.Law, seed-keyed draws of purpose
 // "context"), and scores the one-word attacker (ranking by
 // prior(w)·P[w][y]) and the context attacker (Decode with lm over the K
-// candidates of Candidates) on the same draws. Cells come back in
+// candidates of Candidates, and Marginals' best word at each position)
+// on the same draws. Cells come back in
 // mechanism order, levels strongest first; workers (< 1 means 1) measure
 // cells in parallel.
 func Measure(laws *levels.Laws, presets []levels.Preset, prior []float64, lm LM, segs []Segment, k int, seed uint64, workers int) ([]Cell, error) {
@@ -113,6 +120,7 @@ func cell(laws *levels.Laws, p levels.Preset, prior []float64, lm LM, segs []Seg
 	// Per segment: tokens, kept, one-word credit, context credit, input
 	// among the candidates.
 	size, kept, one, ctx, in := make([]float64, len(segs)), make([]float64, len(segs)), make([]float64, len(segs)), make([]float64, len(segs)), make([]float64, len(segs))
+	per := make([]float64, len(segs))
 	outs := make([][]int, len(segs))
 	byY := map[int][]tok{}
 	for i, s := range segs {
@@ -181,19 +189,27 @@ func cell(laws *levels.Laws, p levels.Preset, prior []float64, lm LM, segs []Seg
 		if err != nil {
 			return Cell{}, err
 		}
+		marg, err := Marginals(lat, lm, s.Start())
+		if err != nil {
+			return Cell{}, err
+		}
 		for j, w := range s.IDs {
 			if dec[j] == w {
 				ctx[i]++
 			}
+			if lat[j].Words[argmax(marg[j])] == w {
+				per[i]++
+			}
 		}
 	}
-	gain := make([]float64, len(segs))
+	gain, perGain := make([]float64, len(segs)), make([]float64, len(segs))
 	for i := range gain {
 		gain[i] = ctx[i] - one[i]
+		perGain[i] = per[i] - one[i]
 	}
 	return Cell{Mechanism: p.Mechanism, Level: p.Level, Epsilon: p.Epsilon, Segments: len(segs), Tokens: tokens, K: k,
 		Kept: clusterRate(kept, size, true), OneWord: clusterRate(one, size, true), Context: clusterRate(ctx, size, true),
-		Gain: clusterRate(gain, size, false), InCandidates: clusterRate(in, size, true),
+		Gain: clusterRate(gain, size, false), PerWord: clusterRate(per, size, true), PerWordGain: clusterRate(perGain, size, false), InCandidates: clusterRate(in, size, true),
 		PrunedMass: pruned / float64(tokens), PrunedMassMax: prunedMax, LowerBound: lower}, nil
 }
 

@@ -93,13 +93,15 @@ func (r Record) check() error {
 	if !slices.Contains(levels.Levels, r.Level) || r.Mechanism == "" || r.Tokens < 1 || r.K < 1 {
 		return fmt.Errorf("%w: mechanism %q level %q, %d tokens, k %d", ErrInvalid, r.Mechanism, r.Level, r.Tokens, r.K)
 	}
-	for _, x := range []Rate{r.Kept, r.OneWord, r.Context, r.InCandidates} {
+	for _, x := range []Rate{r.Kept, r.OneWord, r.Context, r.PerWord, r.InCandidates} {
 		if !(0 <= x.Lo && x.Lo <= x.Rate && x.Rate <= x.Hi && x.Hi <= 1) {
 			return fmt.Errorf("%w: rate %+v", ErrInvalid, x)
 		}
 	}
-	if g := r.Gain; !(-1 <= g.Lo && g.Lo <= g.Rate && g.Rate <= g.Hi && g.Hi <= 1) {
-		return fmt.Errorf("%w: gain %+v", ErrInvalid, g)
+	for _, g := range []Rate{r.Gain, r.PerWordGain} {
+		if !(-1 <= g.Lo && g.Lo <= g.Rate && g.Rate <= g.Hi && g.Hi <= 1) {
+			return fmt.Errorf("%w: gain %+v", ErrInvalid, g)
+		}
 	}
 	return nil
 }
