@@ -29,28 +29,32 @@ func contextAttack(out io.Writer, path string) error {
 		"The attacker above sees one released word. This one sees the whole released segment: it knows the same law "+
 		"Pr[M(w) = y] (the same columns; for BRR the same trained model), holds a bigram language model of English, and decodes "+
 		"the most probable input sentence, LM(w_1…w_n)·Π Pr[M(w_i) = y_i], by Viterbi over the K words of largest one-word "+
-		"posterior at each position (research/internal/eval/ctxattack). Top-1 is the share of input words its sentence gets "+
-		"right; the one-word attacker is scored on the same draws. Language model: %s. Text: %s. Intervals are 95%%, "+
-		"cluster-robust (the words of one segment are not independent); the gain is context − one-word with its paired interval. "+
+		"posterior at each position (research/internal/eval/ctxattack); \"per word\" guesses each word by its posterior "+
+		"given the whole segment under the same model (forward–backward), which is the better guess for top-1 per word. Top-1 is "+
+		"the share of input words recovered; the one-word attacker is scored on the same draws. Language model: %s. Text: %s. "+
+		"Intervals are 95%%, cluster-robust (the words of one segment are not independent); a gain is that attacker's top-1 minus "+
+		"the one-word attacker's, with its paired interval. "+
 		"\"In the K\" is the share of words whose input is among the K candidates (the most this decoder can recover) and "+
 		"\"mass outside\" the mean one-word posterior mass the pruning drops. ≥: BRR's law has no closed form, so both attackers "+
 		"use a trained model, a lower bound. Measured by `%s` (%s); this table is rendered from its results file, %s.\n\n",
 		run.LMText, run.HeldOut, run.Command, "minutes of CPU", path)
-	fmt.Fprintf(out, "| mechanism | level | ε | words | one-word top-1 | context top-1 | gain | in the K | mass outside |\n|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(out, "| mechanism | level | ε | words | one-word top-1 | context top-1: sentence | gain | context top-1: per word | gain | in the K | mass outside |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range recs {
 		ge := ""
 		if r.LowerBound {
 			ge = "≥ "
 		}
-		fmt.Fprintf(out, "| %s | %s | %.4g | %d | %s%s | %s%s | %+.3f [%+.3f, %+.3f] | %.3f | %.3f |\n", r.Mechanism, r.Level, r.Epsilon, r.Tokens,
-			ge, rate(r.OneWord), ge, rate(r.Context), r.Gain.Rate, r.Gain.Lo, r.Gain.Hi, r.InCandidates.Rate, r.PrunedMass)
+		fmt.Fprintf(out, "| %s | %s | %.4g | %d | %s%s | %s%s | %s | %s%s | %s | %.3f | %.3f |\n", r.Mechanism, r.Level, r.Epsilon, r.Tokens,
+			ge, rate(r.OneWord), ge, rate(r.Context), gain(r.Gain), ge, rate(r.PerWord), gain(r.PerWordGain), r.InCandidates.Rate, r.PrunedMass)
 	}
 	k := recs[0].K
 	fmt.Fprintf(out, "\nK = %d. Where the mass outside is large (the Hamming mechanisms, whose posterior is spread over many words at "+
 		"equal code distance), the decoder cannot reach many inputs and its rate says little about the best attacker with context; "+
 		"where it is near 0, the pruning costs next to nothing. This attacker is one valid attacker, not the best: a trigram model, "+
-		"more candidates or the most probable word at each position (rather than of the whole sentence) may recover more.\n", k)
+		"more candidates, or a model of the text's own genre may recover more.\n", k)
 	return nil
 }
+
+func gain(r ctxattack.Rate) string { return fmt.Sprintf("%+.3f [%+.3f, %+.3f]", r.Rate, r.Lo, r.Hi) }
 
 func rate(r ctxattack.Rate) string { return fmt.Sprintf("%.3f [%.3f, %.3f]", r.Rate, r.Lo, r.Hi) }
