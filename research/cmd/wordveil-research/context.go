@@ -104,11 +104,11 @@ func evalContext(args []string, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "eval context: LM on %d tokens (D = %.3f); %d held-out segments, sample of %d (%d tokens); data ready in %.1fs\n",
 		trainTokens, lm.Discount(), len(held), len(segs), n, time.Since(start).Seconds())
-	laws, err := levels.NewLaws(a, prior, w)
+	presets, err := levels.Presets(a)
 	if err != nil {
 		return err
 	}
-	presets, err := levels.Presets(a)
+	laws, err := levels.NewLaws(a, prior, presets, w)
 	if err != nil {
 		return err
 	}

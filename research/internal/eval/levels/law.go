@@ -44,28 +44,30 @@ func Presets(a *wva.Asset) ([]Preset, error) {
 // Laws hands other attackers (package ctxattack) what Measure's one-word
 // attacker uses: the product's mechanism at a preset and the attacker's
 // column for it, so that they attack with the same law.
-type Laws struct{ s *shared }
+type Laws struct {
+	s    *shared
+	hist bool
+}
 
-// NewLaws prepares the laws of a's presets with the attacker's prior
-// (which picks BRR's training words); workers (< 1 means 1) build the
-// Hamming histograms.
-func NewLaws(a *wva.Asset, prior []float64, workers int) (*Laws, error) {
-	ps, err := Presets(a)
-	if err != nil {
-		return nil, err
+// NewLaws prepares the laws of presets (Presets(a), or some of them)
+// with the attacker's prior (which picks BRR's training words); workers
+// (< 1 means 1) build the Hamming histograms when a preset needs them.
+func NewLaws(a *wva.Asset, prior []float64, presets []Preset, workers int) (*Laws, error) {
+	if a == nil || a.Len() == 0 {
+		return nil, fmt.Errorf("%w: nil or empty asset", ErrInvalid)
 	}
 	if len(prior) != a.Len() {
 		return nil, fmt.Errorf("%w: prior over %d words, asset has %d", ErrInvalid, len(prior), a.Len())
 	}
 	needHist := false
-	for _, p := range ps {
+	for _, p := range presets {
 		needHist = needHist || usesHist(p.Mechanism)
 	}
 	s, err := newShared(a, prior, needHist, max(workers, 1))
 	if err != nil {
 		return nil, err
 	}
-	return &Laws{s: s}, nil
+	return &Laws{s: s, hist: needHist}, nil
 }
 
 // Law returns the product's mechanism at p and the attacker's column for
@@ -74,6 +76,9 @@ func NewLaws(a *wva.Asset, prior []float64, workers int) (*Laws, error) {
 func (l *Laws) Law(p Preset, seed uint64) (m mechanism.Mechanism, col attack.Column, lowerBound bool, err error) {
 	if l == nil || l.s == nil {
 		return nil, nil, false, fmt.Errorf("%w: nil Laws", ErrInvalid)
+	}
+	if usesHist(p.Mechanism) && !l.hist {
+		return nil, nil, false, fmt.Errorf("%w: %s was not among NewLaws' presets", ErrInvalid, p.Mechanism)
 	}
 	return l.s.law(p.Mechanism, p.Epsilon, seeded.Key(cellKey(seed, p.Mechanism, p.Level, "train")))
 }
