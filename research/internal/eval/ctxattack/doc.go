@@ -6,12 +6,18 @@
 //
 //	argmax over w_1…w_n of  LM(w_1…w_n) · Π P[w_i][y_i],
 //
-// by Viterbi (Decode) over a pruned candidate set per position: the K
-// words of largest one-word posterior prior(w)·P[w][y] (Candidates).
-// The pruning is checked, not assumed: each cell reports the mean share
-// of the one-word posterior mass outside the K candidates and the share
-// of tokens whose input is among them (the most the decoder can
-// recover).
+// by Viterbi (Decode) over a pruned candidate set per position, and the
+// posterior of each word given the whole segment under the same model
+// (Marginals, forward–backward), whose best word is the better guess for
+// top-1 per word. The candidates of a position are the K words of
+// largest one-word posterior prior(w)·P[w][y] (Candidates) and, with an
+// LM that predicts (Predictor: *ngram.Bigram), the K words of largest
+// LM prediction·P[w][y], the prediction made from the forward filter at
+// the position before: the inputs the context makes likely, which the
+// one-word posterior may rank too low. The pruning is checked, not
+// assumed: each cell reports the mean share of the one-word posterior
+// mass outside the candidates and the share of tokens whose input is
+// among them (the most the decoder can recover).
 //
 // Measure privatizes held-out segments (runs of in-vocabulary word
 // pieces, Segments) once per mechanism and level with the product's

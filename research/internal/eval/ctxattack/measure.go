@@ -11,9 +11,10 @@ import (
 	"github.com/wordveil/wordveil/research/internal/eval/levels"
 )
 
-// DefaultK is the candidates kept per position: the one-word posterior's
-// 50 most probable inputs (Cell.PrunedMass reports, for every cell, the
-// share of posterior mass outside them).
+// DefaultK is the candidates kept per position from each ranking: the
+// one-word posterior's 50 most probable inputs and the context's 50
+// (Cell.PrunedMass reports, for every cell, the share of one-word
+// posterior mass outside them).
 const DefaultK = 50
 
 // Cell is one mechanism at one level, measured on a sample of segments.
@@ -39,15 +40,24 @@ type Cell struct {
 	PerWord     Rate `json:"per_word"`
 	PerWordGain Rate `json:"per_word_gain"`
 	// InCandidates is the share of tokens whose input is among their
-	// position's K candidates: the most the decoder can recover.
+	// position's candidates: the most the decoder can recover.
 	InCandidates Rate `json:"in_candidates"`
 	// PrunedMass is the mean, over tokens, of the one-word posterior
-	// mass outside the K candidates; PrunedMassMax its largest.
+	// mass outside the candidates; PrunedMassMax its largest.
 	PrunedMass    float64 `json:"pruned_mass"`
 	PrunedMassMax float64 `json:"pruned_mass_max"`
 	// LowerBound: the column is a trained model (BRR), so both rates are
 	// lower bounds for an attacker of that kind.
 	LowerBound bool `json:"lower_bound,omitempty"`
+}
+
+// Predictor is an LM that also gives the next word's distribution given
+// a distribution over the word before (*ngram.Bigram.Mix): Measure then
+// adds, at each position, the K inputs the context makes most probable
+// to the one-word posterior's K best.
+type Predictor interface {
+	LM
+	Mix(prevs []int, weights []float64, dst []float64) error
 }
 
 // Rate is a share with its 95% interval (cluster-robust).
@@ -61,8 +71,8 @@ type Rate struct {
 // product's mechanism (laws.Law, seed-keyed draws of purpose
 // "context"), and scores the one-word attacker (ranking by
 // prior(w)·P[w][y]) and the context attacker (Decode with lm over the K
-// candidates of Candidates, and Marginals' best word at each position)
-// on the same draws. Cells come back in
+// candidates of Candidates, with a Predictor also the context's K, and
+// Marginals' best word at each position) on the same draws. Cells come back in
 // mechanism order, levels strongest first; workers (< 1 means 1) measure
 // cells in parallel.
 func Measure(laws *levels.Laws, presets []levels.Preset, prior []float64, lm LM, segs []Segment, k int, seed uint64, workers int) ([]Cell, error) {
@@ -155,35 +165,75 @@ func cell(laws *levels.Laws, p levels.Preset, prior []float64, lm LM, segs []Seg
 	slices.Sort(ys)
 	col := make([]float64, n)
 	cands := make(map[int]Position, len(ys))
-	var pruned, prunedMax float64
-	tokens := 0
 	for _, y := range ys {
 		if err := law.Column(y, col); err != nil {
 			return Cell{}, err
 		}
-		pos, pr, best, nBest := Candidates(col, prior, k)
+		pos, _, best, nBest := Candidates(col, prior, k)
 		if len(pos.Words) == 0 {
 			return Cell{}, fmt.Errorf("%w: output %d has no input of positive score", ErrInvalid, y)
 		}
 		cands[y] = pos
 		for _, t := range byY[y] {
-			w := segs[t.seg].IDs[t.at]
-			if prior[w]*col[w] == best {
+			if w := segs[t.seg].IDs[t.at]; prior[w]*col[w] == best {
 				one[t.seg] += 1 / float64(nBest)
 			}
-			if slices.Contains(pos.Words, w) {
-				in[t.seg]++
+		}
+	}
+	// Each segment's lattice, decoded.
+	pred, isPred := lm.(Predictor)
+	var pruned, prunedMax float64
+	tokens := 0
+	var lat []Position
+	var alpha, next []float64
+	var words []int
+	q := make([]float64, n)
+	for i, s := range segs {
+		lat = lat[:0]
+		for j, y := range outs[i] {
+			pos := cands[y]
+			if isPred {
+				// The LM's prediction for this word given the segment so
+				// far (the forward filter over the lattice's previous
+				// position) names the inputs the context makes likely;
+				// its K best by prediction·P[w][y] join the one-word
+				// posterior's K best.
+				if err := law.Column(y, col); err != nil {
+					return Cell{}, err
+				}
+				words, alpha = words[:0], alpha[:0]
+				if j == 0 {
+					words, alpha = append(words, s.Start()), append(alpha, 1)
+				} else {
+					words, alpha = append(words, lat[j-1].Words...), append(alpha, next...)
+				}
+				if err := pred.Mix(words, alpha, q); err != nil {
+					return Cell{}, err
+				}
+				extra, _, _, _ := Candidates(col, q, k)
+				pos = union(pos, extra)
+				next = filter(next[:0], lat, pos, j, s.Start(), alpha, lm)
 			}
+			lat = append(lat, pos)
+			// The pruning check: the one-word posterior mass outside the
+			// lattice's candidates, and whether the input is among them.
+			if err := law.Column(y, col); err != nil {
+				return Cell{}, err
+			}
+			var total, kept float64
+			for w, c := range col {
+				total += prior[w] * c
+			}
+			for _, w := range pos.Words {
+				kept += prior[w] * col[w]
+			}
+			pr := max(0, 1-kept/total)
 			pruned += pr
 			prunedMax = max(prunedMax, pr)
 			tokens++
-		}
-	}
-	lat := []Position{}
-	for i, s := range segs {
-		lat = lat[:0]
-		for _, y := range outs[i] {
-			lat = append(lat, cands[y])
+			if slices.Contains(pos.Words, s.IDs[j]) {
+				in[i]++
+			}
 		}
 		dec, err := Decode(lat, lm, s.Start())
 		if err != nil {
@@ -247,4 +297,41 @@ func clusterRate(c, n []float64, share bool) Rate {
 		lo, hi = r-half, r+half
 	}
 	return Rate{Rate: r, Lo: max(floor, lo), Hi: min(1, hi)}
+}
+
+// union is a's candidates followed by those of b that a lacks.
+func union(a, b Position) Position {
+	out := Position{Words: slices.Clone(a.Words), LogLaw: slices.Clone(a.LogLaw)}
+	for i, w := range b.Words {
+		if !slices.Contains(a.Words, w) {
+			out.Words = append(out.Words, w)
+			out.LogLaw = append(out.LogLaw, b.LogLaw[i])
+		}
+	}
+	return out
+}
+
+// filter appends to dst the forward filter at position j, whose
+// candidates are pos: P(w_j = c | y_1…y_j) over the lattice (lat[:j] and
+// pos), from prev, the filter at j − 1 (ignored at j = 0).
+func filter(dst []float64, lat []Position, pos Position, j, start int, prev []float64, lm LM) []float64 {
+	terms := make([]float64, 0, len(prev))
+	for c, w := range pos.Words {
+		var s float64
+		if j == 0 {
+			s = lm.LogProb(start, w)
+		} else {
+			terms = terms[:0]
+			for k, v := range lat[j-1].Words {
+				terms = append(terms, math.Log(prev[k])+lm.LogProb(v, w))
+			}
+			s = logSumExp(terms)
+		}
+		dst = append(dst, s+pos.LogLaw[c])
+	}
+	z := logSumExp(dst)
+	for c := range dst {
+		dst[c] = math.Exp(dst[c] - z)
+	}
+	return dst
 }

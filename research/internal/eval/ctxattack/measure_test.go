@@ -14,6 +14,21 @@ type unigram []float64
 
 func (u unigram) LogProb(_, w int) float64 { return math.Log(u[w]) }
 
+// predictor is unigram with Mix: the context attackers' extra candidates
+// are then the one-word posterior's own.
+type predictor struct{ unigram }
+
+func (p predictor) Mix(prevs []int, weights []float64, dst []float64) error {
+	s := 0.0
+	for _, a := range weights {
+		s += a
+	}
+	for w := range dst {
+		dst[w] = s * p.unigram[w]
+	}
+	return nil
+}
+
 // With an LM that ignores context and whose word frequencies are the
 // attacker's prior, the posterior of a sentence factorizes: both context
 // attackers must recover exactly what the one-word attacker recovers, on
@@ -67,7 +82,14 @@ func TestMeasureWithoutContextIsOneWord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	pred, err := Measure(laws, ps, prior, predictor{unigram(prior)}, segs, 5, 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i, c := range one {
+		if c != pred[i] {
+			t.Errorf("%s %s: unigram %+v, as a predictor %+v", c.Mechanism, c.Level, c, pred[i])
+		}
 		if c != two[i] {
 			t.Errorf("%s %s: 1 worker %+v, 2 workers %+v", c.Mechanism, c.Level, c, two[i])
 		}

@@ -191,3 +191,34 @@ func (m *Bigram) WithBase(base []float64) (*Bigram, error) {
 	}
 	return &c, nil
 }
+
+// Mix writes into dst (len N), for every word w, Σ_i weights[i]·P(w |
+// prevs[i]): the next word's distribution given a distribution over the
+// word before. Cost O(N + the contexts' rows), not O(N·len(prevs)).
+func (m *Bigram) Mix(prevs []int, weights []float64, dst []float64) error {
+	if m == nil || len(dst) != m.n || len(prevs) != len(weights) {
+		return fmt.Errorf("%w: %d contexts with %d weights into %d entries, model of %d", ErrInvalid, len(prevs), len(weights), len(dst), m.Len())
+	}
+	p1 := 0.0 // the weight of the lower order
+	clear(dst)
+	for i, v := range prevs {
+		a := weights[i]
+		if v < Unknown || v >= m.n || !(a >= 0) || math.IsInf(a, 1) {
+			return fmt.Errorf("%w: context %d with weight %v", ErrInvalid, v, a)
+		}
+		if v == Unknown || m.total[v+1] == 0 {
+			p1 += a
+			continue
+		}
+		r := v + 1
+		tot := float64(m.total[r])
+		p1 += a * m.d * float64(m.types[r]) / tot
+		for k := m.row[r]; k < m.row[r+1]; k++ {
+			dst[m.next[k]] += a * math.Max(float64(m.count[k])-m.d, 0) / tot
+		}
+	}
+	for w, p := range m.p1 {
+		dst[w] += p1 * p
+	}
+	return nil
+}

@@ -113,6 +113,32 @@ func TestByHand(t *testing.T) {
 	}
 }
 
+// Mix is the weighted sum of the contexts' distributions.
+func TestMix(t *testing.T) {
+	m := build(t, 5, []int{0, 1, 2}, []int{0, 2, 2, 4}, []int{3, 1})
+	prevs := []int{Start, 0, 2, 3, Unknown, 4}
+	weights := []float64{0.1, 0.3, 0.2, 0.15, 0.05, 0.2}
+	dst := make([]float64, 5)
+	if err := m.Mix(prevs, weights, dst); err != nil {
+		t.Fatal(err)
+	}
+	for w := range dst {
+		want := 0.0
+		for i, v := range prevs {
+			want += weights[i] * m.Prob(v, w)
+		}
+		if math.Abs(dst[w]-want) > 1e-15 {
+			t.Errorf("Mix(%d) = %v, want %v", w, dst[w], want)
+		}
+	}
+	if err := m.Mix([]int{0}, []float64{-1}, dst); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a negative weight: %v", err)
+	}
+	if err := m.Mix([]int{0}, []float64{1}, dst[:2]); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a short buffer: %v", err)
+	}
+}
+
 func TestInvalid(t *testing.T) {
 	if _, err := NewBuilder(0); !errors.Is(err, ErrInvalid) {
 		t.Errorf("NewBuilder(0): %v", err)
