@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/hex"
 	"fmt"
 	"io"
 
+	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/internal/eval/ctxattack"
 )
 
@@ -18,8 +20,9 @@ const contextCost = "5 min 23 s wall on this project's 2-core machine shared wit
 // contextAttack writes the context attacker's table from the committed
 // results: per mechanism and level, the one-word and the context
 // attacker's top-1 on the same draws, their difference, and the pruning
-// check.
-func contextAttack(out io.Writer, path string) error {
+// check. Results measured on another asset (other presets) are an
+// error, so that a page with stale figures cannot be generated.
+func contextAttack(out io.Writer, a *wva.Asset, path string) error {
 	recs, err := ctxattack.Read(path)
 	if err != nil {
 		return err
@@ -28,6 +31,9 @@ func contextAttack(out io.Writer, path string) error {
 		return fmt.Errorf("%s: no records (run wordveil-research eval context)", path)
 	}
 	run := recs[0].Run
+	if sum := a.SHA256(); run.AssetSHA256 != hex.EncodeToString(sum[:]) {
+		return fmt.Errorf("%s was measured on another asset (SHA-256 %s, not the embedded %s's); rerun wordveil-research eval context", path, run.AssetSHA256, a.Header.Name)
+	}
 	fmt.Fprintf(out, "\n## An attacker who reads the whole sentence\n\n"+
 		"The attacker above sees one released word. This one sees the whole released segment: it knows the same law "+
 		"Pr[M(w) = y] (the same columns; for BRR the same trained model), holds a bigram language model of English, and decodes "+

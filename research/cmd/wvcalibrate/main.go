@@ -140,7 +140,7 @@ func run(out io.Writer, nWords, draws int) error {
 	if err := namedLevels(out, a); err != nil {
 		return err
 	}
-	if err := contextAttack(out, contextResults); err != nil {
+	if err := contextAttack(out, a, contextResults); err != nil {
 		return err
 	}
 	if err := facts(out, a, mechs, res); err != nil {
