@@ -10,7 +10,10 @@
 #                            is also exactly `wordveil stats -markdown`
 #                            (presets, N_w, S_w, P_avg, the unit-free cost
 #                            per word, γ at the presets, useful ε bands;
-#                            seeded, so deterministic)
+#                            seeded, so deterministic); its context-attacker
+#                            table is rendered from the committed
+#                            docs/eval/context-attack.jsonl (measured by
+#                            wordveil-research eval context, minutes of CPU)
 #   docs/eval/RESULTS.md     go run ./research/cmd/wordveil-research eval report
 #   and docs/eval/fig-*      (from the committed results in docs/eval)
 #   docs/TYPED_TEXT.md,      go run ./research/cmd/wordveil-research eval presets

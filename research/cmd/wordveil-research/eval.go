@@ -31,6 +31,7 @@ Usage:
   wordveil-research eval oov [flags]        share of held-out everyday English the privatizer sends to the OOV policy (make typed-text)
   wordveil-research eval kept [flags]       share of TR1's tokens each mechanism keeps unchanged (token-weighted N_w)
   wordveil-research eval levels [flags]     kept share and attacker recovery at the asset's presets on the study's TR1 text
+  wordveil-research eval context [flags]    the attacker who reads the whole released sentence, beside the one-word attacker, on held-out text
 
 The commands and what they regenerate: docs/eval/README.md.
 `
@@ -55,6 +56,8 @@ func evalCmd(args []string, stdout, stderr io.Writer) error {
 		return evalKept(args[1:], stdout, stderr)
 	case "levels":
 		return evalLevels(args[1:], stderr)
+	case "context":
+		return evalContext(args[1:], stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, evalUsage)
 		return nil

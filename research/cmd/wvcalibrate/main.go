@@ -36,6 +36,7 @@ type mech struct {
 func main() {
 	words := flag.Int("words", 100, "words in the seeded sample")
 	draws := flag.Int("draws", 100, "draws per word")
+	flag.StringVar(&contextResults, "context", contextResults, "the context attacker's results (wordveil-research eval context)")
 	flag.Parse()
 	if err := run(os.Stdout, *words, *draws); err != nil {
 		fmt.Fprintln(os.Stderr, "wvcalibrate:", err)
@@ -137,6 +138,9 @@ func run(out io.Writer, nWords, draws int) error {
 	}
 
 	if err := namedLevels(out, a); err != nil {
+		return err
+	}
+	if err := contextAttack(out, a, contextResults); err != nil {
 		return err
 	}
 	if err := facts(out, a, mechs, res); err != nil {

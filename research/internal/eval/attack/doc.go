@@ -82,7 +82,8 @@
 // and the prior it is handed; Exact is exact up to float64 rounding, and
 // Attack's estimate is unbiased for R_k when tokens are drawn from the
 // prior. What it does not: it says nothing of an attacker who sees more
-// than one word (context, repeated words), nor of priors other than the
+// than one word (context, repeated words; package ctxattack measures one
+// who reads the whole released sentence), nor of priors other than the
 // one given (a held-out text's tokens are not drawn from the frequency
 // prior, so Attack then measures the attacker on that text, not R_k).
 // Seeded sources belong in tests and evaluation only.

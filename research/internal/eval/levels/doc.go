@@ -53,7 +53,8 @@
 // does not: the held-out tokens are not drawn from the attacker's prior,
 // so the rates are those of this attacker on this text, not the R_k of
 // package attack; the attacker sees one word at a time (no context, no
-// repeated words); and out-of-vocabulary tokens (replaced by a uniform
+// repeated words: Laws hands the same laws to package ctxattack, which
+// measures an attacker who reads the whole sentence); and out-of-vocabulary tokens (replaced by a uniform
 // word by the product) are left out of both shares. Seeded sources
 // belong to evaluation only: the product draws from crypto/rand.
 package levels

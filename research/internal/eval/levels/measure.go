@@ -70,29 +70,18 @@ func Measure(a *wva.Asset, prior []float64, tokens []int, seed uint64, workers i
 		}
 	}
 	workers = max(workers, 1)
-	type job struct {
-		name, level string
-		eps         float64
+	jobs, err := Presets(a)
+	if err != nil {
+		return nil, err
 	}
-	var jobs []job
 	needHist := false
-	for name, lv := range a.Header.Presets.Epsilon {
-		for _, level := range Levels {
-			eps, err := mechanism.Preset(a, name, level)
-			if err != nil {
-				if _, ok := lv[level]; ok {
-					return nil, err
-				}
-				continue // a level the calibration could not reach
-			}
-			jobs = append(jobs, job{name, level, eps})
-			needHist = needHist || usesHist(name)
-		}
+	for _, j := range jobs {
+		needHist = needHist || usesHist(j.Mechanism)
 	}
 	// The costliest cells (BRR's training) first: only the schedule
 	// depends on this order, never a result.
-	slices.SortFunc(jobs, func(x, y job) int {
-		return cmp.Or(-cmp.Compare(cost(x.name), cost(y.name)), cmp.Compare(x.name, y.name), cmp.Compare(x.level, y.level))
+	slices.SortFunc(jobs, func(x, y Preset) int {
+		return cmp.Or(-cmp.Compare(cost(x.Mechanism), cost(y.Mechanism)), cmp.Compare(x.Mechanism, y.Mechanism), cmp.Compare(x.Level, y.Level))
 	})
 	s, err := newShared(a, prior, needHist, workers)
 	if err != nil {
@@ -107,7 +96,7 @@ func Measure(a *wva.Asset, prior []float64, tokens []int, seed uint64, workers i
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				cells[i], errs[i] = s.cell(jobs[i].name, jobs[i].level, jobs[i].eps, prior, tokens, seed)
+				cells[i], errs[i] = s.cell(jobs[i].Mechanism, jobs[i].Level, jobs[i].Epsilon, prior, tokens, seed)
 			}
 		}()
 	}
@@ -119,7 +108,7 @@ func Measure(a *wva.Asset, prior []float64, tokens []int, seed uint64, workers i
 	out := map[string]map[string]Cell{}
 	for i, c := range cells {
 		if errs[i] != nil {
-			return nil, fmt.Errorf("levels: %s %s: %w", jobs[i].name, jobs[i].level, errs[i])
+			return nil, fmt.Errorf("levels: %s %s: %w", jobs[i].Mechanism, jobs[i].Level, errs[i])
 		}
 		if out[c.Mechanism] == nil {
 			out[c.Mechanism] = map[string]Cell{}
