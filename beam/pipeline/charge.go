@@ -55,8 +55,8 @@ func segmentKey(source string, offset int64) string {
 	return strconv.Itoa(len(source)) + ":" + source + strconv.FormatInt(offset/segmentBytes, 10)
 }
 
-// decideFn holds one user's refs (never their texts: about 48 bytes per
-// record, and each path once) and their spending in earlier runs (the
+// decideFn holds one user's refs as grantFn combined them (never their
+// texts: about 80 bytes per ref) and their spending in earlier runs (the
 // state, when there is one), sorts the refs by (Source, Line) and grants
 // them in that order while the exact sum of the earlier spending and the
 // granted charges stays within the cap (core.Tally, the exact arithmetic
@@ -64,7 +64,9 @@ func segmentKey(source string, offset int64) string {
 // later, smaller ones may still fit, as a device's ledger grants a later,
 // smaller call. The order is a function of the input alone, so which
 // records are released does not depend on how the runner schedules,
-// splits or retries the work. With State it also emits the user's
+// splits or retries the work. It emits each granted record's slot, by
+// (file, segment), for the re-read (privatizeFn); a withheld record has
+// none. With State it also emits the user's
 // spending for the state's next generation: unchanged for a user with no
 // records in this run.
 type decideFn struct {
