@@ -4,61 +4,59 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/wordveil/wordveil/core"
 )
 
-// ref is what the cap needs of a record: where it is, what it costs.
+// ref is what the cap needs of a record, where it is, and what the
+// re-read checks to know it found the same record again. It is what
+// crosses the per-user shuffle: never the text.
 type ref struct {
 	Source string
 	Line   int64
+	Offset int64   // the byte offset of its line in Source
+	Sum    string  // lineSum of its line
 	Words  int     // words the mechanism privatizes (Accounting.Words)
 	Cost   float64 // its charge, Accounting.UnitFree (NaN when the mechanism's loss is unknown)
 }
 
-// decision says whether a record is released.
-type decision struct {
-	Granted bool
+// slot is an element of one segment's group (segmentKey) for the re-read:
+// a granted record (its user and ref), or, Marker, readFn's summary of the
+// segment: its Source, the Line and Offset of its first record, the End
+// of its last record line and how many Records it holds. Every segment
+// with a record has one marker, so a withheld record's placeholder can be
+// written from its segment even when no record of it was granted.
+type slot struct {
+	User    string
+	Source  string // the marker's; a granted record's is in its key
+	Line    int64
+	Offset  int64
+	Sum     string
+	Words   int
+	Cost    float64
+	Marker  bool
+	End     int64
+	Records int
 }
 
-// costFn works out each record's charge with the engine (wordveil's
-// Privatizer.Cost: tokenization and vocabulary lookup, no draws), and
-// keys the record twice: its ref by user, for decideFn, and the record by
-// recordKey, for the join with its decision.
-type costFn struct {
-	Engine         Engine
-	MaxRecordBytes int
+// segmentBytes is the span of a file whose records one re-read handles:
+// the re-read's groups are (file, segment), so that no group holds more
+// than a segment's granted refs and the files' segments are privatized in
+// parallel.
+const segmentBytes = 1 << 20
 
-	p *core.Privatizer
+// segmentKey is the re-read's key of the line at offset in source: the
+// source (length-prefixed, so no two keys collide whatever its bytes) and
+// the segment.
+func segmentKey(source string, offset int64) string {
+	return strconv.Itoa(len(source)) + ":" + source + strconv.FormatInt(offset/segmentBytes, 10)
 }
 
-func (fn *costFn) Setup() error {
-	var err error
-	fn.p, err = openEngine(fn.Engine, fn.MaxRecordBytes)
-	return err
-}
-
-func (fn *costFn) Teardown() error { return fn.p.Close() }
-
-func (fn *costFn) ProcessElement(r record, refs func(string, ref), recs func(string, record)) error {
-	rf := ref{Source: r.Source, Line: r.Line}
-	if r.Text != "" { // an empty text privatizes to itself and costs nothing
-		acc, err := fn.p.Cost(r.Text)
-		if err != nil {
-			return fmt.Errorf("wordveil-beam: %s line %d: %w", r.Source, r.Line, err)
-		}
-		rf.Words, rf.Cost = acc.Words-acc.Memoized, acc.UnitFree
-	}
-	progressAdd(rf.Words)
-	refs(r.User, rf)
-	recs(recordKey(r.User, r.Source, r.Line), r)
-	return nil
-}
-
-// decideFn holds one user's refs (never their texts: about 48 bytes per
-// record, and each path once) and their spending in earlier runs (the
+// decideFn holds one user's refs as grantFn combined them (never their
+// texts: about 80 bytes per ref) and their spending in earlier runs (the
 // state, when there is one), sorts the refs by (Source, Line) and grants
 // them in that order while the exact sum of the earlier spending and the
 // granted charges stays within the cap (core.Tally, the exact arithmetic
@@ -66,7 +64,9 @@ func (fn *costFn) ProcessElement(r record, refs func(string, ref), recs func(str
 // later, smaller ones may still fit, as a device's ledger grants a later,
 // smaller call. The order is a function of the input alone, so which
 // records are released does not depend on how the runner schedules,
-// splits or retries the work. With State it also emits the user's
+// splits or retries the work. It emits each granted record's slot, by
+// (file, segment), for the re-read (privatizeFn); a withheld record has
+// none. With State it also emits the user's
 // spending for the state's next generation: unchanged for a user with no
 // records in this run.
 type decideFn struct {
@@ -76,16 +76,17 @@ type decideFn struct {
 	Shards   int
 	State    bool // emit the next generation's lines
 
-	users, capped beam.Counter
+	users, capped, withheld beam.Counter
 }
 
 func (fn *decideFn) Setup() {
 	fn.users = beam.NewCounter(metricsNamespace, CounterUsers)
 	fn.capped = beam.NewCounter(metricsNamespace, CounterUsersCapped)
+	fn.withheld = beam.NewCounter(metricsNamespace, CounterWithheld)
 }
 
 func (fn *decideFn) ProcessElement(ctx context.Context, user string, accs func(*grants) bool, priors func(*spending) bool,
-	decide func(string, decision), summary func(int, outLine), state func(int, outLine)) error {
+	grant func(string, slot), summary func(int, outLine), state func(int, outLine)) error {
 	prior, seen := spending{User: user}, 0
 	for p := (spending{}); priors(&p); seen++ {
 		prior = p
@@ -142,17 +143,18 @@ func (fn *decideFn) ProcessElement(ctx context.Context, user string, accs func(*
 			}
 		}
 		if !granted {
-			continue // no decision: privatizeFn withholds a record without one
+			continue // not sent to the re-read: withheld
 		}
 		s.Released++
 		s.Words += r.Words
-		decide(recordKey(user, r.Source, r.Line), decision{Granted: granted})
+		grant(segmentKey(r.Source, r.Offset), slot{User: user, Line: r.Line, Offset: r.Offset, Sum: r.Sum, Words: r.Words, Cost: r.Cost})
 	}
 	s.Withheld = s.Records - s.Released
 	crashPoint("decided")
 	fn.users.Inc(ctx, 1)
 	if s.Withheld > 0 {
 		fn.capped.Inc(ctx, 1)
+		fn.withheld.Inc(ctx, int64(s.Withheld))
 	}
 	next := prior
 	if s.Released > 0 && !s.unknown {

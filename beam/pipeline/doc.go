@@ -36,7 +36,12 @@
 //     records and the summary name a user): use a pseudonym.
 //   - The output discloses what the SDK's output discloses: each
 //     record's layout, its number of words, which records were withheld.
-//   - Memory: the decision holds one user's refs (about 48 bytes per
-//     record and each source path once, never the texts), and each output file is
-//     sorted in memory by its writer (Options.Shards sets its size).
+//   - Memory: no text crosses a shuffle. Each record is read and charged
+//     in one pass; what is grouped is refs (file, line, byte offset, a
+//     checksum of the line, the charge: about 80 bytes each), combined per
+//     user into at most what the cap can grant; the granted records are
+//     read again from their files, in offset order, and privatized there.
+//     So the input files must not change during a run (a changed line
+//     fails it). Each output file is sorted in memory by its writer
+//     (Options.Shards sets its size).
 package pipeline

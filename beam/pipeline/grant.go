@@ -37,7 +37,10 @@ func (fn *grantFn) CreateAccumulator() grants { return grants{} }
 func (fn *grantFn) AddInput(a grants, r ref) grants {
 	a.Refs = append(a.Refs, r)
 	a.Records++
-	if n := len(a.Refs) - a.Sorted; n > 64 && n > a.Sorted { // amortized: prune when the unsorted tail doubles
+	// Amortized: prune once the unsorted tail is half the pruned part, so
+	// that an accumulator holds at most 1.5 times what pruning keeps (and
+	// each prune's sort is paid for by the refs added since the last).
+	if n := len(a.Refs) - a.Sorted; n > 64 && 2*n > a.Sorted {
 		a = fn.prune(a)
 	}
 	return a
@@ -60,6 +63,13 @@ func (fn *grantFn) prune(a grants) grants {
 		}
 		return a.Refs[i].Line < a.Refs[j].Line
 	})
+	// Refs decoded from a shuffle each hold their own copy of the path:
+	// the sorted refs of one file share one.
+	for i := 1; i < len(a.Refs); i++ {
+		if a.Refs[i].Source == a.Refs[i-1].Source {
+			a.Refs[i].Source = a.Refs[i-1].Source
+		}
+	}
 	if fn.CapLoss > 0 {
 		kept := a.Refs[:0]
 		same := map[float64]float64{} // kept refs per charge

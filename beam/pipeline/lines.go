@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 )
 
@@ -25,11 +26,15 @@ const lineBuf = 64 << 10
 // read buffer, whatever the file: a longer line is refused as soon as
 // more than maxLine bytes of it have been read, and skipLine reads through
 // the rest of it without keeping any. Lines come back byte for byte, with
-// their '\n' (and any '\r' before it); the last one may lack it. Not safe
-// for concurrent use.
+// their '\n' (and any '\r' before it); the last one may lack it. off
+// counts the bytes consumed, so a line starts at the off before the
+// readLine that returns it; skipTo goes forward to such an offset (the
+// re-read of granted records). Not safe for concurrent use.
 type lineReader struct {
+	src     io.Reader
 	br      *bufio.Reader
 	maxLine int
+	off     int64  // bytes of the file consumed: the offset of the next line
 	line    []byte // a line longer than the read buffer, assembled
 	inLong  bool   // the rest of a refused line is unread
 	err     error  // sticky: io.EOF or the file's error
@@ -38,7 +43,47 @@ type lineReader struct {
 // newLineReader returns a reader of r's lines; maxLine must be ≥ 1 (the
 // options check it).
 func newLineReader(r io.Reader, maxLine int) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, min(lineBuf, maxLine+1)), maxLine: maxLine}
+	return &lineReader{src: r, br: bufio.NewReaderSize(r, min(lineBuf, maxLine+1)), maxLine: maxLine}
+}
+
+// readSlice is bufio's ReadSlice, counting what it consumes.
+func (r *lineReader) readSlice() ([]byte, error) {
+	frag, err := r.br.ReadSlice('\n')
+	r.off += int64(len(frag))
+	return frag, err
+}
+
+// skipTo moves forward to offset off, the start of a line: by a seek
+// when the file can seek (a local, uncompressed file) and off is past the
+// buffer, otherwise by reading through. Going back is an error.
+func (r *lineReader) skipTo(off int64) error {
+	n := off - r.off
+	switch {
+	case n < 0:
+		return fmt.Errorf("offset %d is behind the reader (at %d)", off, r.off)
+	case n == 0:
+		return nil
+	}
+	if s, ok := r.src.(io.Seeker); ok && n > int64(r.br.Buffered()) {
+		if _, err := s.Seek(off, io.SeekStart); err != nil {
+			return err
+		}
+		r.br.Reset(r.src)
+		r.off, r.inLong, r.err = off, false, nil
+		return nil
+	}
+	for n > 0 {
+		d, err := r.br.Discard(int(min(n, lineBuf)))
+		r.off += int64(d)
+		n -= int64(d)
+		if err == io.EOF {
+			return io.ErrUnexpectedEOF
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readLine returns the next line, and io.EOF after the last. A line longer
@@ -56,7 +101,7 @@ func (r *lineReader) readLine() (string, error) {
 	}()
 	r.line = r.line[:0]
 	for {
-		frag, err := r.br.ReadSlice('\n')
+		frag, err := r.readSlice()
 		if len(r.line)+len(frag) > r.maxLine {
 			r.inLong = err == bufio.ErrBufferFull
 			if err != nil && err != bufio.ErrBufferFull {
@@ -100,7 +145,7 @@ func (r *lineReader) appendLine(p []byte) {
 // returns the file's error (not io.EOF, which the next readLine reports).
 func (r *lineReader) skipLine() error {
 	for r.inLong {
-		_, err := r.br.ReadSlice('\n')
+		_, err := r.readSlice()
 		if err == bufio.ErrBufferFull {
 			continue
 		}

@@ -141,3 +141,66 @@ func TestLineReaderErrors(t *testing.T) {
 		t.Fatalf("after the skip's error: %v, want boom", err)
 	}
 }
+
+// off is the offset of each line's start, and skipTo goes forward to any
+// such offset, by a seek or by reading through (a file that cannot seek:
+// a compressed one), past lines longer than the read buffer and refused
+// ones alike; going back, or past the end, is an error.
+func TestLineReaderSkipTo(t *testing.T) {
+	long := strings.Repeat("y", 2*lineBuf)
+	lines := []string{"a\n", "bb\n", long + "\n", "c\n", strings.Repeat("z", 300) + "\n", "\n", "d\n", "e"}
+	in := strings.Join(lines, "")
+	for _, tc := range []struct {
+		name string
+		wrap func(io.Reader) io.Reader
+	}{
+		{"seeker", func(r io.Reader) io.Reader { return r }},
+		{"reader", func(r io.Reader) io.Reader { return iotest.HalfReader(r) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// The offsets, as readFn sees them.
+			r := newLineReader(tc.wrap(strings.NewReader(in)), 200)
+			var offs []int64
+			for {
+				offs = append(offs, r.off)
+				_, err := r.readLine()
+				if errors.Is(err, errLineTooLong) {
+					err = r.skipLine()
+				}
+				if err == io.EOF {
+					break
+				}
+			}
+			offs = offs[:len(offs)-1]
+			if len(offs) != len(lines) {
+				t.Fatalf("%d offsets for %d lines", len(offs), len(lines))
+			}
+			for _, pick := range [][]int{{0, 1, 3, 7}, {1}, {3, 6}, {2, 3}, {7}} {
+				r := newLineReader(tc.wrap(strings.NewReader(in)), 200)
+				for _, i := range pick {
+					if err := r.skipTo(offs[i]); err != nil {
+						t.Fatalf("skipTo line %d: %v", i, err)
+					}
+					l, err := r.readLine()
+					if len(lines[i]) > 200 {
+						if !errors.Is(err, errLineTooLong) {
+							t.Errorf("line %d: %v, want errLineTooLong", i, err)
+						}
+						r.skipLine()
+						continue
+					}
+					if l != lines[i] || (err != nil && err != io.EOF) {
+						t.Errorf("line %d: %q, %v; want %q", i, l, err, lines[i])
+					}
+				}
+				if err := r.skipTo(0); len(pick) > 0 && offs[pick[0]] > 0 && err == nil {
+					t.Error("skipTo went back")
+				}
+			}
+			r = newLineReader(tc.wrap(strings.NewReader(in)), 200)
+			if err := r.skipTo(int64(len(in)) + 10); err == nil && tc.name == "reader" {
+				t.Error("skipTo past the end: no error")
+			}
+		})
+	}
+}

@@ -15,30 +15,33 @@ import (
 // portable runner, in this process.
 const DefaultRunner = "prism"
 
-// build adds the pipeline to s: read the records matching o.Input, work
-// out each one's charge, join them by user with each user's spending in
-// the state generation the run reads (sr; none without a state), decide
-// per user which records the cap grants, privatize those, and write the
-// records, each user's budget summary and the state's next generation
-// under staging names, for commit to publish.
+// build adds the pipeline to s: read the records matching o.Input and
+// work out each one's charge, combine them by user into what the cap can
+// grant, join that with each user's spending in the state generation the
+// run reads (sr; none without a state), decide per user which records the
+// cap grants, re-read those from their files and privatize them, and
+// write the records, each user's budget summary and the state's next
+// generation under staging names, for commit to publish.
 //
-// The stages: files → Records (readFn) → charges (costFn) → per user,
-// joined with the state (readStateFn, CoGroupByKey): the decisions
-// (decideFn) → joined with their records by record key and privatized
-// (privatizeFn) → sharded, sorted, written (writeFn). Privatization runs
-// per record, in parallel across records, so one user with many records
-// does not hold up the others; only the decision, which handles refs (no
-// texts), sees a user's records in one place.
+// The stages: files → refs by user and segment markers (readFn: the read
+// and the charge, in one pass) → per user, combined (grantFn) and joined
+// with the state (readStateFn, CoGroupByKey): the grants (decideFn) → by
+// (file, segment), with the segment's marker: re-read and privatized
+// (privatizeFn) → sharded, sorted, written (writeFn). No text crosses a
+// shuffle: the texts stay in the files, and only refs (file, line,
+// offset, a checksum, the charge) are grouped, so the memory a runner
+// needs for the shuffles grows with the records granted, not with the
+// texts read. Privatization runs per segment, in parallel across them,
+// so one user with many records does not hold up the others.
 func build(s beam.Scope, st settled, sr *stateRun) {
 	s = s.Scope("wordveil")
 	files := fileio.ReadMatches(s, fileio.MatchFiles(s, st.Input, fileio.MatchEmptyDisallow()), fileio.ReadDirectorySkip())
-	records := beam.ParDo(s, &readFn{Format: st.Format, MaxRecordBytes: st.MaxRecordBytes, SkipMalformed: st.SkipMalformed}, files)
-	refs, keyed := beam.ParDo2(s, &costFn{Engine: st.Engine, MaxRecordBytes: st.MaxRecordBytes}, records)
-	decisions, budget, states := beam.ParDo3(s, &decideFn{CapLoss: st.capLoss, WordCost: st.wordCost, CapWords: st.CapWords, Shards: st.Shards, State: sr != nil},
+	refs, markers := beam.ParDo2(s, &readFn{Format: st.Format, MaxRecordBytes: st.MaxRecordBytes, SkipMalformed: st.SkipMalformed, Engine: st.Engine}, files)
+	grants, budget, states := beam.ParDo3(s, &decideFn{CapLoss: st.capLoss, WordCost: st.wordCost, CapWords: st.CapWords, Shards: st.Shards, State: sr != nil},
 		beam.CoGroupByKey(s, beam.CombinePerKey(s, &grantFn{CapLoss: st.capLoss}, refs), readStates(s, sr)))
-	out := beam.ParDo(s, &privatizeFn{Engine: st.Engine, MaxRecordBytes: st.MaxRecordBytes, Seed: st.Seed,
+	out := beam.ParDo(s, &privatizeFn{Engine: st.Engine, Format: st.Format, MaxRecordBytes: st.MaxRecordBytes, Seed: st.Seed,
 		OverCap: st.OverCap, Placeholder: st.Placeholder, Shards: st.Shards, Parallelism: st.Parallelism},
-		beam.CoGroupByKey(s, keyed, decisions))
+		beam.GroupByKey(s, beam.Flatten(s, markers, grants)))
 	beam.ParDo0(s, &writeFn{Dir: st.Output, Prefix: stagingPrefix + recordsPrefix, Shards: st.Shards}, beam.GroupByKey(s, out))
 	beam.ParDo0(s, &writeFn{Dir: st.Output, Prefix: stagingPrefix + budgetPrefix, Shards: st.Shards}, beam.GroupByKey(s, budget))
 	if sr != nil {

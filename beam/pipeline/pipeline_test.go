@@ -2,11 +2,13 @@ package pipeline
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -257,4 +259,20 @@ func vocabularyRuns(t testing.TB) map[string]bool {
 		}
 	}
 	return m
+}
+
+// recordKey is a record's key in the tests' maps: the
+// user, the source and the line, each length-prefixed so that no two
+// records share a key whatever bytes their user keys and paths hold.
+func recordKey(user, source string, line int64) string {
+	var b bytes.Buffer
+	b.Grow(len(user) + len(source) + 32)
+	b.WriteString(strconv.Itoa(len(user)))
+	b.WriteByte(':')
+	b.WriteString(user)
+	b.WriteString(strconv.Itoa(len(source)))
+	b.WriteByte(':')
+	b.WriteString(source)
+	b.WriteString(strconv.FormatInt(line, 10))
+	return b.String()
 }

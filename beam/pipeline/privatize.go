@@ -3,11 +3,16 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"math"
 	"runtime"
+	"sort"
 	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 
 	"github.com/wordveil/wordveil/core"
 )
@@ -23,12 +28,20 @@ func openEngine(e Engine, maxRecordBytes int) (*core.Privatizer, error) {
 	return p, nil
 }
 
-// privatizeFn joins each record with its decision and privatizes the
-// granted ones with the engine, the SDK's own core.Privatizer: fresh
-// randomness from crypto/rand for every word, or with Seed (evaluation
-// only) the record's own stream, RecordSeed. A withheld record is never
-// privatized or written: with OverCapPlaceholder a line saying it was
-// withheld takes its place.
+// privatizeFn re-reads the granted records of one segment of a file
+// (segmentKey: readFn's marker and decideFn's grants) and privatizes them
+// with the engine, the SDK's own core.Privatizer: fresh randomness from
+// crypto/rand for every word, or with Seed (evaluation only) the record's
+// own stream, RecordSeed. A withheld record is never privatized or
+// written: with OverCapPlaceholder a line saying it was withheld takes
+// its place (the whole segment is then read, to find them).
+//
+// The texts are read here, from the files, rather than carried through
+// the shuffles: what crosses them is refs, so memory does not grow with
+// the texts (a runner such as Prism holds a shuffle in memory). The
+// re-read checks that each granted line is the one that was charged (its
+// lineSum, its user, its line number when the whole segment is read, its
+// charge once privatized) and fails the run if the input changed during it.
 //
 // Records are privatized in batches, by Parallelism goroutines, each with
 // its own Privatizer: a runner may hand a whole stage to one DoFn instance
@@ -40,6 +53,7 @@ func openEngine(e Engine, maxRecordBytes int) (*core.Privatizer, error) {
 // on which goroutine or batch it fell in.
 type privatizeFn struct {
 	Engine         Engine
+	Format         string
 	MaxRecordBytes int
 	Seed           uint64
 	OverCap        string
@@ -47,18 +61,19 @@ type privatizeFn struct {
 	Shards         int
 	Parallelism    int
 
-	ps                           []*core.Privatizer // one per goroutine
-	batch                        []job
-	released, withheld, wordsOut beam.Counter
+	ps                 []*core.Privatizer // one per goroutine
+	batch              []job
+	released, wordsOut beam.Counter
 }
 
-// job is one joined record and, once done, its output line.
+// job is one re-read record and, once done, its output line.
 type job struct {
-	r    record
-	d    decision
-	line string // the output's JSON; "" for a dropped withheld record
-	n    int    // words privatized
-	err  error
+	r       record
+	granted bool
+	want    slot   // a granted record's slot: its charge, to check
+	line    string // the output's JSON
+	n       int    // words privatized
+	err     error
 }
 
 // batchPerWorker is how many records each goroutine gets per batch: enough
@@ -68,7 +83,6 @@ const batchPerWorker = 64
 
 func (fn *privatizeFn) Setup() error {
 	fn.released = beam.NewCounter(metricsNamespace, CounterReleased)
-	fn.withheld = beam.NewCounter(metricsNamespace, CounterWithheld)
 	fn.wordsOut = beam.NewCounter(metricsNamespace, CounterWordsReleased)
 	n := fn.Parallelism
 	if n == 0 {
@@ -95,24 +109,129 @@ func (fn *privatizeFn) Teardown() error {
 	return err
 }
 
-func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, recs func(*record) bool, decs func(*decision) bool, emit func(int, outLine)) error {
-	var r record
-	var d decision
-	nr, nd := 0, 0
-	for recs(&r) {
-		nr++
+func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, slots func(*slot) bool, emit func(int, outLine)) (err error) {
+	var marker slot
+	var granted []slot
+	markers := 0
+	for s := (slot{}); slots(&s); {
+		if s.Marker {
+			marker = s
+			markers++
+		} else {
+			granted = append(granted, s)
+		}
 	}
-	for decs(&d) {
-		nd++
+	if markers != 1 {
+		// readFn emits one marker for each segment with a record, and
+		// decideFn grants only records it read: anything else is a fault
+		// of the runner or of this code: fail closed.
+		return fmt.Errorf("wordveil-beam: a segment with %d markers and %d granted records (want 1 marker)", markers, len(granted))
 	}
-	if nr != 1 || nd > 1 {
-		// decideFn emits one decision for each granted record and none
-		// for a withheld one (grantFn may have dropped its ref); anything
-		// else is a fault of the runner or of this code: fail closed. No
-		// decision means withheld.
-		return fmt.Errorf("wordveil-beam: a record key with %d records and %d decisions (want 1 and at most 1)", nr, nd)
+	placeholders := fn.OverCap == OverCapPlaceholder
+	if len(granted) == 0 && !placeholders {
+		return nil
 	}
-	fn.batch = append(fn.batch, job{r: r, d: d})
+	sort.Slice(granted, func(i, j int) bool { return granted[i].Offset < granted[j].Offset })
+	path := marker.Source
+	rc, err := fileio.ReadableFile{Metadata: fileio.FileMetadata{Path: path}}.Open(ctx)
+	if err != nil {
+		return fmt.Errorf("wordveil-beam: opening %s again: %w", path, err)
+	}
+	defer func() {
+		if cerr := rc.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("wordveil-beam: closing %s: %w", path, cerr)
+		}
+	}()
+	r := newLineReader(rc, fn.MaxRecordBytes)
+	changed := func(line int64, why string) error {
+		return fmt.Errorf("wordveil-beam: %s line %d changed during the run (%s): the input must not change until the run ends", path, line, why)
+	}
+	if !placeholders {
+		// Straight to each granted line.
+		for _, g := range granted {
+			if err := r.skipTo(g.Offset); err != nil {
+				return changed(g.Line, err.Error())
+			}
+			l, err := r.readLine()
+			if err != nil && err != io.EOF {
+				return changed(g.Line, err.Error())
+			}
+			rec, ok, why := fn.check(l, g)
+			if !ok {
+				return changed(g.Line, why)
+			}
+			rec.Source, rec.Line = path, g.Line
+			if err := fn.add(ctx, job{r: rec, granted: true, want: g}, emit); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// Every line of the segment: each record is granted or withheld.
+	if err := r.skipTo(marker.Offset); err != nil {
+		return changed(marker.Line, err.Error())
+	}
+	records := 0
+	for n := marker.Line; r.off < marker.End; n++ {
+		start := r.off
+		l, err := r.readLine()
+		switch {
+		case errors.Is(err, errLineTooLong):
+			if err := r.skipLine(); err != nil {
+				return changed(n, err.Error())
+			}
+			continue // malformed: counted by readFn
+		case err != nil && err != io.EOF:
+			return changed(n, err.Error())
+		}
+		if len(granted) > 0 && granted[0].Offset == start {
+			g := granted[0]
+			granted = granted[1:]
+			rec, ok, why := fn.check(l, g)
+			switch {
+			case !ok:
+				return changed(n, why)
+			case g.Line != n:
+				return changed(n, "at another line")
+			}
+			rec.Source, rec.Line = path, n
+			records++
+			if err := fn.add(ctx, job{r: rec, granted: true, want: g}, emit); err != nil {
+				return err
+			}
+		} else if user, _, ok, perr := parseLine(fn.Format, trimEOL(l)); perr == nil && ok {
+			records++
+			if err := fn.add(ctx, job{r: record{User: user, Source: path, Line: n}}, emit); err != nil {
+				return err
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	if len(granted) > 0 || records != marker.Records {
+		return changed(marker.Line, fmt.Sprintf("%d records in the segment, %d when first read", records, marker.Records))
+	}
+	return nil
+}
+
+// check parses l, a granted record's line re-read, and says whether it is
+// the line that was charged (why not, if not): its lineSum and its user.
+func (fn *privatizeFn) check(l string, g slot) (record, bool, string) {
+	l = trimEOL(l)
+	if lineSum(l) != g.Sum {
+		return record{}, false, "its bytes differ"
+	}
+	user, text, ok, err := parseLine(fn.Format, l)
+	if err != nil || !ok || user != g.User {
+		return record{}, false, "not the same record"
+	}
+	return record{User: user, Text: text}, true, ""
+}
+
+// add appends j to the batch, which is privatized and emitted once full.
+func (fn *privatizeFn) add(ctx context.Context, j job, emit func(int, outLine)) error {
+	fn.batch = append(fn.batch, j)
 	if len(fn.batch) < batchPerWorker*len(fn.ps) {
 		return nil
 	}
@@ -148,11 +267,9 @@ func (fn *privatizeFn) flush(ctx context.Context, emit func(int, outLine)) error
 		if j.err != nil {
 			return j.err
 		}
-		if j.d.Granted {
+		if j.granted {
 			fn.released.Inc(ctx, 1)
 			fn.wordsOut.Inc(ctx, int64(j.n))
-		} else {
-			fn.withheld.Inc(ctx, 1)
 		}
 		if j.line != "" {
 			emit(shardOf(j.r.User, fn.Shards), outLine{User: j.r.User, Source: j.r.Source, Line: j.r.Line, JSON: j.line})
@@ -170,10 +287,7 @@ func (fn *privatizeFn) do(p *core.Privatizer, j *job) {
 	out := Output{User: r.User, Source: r.Source, Line: r.Line}
 	zero := 0.0
 	switch {
-	case !j.d.Granted:
-		if fn.OverCap != OverCapPlaceholder {
-			return
-		}
+	case !j.granted:
 		out.Status, out.Text = StatusWithheld, fn.Placeholder
 	case r.Text == "":
 		out.Status, out.TotalEpsilon, out.UnitFree = StatusReleased, &zero, &zero
@@ -189,6 +303,12 @@ func (fn *privatizeFn) do(p *core.Privatizer, j *job) {
 			return
 		}
 		a := res.Accounting
+		if w := j.want; a.Words-a.Memoized > w.Words || !(a.UnitFree <= w.Cost || math.IsNaN(w.Cost) && math.IsNaN(a.UnitFree)) {
+			// The text was checked against its lineSum: a different
+			// charge is a fault in this code or the engine. Fail closed.
+			j.err = fmt.Errorf("wordveil-beam: %s line %d: privatized as %d words (charge %v), charged as %d (%v)", r.Source, r.Line, a.Words-a.Memoized, a.UnitFree, w.Words, w.Cost)
+			return
+		}
 		out.Status, out.Text = StatusReleased, res.Text
 		out.Words, out.OOV = a.Words, a.OOV
 		out.TotalEpsilon, out.UnitFree = finite(a.TotalEpsilon), finite(a.UnitFree)

@@ -10,7 +10,7 @@ import (
 
 // The long run's heartbeat: while Run waits for the runner, every
 // progressEvery a line on stderr with the records read and the words
-// charged so far. costFn counts into this process's counters, so the
+// charged so far. readFn counts into this process's counters, so the
 // line counts what the workers in the command's own process (Prism's,
 // the default) have seen; a remote runner's workers count in their own
 // processes, and there the line stays at 0 (the runner's console shows

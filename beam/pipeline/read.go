@@ -2,32 +2,47 @@ package pipeline
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+
+	"github.com/wordveil/wordveil/core"
 )
 
-// readFn reads one input file into Records, line by line: memory is one
-// line (at most MaxRecordBytes) and a 64 KiB buffer, whatever the file.
-// A malformed line fails the run, naming its file and line (never its
-// text), unless SkipMalformed, which counts it and goes on.
+// readFn reads one input file line by line and works out each record's
+// charge there, with the engine (core.Privatizer.Cost: tokenization and
+// vocabulary lookup, no draws): it emits each record's ref keyed by user,
+// for the decision, and one marker per segment of the file, for the
+// re-read. The texts never leave it: they are read again, from the file,
+// by privatizeFn, for the records the cap grants (see reread.go). Memory
+// is one line (at most MaxRecordBytes) and a 64 KiB buffer, whatever the
+// file. A malformed line fails the run, naming its file and line (never
+// its text), unless SkipMalformed, which counts it and goes on.
 type readFn struct {
 	Format         string
 	MaxRecordBytes int
 	SkipMalformed  bool
+	Engine         Engine
 
+	p               *core.Privatizer
 	read, malformed beam.Counter
 }
 
-func (fn *readFn) Setup() {
+func (fn *readFn) Setup() error {
 	fn.read = beam.NewCounter(metricsNamespace, CounterRecordsRead)
 	fn.malformed = beam.NewCounter(metricsNamespace, CounterMalformed)
+	var err error
+	fn.p, err = openEngine(fn.Engine, fn.MaxRecordBytes)
+	return err
 }
 
-func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emit func(record)) (err error) {
+func (fn *readFn) Teardown() error { return fn.p.Close() }
+
+func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, refs func(string, ref), markers func(string, slot)) (err error) {
 	path := f.Metadata.Path
 	rc, err := f.Open(ctx)
 	if err != nil {
@@ -41,7 +56,14 @@ func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 	// A line is the record's text plus its framing: the bound is on the
 	// line, and a text is never longer than its line.
 	r := newLineReader(rc, fn.MaxRecordBytes)
+	seg := slot{Marker: true, Source: path, Offset: -1}
+	flush := func() {
+		if seg.Records > 0 {
+			markers(segmentKey(path, seg.Offset), seg)
+		}
+	}
 	for n := int64(1); ; n++ {
+		start := r.off
 		l, err := r.readLine()
 		switch {
 		case errors.Is(err, errLineTooLong):
@@ -56,19 +78,36 @@ func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 			return fmt.Errorf("wordveil-beam: reading %s at line %d: %w", path, n, err)
 		}
 		if l != "" {
-			user, text, ok, perr := parseLine(fn.Format, trimEOL(l))
+			l = trimEOL(l)
+			user, text, ok, perr := parseLine(fn.Format, l)
 			switch {
 			case perr != nil:
 				if merr := fn.bad(ctx, path, n, perr); merr != nil {
 					return merr
 				}
 			case ok:
+				rf := ref{Source: path, Line: n, Offset: start, Sum: lineSum(l)}
+				if text != "" { // an empty text privatizes to itself and costs nothing
+					acc, err := fn.p.Cost(text)
+					if err != nil {
+						return fmt.Errorf("wordveil-beam: %s line %d: %w", path, n, err)
+					}
+					rf.Words, rf.Cost = acc.Words-acc.Memoized, acc.UnitFree
+				}
+				if start/segmentBytes != seg.Offset/segmentBytes || seg.Records == 0 {
+					flush()
+					seg = slot{Marker: true, Source: path, Line: n, Offset: start}
+				}
+				seg.Records++
+				seg.End = r.off
 				fn.read.Inc(ctx, 1)
-				emit(record{User: user, Source: path, Line: n, Text: text})
+				progressAdd(rf.Words)
+				refs(user, rf)
 				crashPoint("read")
 			}
 		}
 		if err == io.EOF {
+			flush()
 			return nil
 		}
 	}
@@ -82,4 +121,12 @@ func (fn *readFn) bad(ctx context.Context, path string, line int64, err error) e
 	}
 	fn.malformed.Inc(ctx, 1)
 	return nil
+}
+
+// lineSum is what a ref carries of its line (its line break removed) so
+// that the re-read can tell that it found the same record: the first 16
+// bytes of its SHA-256.
+func lineSum(l string) string {
+	s := sha256.Sum256([]byte(l))
+	return string(s[:16])
 }

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -98,20 +97,4 @@ func jsonErrKind(err error) string {
 func trimEOL(l string) string {
 	l = strings.TrimSuffix(l, "\n")
 	return strings.TrimSuffix(l, "\r")
-}
-
-// recordKey is a record's key in the join of records and decisions: the
-// user, the source and the line, each length-prefixed so that no two
-// records share a key whatever bytes their user keys and paths hold.
-func recordKey(user, source string, line int64) string {
-	var b bytes.Buffer
-	b.Grow(len(user) + len(source) + 32)
-	b.WriteString(strconv.Itoa(len(user)))
-	b.WriteByte(':')
-	b.WriteString(user)
-	b.WriteString(strconv.Itoa(len(source)))
-	b.WriteByte(':')
-	b.WriteString(source)
-	b.WriteString(strconv.FormatInt(line, 10))
-	return b.String()
 }

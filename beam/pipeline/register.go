@@ -11,22 +11,18 @@ import (
 // any runner's workers (which run this binary again) can find them, and
 // without reflection on the hot path.
 func init() {
-	register.DoFn3x1[context.Context, fileio.ReadableFile, func(record), error](&readFn{})
-	register.DoFn3x1[record, func(string, ref), func(string, record), error](&costFn{})
-	register.DoFn7x1[context.Context, string, func(*grants) bool, func(*spending) bool, func(string, decision), func(int, outLine), func(int, outLine), error](&decideFn{})
+	register.DoFn4x1[context.Context, fileio.ReadableFile, func(string, ref), func(string, slot), error](&readFn{})
+	register.DoFn7x1[context.Context, string, func(*grants) bool, func(*spending) bool, func(string, slot), func(int, outLine), func(int, outLine), error](&decideFn{})
 	register.DoFn3x1[context.Context, stateShard, func(string, spending), error](&readStateFn{})
-	register.DoFn5x1[context.Context, string, func(*record) bool, func(*decision) bool, func(int, outLine), error](&privatizeFn{})
+	register.DoFn4x1[context.Context, string, func(*slot) bool, func(int, outLine), error](&privatizeFn{})
 	register.DoFn3x1[context.Context, int, func(*outLine) bool, error](&writeFn{})
-	register.Emitter1[record]()
 	register.Emitter2[string, ref]()
-	register.Emitter2[string, record]()
-	register.Emitter2[string, decision]()
+	register.Emitter2[string, slot]()
 	register.Emitter2[int, outLine]()
 	register.Emitter2[string, spending]()
 	register.Iter1[grants]()
 	register.Combiner3[grants, ref, grants](&grantFn{})
-	register.Iter1[record]()
-	register.Iter1[decision]()
+	register.Iter1[slot]()
 	register.Iter1[outLine]()
 	register.Iter1[spending]()
 }

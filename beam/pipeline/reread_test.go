@@ -1,0 +1,172 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+)
+
+// readSlots runs readFn on path and returns every slot by segment key as
+// the re-read gets them when the records at the lines grant says are
+// granted: the segment markers, then the grants.
+func readSlots(t *testing.T, path string, grant func(line int64) bool) map[string][]slot {
+	t.Helper()
+	rfn := &readFn{Format: FormatJSONL, MaxRecordBytes: 1 << 10}
+	if err := rfn.Setup(); err != nil {
+		t.Fatal(err)
+	}
+	defer rfn.Teardown()
+	groups := map[string][]slot{}
+	var grants []slot
+	err := rfn.ProcessElement(context.Background(), fileio.ReadableFile{Metadata: fileio.FileMetadata{Path: path}},
+		func(user string, r ref) {
+			if grant(r.Line) {
+				grants = append(grants, slot{User: user, Line: r.Line, Offset: r.Offset, Sum: r.Sum, Words: r.Words, Cost: r.Cost})
+			}
+		},
+		func(k string, m slot) { groups[k] = append(groups[k], m) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range grants {
+		k := segmentKey(path, g.Offset)
+		groups[k] = append(groups[k], g)
+	}
+	return groups
+}
+
+// reread runs privatizeFn on every group and returns the output lines, or
+// the first error.
+func reread(t *testing.T, groups map[string][]slot, overCap string) ([]outLine, error) {
+	t.Helper()
+	pfn := &privatizeFn{Format: FormatJSONL, MaxRecordBytes: 1 << 10, Seed: 7, OverCap: overCap, Placeholder: "[withheld]", Shards: 1, Parallelism: 2}
+	if err := pfn.Setup(); err != nil {
+		t.Fatal(err)
+	}
+	defer pfn.Teardown()
+	var out []outLine
+	emit := func(_ int, l outLine) { out = append(out, l) }
+	ctx := context.Background()
+	for k, g := range groups {
+		i := 0
+		next := func(s *slot) bool {
+			if i == len(g) {
+				return false
+			}
+			*s, i = g[i], i+1
+			return true
+		}
+		if err := pfn.ProcessElement(ctx, k, next, emit); err != nil {
+			return out, err
+		}
+	}
+	return out, pfn.FinishBundle(ctx, emit)
+}
+
+// The re-read finds every granted record again, in files of several
+// segments, and fails the run, naming the file and line, when the input
+// changed between the read and the re-read: a line edited (even one byte,
+// the same length), a line inserted before it, the file cut short.
+func TestRereadChecksTheInput(t *testing.T) {
+	var b strings.Builder
+	n := 0
+	for b.Len() < 2*segmentBytes+1000 { // three segments
+		n++
+		fmt.Fprintf(&b, "{\"user\":\"u%d\",\"text\":\"the cat sat on mat number %d\"}\n", n%7, n)
+		if n%1000 == 0 {
+			b.WriteString("\n") // a blank line: not a record
+		}
+	}
+	orig := b.String()
+	want := map[string]int{OverCapPlaceholder: n} // records out
+	for l := int64(1); l <= int64(n+n/1000); l++ {
+		if l%10 == 4 && l%1001 != 0 { // line 1001·k is blank
+			want[OverCapDrop]++
+		}
+	}
+	cases := []struct {
+		name   string
+		edit   func(string) string
+		failAt string // "" : no error
+	}{
+		{"unchanged", func(s string) string { return s }, ""},
+		{"one byte of a text", func(s string) string { return strings.Replace(s, "number 5000\"}", "number 5001\"}", 1) }, "line 5004 changed"},
+		{"a line inserted", func(s string) string { return "{\"user\":\"x\",\"text\":\"new\"}\n" + s }, "changed during the run"},
+		{"the user", func(s string) string {
+			return strings.Replace(s, "\"u4\",\"text\":\"the cat sat on mat number 4\"", "\"u3\",\"text\":\"the cat sat on mat number 4\"", 1)
+		}, "line 4 changed"},
+		{"cut short", func(s string) string { return s[:len(s)-500] }, "changed during the run"},
+	}
+	for _, tc := range cases {
+		for _, overCap := range []string{OverCapDrop, OverCapPlaceholder} {
+			t.Run(tc.name+"/"+overCap, func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), "in.jsonl")
+				if err := os.WriteFile(path, []byte(orig), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				// Privatizing is the slow part: one record in ten is
+				// granted, the edited ones among them.
+				groups := readSlots(t, path, func(line int64) bool { return line%10 == 4 })
+				if len(groups) != 3 {
+					t.Fatalf("%d segments, want 3", len(groups))
+				}
+				if err := os.WriteFile(path, []byte(tc.edit(orig)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				out, err := reread(t, groups, overCap)
+				switch {
+				case tc.failAt == "" && err != nil:
+					t.Fatal(err)
+				case tc.failAt == "" && len(out) != want[overCap]:
+					t.Fatalf("%d records out, want %d", len(out), want[overCap])
+				case tc.failAt != "" && (err == nil || !strings.Contains(err.Error(), tc.failAt) || !strings.Contains(err.Error(), path)):
+					t.Fatalf("error %v, want one naming %s and %q", err, path, tc.failAt)
+				}
+			})
+		}
+	}
+}
+
+// With nothing granted, the re-read writes a placeholder for every record
+// of the segment (and nothing without placeholders), at its own line.
+func TestRereadPlaceholders(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "in.jsonl")
+	in := "{\"user\":\"a\",\"text\":\"one\"}\n\nnot json\n{\"user\":\"b\",\"text\":\"\"}\n{\"user\":\"a\",\"text\":\"three\"}"
+	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rfn := &readFn{Format: FormatJSONL, MaxRecordBytes: 1 << 10, SkipMalformed: true}
+	if err := rfn.Setup(); err != nil {
+		t.Fatal(err)
+	}
+	defer rfn.Teardown()
+	groups := map[string][]slot{}
+	if err := rfn.ProcessElement(context.Background(), fileio.ReadableFile{Metadata: fileio.FileMetadata{Path: path}},
+		func(string, ref) {}, func(k string, m slot) { groups[k] = append(groups[k], m) }); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		overCap string
+		want    []string // user@line
+	}{{OverCapDrop, nil}, {OverCapPlaceholder, []string{"a@1", "b@4", "a@5"}}} {
+		out, err := reread(t, groups, tc.overCap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range out {
+			got = append(got, fmt.Sprintf("%s@%d", l.User, l.Line))
+			if !strings.Contains(l.JSON, StatusWithheld) {
+				t.Errorf("%s: %s", tc.overCap, l.JSON)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: %v, want %v", tc.overCap, got, tc.want)
+		}
+	}
+}
