@@ -26,6 +26,9 @@ type Histogram struct {
 	// sub holds the running counts while filling, split by code position
 	// (see subHist).
 	sub subHist
+	// dist holds the distances of skipped codes (takeOff): a field, not
+	// a local that would be cleared on every call.
+	dist [blockSize]uint16
 	// cum[c][d] counts the codes at distance d among codes[:(c+1)*histChunk].
 	cum [][Bits + 1]int32
 }
@@ -36,7 +39,7 @@ func (s *scan) Histogram(dst *Histogram, q Code) *Histogram {
 	if dst == nil {
 		dst = new(Histogram)
 	}
-	dst.fill(s.codes, q, activeKernel, s.skip)
+	dst.fill(s.codes, q, activeKernel, s.skip, s.skipCodes)
 	return dst
 }
 
@@ -64,10 +67,13 @@ func (x *Index) RangeCanBeatScan(r int) bool {
 //
 // The kernels count every code; each skipped code of the chunk is then
 // taken off again, before the snapshot, from row 0 wherever the kernel
-// counted it. A row may wrap below zero, but the rows are uint32 and
+// counted it. Their distances are computed by the kernel on skipCodes, the
+// skipped codes in skip's order (a copy made by Without), not one by one
+// from codes: the kernel's speed instead of a gather and a scalar distance
+// per skipped code. A row may wrap below zero, but the rows are uint32 and
 // their sum (sumInto, sumSubAVX512) is taken modulo 2^32, so the total at
 // each distance, which fits, is exact.
-func (h *Histogram) fill(codes []Code, q Code, k int, skip []int32) {
+func (h *Histogram) fill(codes []Code, q Code, k int, skip []int32, skipCodes []Code) {
 	h.codes, h.skip, h.q = codes, skip, q
 	h.sub = subHist{}
 	nch := (len(codes) + histChunk - 1) / histChunk
@@ -78,8 +84,13 @@ func (h *Histogram) fill(codes []Code, q Code, k int, skip []int32) {
 	for c := range nch {
 		end := min((c+1)*histChunk, len(codes))
 		histCountWith(k, &q, codes[c*histChunk:end], &h.sub)
-		for ; len(skip) > 0 && int(skip[0]) < end; skip = skip[1:] {
-			h.sub[0][Distance(q, codes[skip[0]])]--
+		n := 0
+		for n < len(skip) && int(skip[n]) < end {
+			n++
+		}
+		if n > 0 {
+			h.takeOff(k, skipCodes[:n])
+			skip, skipCodes = skip[n:], skipCodes[n:]
 		}
 		sumSubWith(k, &h.sub, &h.cum[c])
 	}
@@ -88,6 +99,21 @@ func (h *Histogram) fill(codes []Code, q Code, k int, skip []int32) {
 		return
 	}
 	h.count = h.cum[nch-1]
+}
+
+// takeOff takes the codes cs off row 0 of the sub-histograms: their
+// distances from h.q by kernel k, a block at a time.
+func (h *Histogram) takeOff(k int, cs []Code) {
+	row := &h.sub[0]
+	for len(cs) > 0 {
+		blk := cs[:min(len(cs), blockSize)]
+		ds := h.dist[:len(blk)]
+		distBlockWith(k, &h.q, blk, ds)
+		for _, d := range ds {
+			row[d]--
+		}
+		cs = cs[len(blk):]
+	}
 }
 
 // Len returns the number of codes counted.

@@ -134,10 +134,10 @@ func TestHistogramSelectRange(t *testing.T) {
 func TestHistogramKernelsAgree(t *testing.T) {
 	for _, c := range histCases() {
 		var want Histogram
-		want.fill(c.codes, c.q, kernelGeneric, nil)
+		want.fill(c.codes, c.q, kernelGeneric, nil, nil)
 		for _, k := range availableKernels() {
 			var got Histogram
-			got.fill(c.codes, c.q, k, nil)
+			got.fill(c.codes, c.q, k, nil, nil)
 			if got.count != want.count {
 				t.Fatalf("%s kernel %s: counts differ from generic", c.name, kernelNames[k])
 			}
@@ -152,7 +152,7 @@ func TestHistogramKernelsAgree(t *testing.T) {
 		}
 		if len(c.codes) > 0 {
 			var other Histogram
-			other.fill(c.codes, c.q.xor(Code{1}), kernelGeneric, nil)
+			other.fill(c.codes, c.q.xor(Code{1}), kernelGeneric, nil, nil)
 			if other.count == want.count {
 				// Flipping one query bit moves every code by one, so
 				// the histogram must change (the highest non-empty
@@ -162,6 +162,42 @@ func TestHistogramKernelsAgree(t *testing.T) {
 		}
 	}
 	t.Logf("active kernel: %s; tested %v", Kernel(), availableKernels())
+}
+
+// TestHistogramSkipKernelsAgree: with skipped ids (every third, and a run
+// longer than a kernel block), every kernel's histogram, running counts
+// included, equals the generic kernel's over a copy of the codes left,
+// chunk for chunk in the codes' positions.
+func TestHistogramSkipKernelsAgree(t *testing.T) {
+	for _, c := range histCases() {
+		var skip []int32
+		for i := range c.codes {
+			if i%3 == 0 || i >= 700 && i < 1100 {
+				skip = append(skip, int32(i))
+			}
+		}
+		for _, k := range availableKernels() {
+			var got Histogram
+			got.fill(c.codes, c.q, k, skip, skippedCodes(c.codes, skip))
+			var want [Bits + 1]int32
+			s := skip
+			for i, code := range c.codes {
+				if len(s) > 0 && int(s[0]) == i {
+					s = s[1:]
+				} else {
+					want[Distance(c.q, code)]++
+				}
+				if (i+1)%histChunk == 0 || i+1 == len(c.codes) {
+					if got.cum[i/histChunk] != want {
+						t.Fatalf("%s kernel %s: chunk %d differs from a count of the codes left", c.name, kernelNames[k], i/histChunk)
+					}
+				}
+			}
+			if got.count != want || got.Len() != len(c.codes)-len(skip) {
+				t.Fatalf("%s kernel %s: counts differ from a count of the codes left", c.name, kernelNames[k])
+			}
+		}
+	}
 }
 
 // TestHistogramZeroAndNil: the zero Histogram and a nil one are empty and

@@ -13,6 +13,9 @@ import "github.com/wordveil/wordveil/internal/sample"
 type scan struct {
 	codes []Code
 	skip  []int32 // ids never returned, ascending and distinct (see skip.go)
+	// skipCodes holds the codes of skip, in its order (nil when nothing
+	// is skipped): the histogram takes them off (Histogram.fill).
+	skipCodes []Code
 	// ends[g] ends Nearest's g-th block (nil when nothing is skipped):
 	// see blockEnds.
 	ends []int32

@@ -9,10 +9,11 @@ package hamming
 // results in the same order (Range's included), the same ties kept and
 // the same values drawn from Options.Rand, so a mechanism restricted this
 // way releases exactly what it released over such a copy. It copies no
-// code: it shares x's codes and x's MIH tables (built once, on the first
-// query of either index that needs them) and keeps only the skipped ids,
-// sorted, 4 bytes each, and where Nearest's blocks end, 4 bytes per 256
-// searched codes.
+// code it searches: it shares x's codes and x's MIH tables (built once,
+// on the first query of either index that needs them) and keeps only the
+// skipped ids, sorted, 4 bytes each, a copy of the skipped codes (32 bytes
+// each, so that a histogram takes them off in a tight loop), and where
+// Nearest's blocks end, 4 bytes per 256 searched codes.
 //
 // The price is time: a query computes the distance of every code, skipped
 // ones included, and a histogram also takes each skipped code off again,
@@ -32,8 +33,21 @@ func (x *Index) Without(skip []int32) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &scan{codes: x.scan.codes, skip: ids, ends: blockEnds(ids, len(x.scan.codes))}
+	s := &scan{codes: x.scan.codes, skip: ids, skipCodes: skippedCodes(x.scan.codes, ids), ends: blockEnds(ids, len(x.scan.codes))}
 	return &Index{scan: s, tables: x.tables}, nil
+}
+
+// skippedCodes returns a copy of the codes of ids, in their order (nil for
+// none).
+func skippedCodes(codes []Code, ids []int32) []Code {
+	if len(ids) == 0 {
+		return nil
+	}
+	c := make([]Code, len(ids))
+	for i, id := range ids {
+		c[i] = codes[id]
+	}
+	return c
 }
 
 // Rank returns how many searched codes have an id below id, for id in

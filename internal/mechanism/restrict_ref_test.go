@@ -214,8 +214,9 @@ func compareRef(t *testing.T, label string, words []int, m Mechanism, ref func(i
 }
 
 // TestOutputIndexNoCopy: restricting the asset's codes to the default
-// output vocabulary allocates the excluded ids only (a few KiB), not a
-// copy of the allowed codes. The negative control: the copy the mechanisms
+// output vocabulary allocates for the excluded words only (their ids and a
+// copy of their codes, 36 bytes each: under 10 KiB), not a copy of the
+// allowed codes. The negative control: the copy the mechanisms
 // made before allocates over 1.5 MB, which the same measure sees.
 func TestOutputIndexNoCopy(t *testing.T) {
 	a := defaultAsset(t)
@@ -240,8 +241,8 @@ func TestOutputIndexNoCopy(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("outputIndex allocated %d bytes for %d excluded words", got, o.Vocabulary()-o.Len())
-	if got > 8<<10 {
-		t.Errorf("outputIndex allocated %d bytes, want at most 8 KiB (%d excluded words)", got, o.Vocabulary()-o.Len())
+	if got > 16<<10 {
+		t.Errorf("outputIndex allocated %d bytes, want at most 16 KiB (%d excluded words)", got, o.Vocabulary()-o.Len())
 	}
 	if out.Len() != o.Len() {
 		t.Errorf("restricted index searches %d words, the outputs allow %d", out.Len(), o.Len())

@@ -128,7 +128,35 @@ func (sh *textShape) layout(tk tokenize.Token, privatizePunct bool) {
 // (upper and title case turn a 2-byte letter into at most 3 bytes); two
 // per apostrophe (written ’ on a clitic); three for a clitic token, which
 // may be written as its full word ("'d" → "would").
+//
+// Most words are ASCII without an apostrophe, and oovLengths takes outLen
+// of the whole vocabulary: such words are recognised 8 bytes at a time
+// (outLenSlow is the definition, which the tests compare it with).
 func outLen(w string) int {
+	const high, apos, ones = 0x8080808080808080, 0x2727272727272727, 0x0101010101010101
+	i := 0
+	for ; i+8 <= len(w); i += 8 {
+		b := w[i : i+8]
+		x := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		// A byte ≥ 0x80, or a zero byte in x^apos (an apostrophe).
+		if y := x ^ apos; (x|(y-ones)&^y)&high != 0 {
+			return outLenSlow(w)
+		}
+	}
+	for ; i < len(w); i++ {
+		if c := w[i]; c >= utf8.RuneSelf || c == '\'' {
+			return outLenSlow(w)
+		}
+	}
+	if len(w) > 0 && len(w) <= 3 && w[0] == 'n' && cliticIndex(w) >= 0 {
+		return len(w) + 3
+	}
+	return len(w)
+}
+
+// outLenSlow is outLen for any word.
+func outLenSlow(w string) int {
 	n := len(w)
 	for i := 0; i < len(w); i++ {
 		switch c := w[i]; {
@@ -138,7 +166,7 @@ func outLen(w string) int {
 			n += 2
 		}
 	}
-	if len(w) <= 3 && (w[0] == '\'' || w[0] == 'n') && cliticIndex(w) >= 0 {
+	if len(w) > 0 && len(w) <= 3 && (w[0] == '\'' || w[0] == 'n') && cliticIndex(w) >= 0 {
 		n += 3
 	}
 	return n
@@ -177,21 +205,23 @@ type oovLengths struct {
 // k·mean + √(2·k·variance·L) + max·L/3 with L = ln 2²⁰.
 func (o *oovLengths) bound(p *Privatizer, k int) int {
 	o.once.Do(func() {
-		var s, s2 float64
+		// Integer sums (exact, as the float64 sums of these integers
+		// were): outLen's sum of squares over 2^25 words fits in int64.
+		var s, s2 int64
 		n := 0
 		for id := range p.asset.Len() {
 			if p.outputs != nil && !p.outputs.Allowed(id) {
 				continue
 			}
 			l := outLen(p.asset.Word(id))
-			s += float64(l)
-			s2 += float64(l) * float64(l)
+			s += int64(l)
+			s2 += int64(l) * int64(l)
 			o.max = max(o.max, l)
 			n++
 		}
 		if n > 0 {
-			o.mean = s / float64(n)
-			o.variance = max(s2/float64(n)-o.mean*o.mean, 0)
+			o.mean = float64(s) / float64(n)
+			o.variance = max(float64(s2)/float64(n)-o.mean*o.mean, 0)
 		}
 	})
 	const l = 20 * math.Ln2

@@ -9,7 +9,9 @@ import (
 // alphabet holds the characters the tokenizer treats specially, so random
 // strings over it reach every branch: joiners, trailing punctuation, URL
 // prefix letters, delimiters, '@', marks, wide runes, Kelvin and dotted I
-// (which lower to ASCII), U+FFFD and invalid bytes.
+// (which lower to ASCII), U+FFFD and invalid bytes, and ASCII of every
+// class the fast paths' table holds (ascii.go): other symbols and
+// punctuation, controls, the other spaces, upper-case letters and DEL.
 var alphabet = []string{
 	"a", "b", "h", "t", "p", "s", "w", "m", "i", "l", "o", "f", "H", "T", "P", "W", "M", "K", "İ", "é", "\u0301",
 	"0", "1", "9", "٣", ".", ",", ";", ":", "!", "?", "'", "’", "-", "_", "/", "@",
@@ -17,6 +19,7 @@ var alphabet = []string{
 	" ", "\n", "\t", "\u00a0", "\x00", "\xff", "\xe2\x80", "\uFFFD",
 	"http://", "https://", "www.", "mailto:", "ftp://", "HTTP://", "WwW.",
 	"n", "N", "'s", "’S", "n't", "N’T", "'m", "'re", "’ll", "'VE", "'d", "do", "I",
+	"#", "&", "*", "+", "=", "|", "~", "`", "^", "\\", "%", "\r", "\v", "\f", "\x1f", "\x7f", "Z", "F", "5",
 }
 
 func randomText(r *rand.Rand, n int) string {

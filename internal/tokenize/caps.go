@@ -23,12 +23,24 @@ func CaseOf(w string) Case {
 	var first = true
 	var firstUpper, restUpper, restLower bool
 	letters := 0
-	for _, r := range w {
-		if !unicode.IsLetter(r) {
-			continue
+	for i := 0; i < len(w); {
+		var up, low bool
+		if c := w[i]; c < utf8.RuneSelf { // ASCII: the classes from the table
+			i++
+			cl := asciiClass[c]
+			if cl&cLetter == 0 {
+				continue
+			}
+			up, low = cl&cUpper != 0, cl&cLower != 0
+		} else {
+			r, n := utf8.DecodeRuneInString(w[i:]) // invalid UTF-8: RuneError, no letter
+			i += n
+			if !unicode.IsLetter(r) {
+				continue
+			}
+			up, low = unicode.IsUpper(r) || unicode.IsTitle(r), unicode.IsLower(r)
 		}
 		letters++
-		up, low := unicode.IsUpper(r) || unicode.IsTitle(r), unicode.IsLower(r)
 		if first {
 			firstUpper, first = up, false
 			continue

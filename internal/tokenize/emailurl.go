@@ -45,6 +45,14 @@ func (sc *Scanner) emailOrURL(r rune) int {
 func (sc *Scanner) scanChunk(p int) {
 	e := p
 	for e < len(sc.text) {
+		if c := sc.text[e]; c < utf8.RuneSelf { // ASCII: no decoding
+			sc.work++
+			if asciiClass[c]&cEnd != 0 {
+				break
+			}
+			e++
+			continue
+		}
 		r, sz := sc.decode(sc.text[e:])
 		if (r == utf8.RuneError && sz <= 1) || unicode.IsSpace(r) || isDelimiter(r) {
 			break
@@ -90,6 +98,17 @@ var urlPrefixes = [...]string{"http://", "https://", "www.", "mailto:", "ftp://"
 // cannot match an ASCII prefix, so it lowers only as many leading runes as
 // can still match one: at most 8, usually 1.
 func (sc *Scanner) hasURLPrefix(cand string) bool {
+	if len(cand) > 0 && cand[0] < utf8.RuneSelf {
+		// An ASCII first byte lowers to the first letter of a prefix only
+		// if it is one of hHwWmMfF (c|0x20 maps no other byte there): the
+		// others are answered here, counting the byte the loop would.
+		switch cand[0] | 0x20 {
+		case 'h', 'w', 'm', 'f':
+		default:
+			sc.work++
+			return false
+		}
+	}
 	var buf [8]byte // the longest prefix, "https://"
 	for n := 0; n < len(buf) && len(cand) > 0; {
 		r, sz := sc.decode(cand)

@@ -88,9 +88,18 @@ func (sc *Scanner) next() (int, Kind) {
 	switch {
 	case r == utf8.RuneError && size <= 1:
 		return size, Other // invalid UTF-8: content, never layout
-	case unicode.IsSpace(r):
+	case isSpace(r):
 		n := size
 		for n < len(s) {
+			if c := s[n]; c < utf8.RuneSelf { // ASCII: no decoding
+				if asciiClass[c]&cSpace == 0 {
+					sc.work++ // what decode counts for the byte
+					break
+				}
+				sc.work++
+				n++
+				continue
+			}
 			r, sz := sc.decode(s[n:])
 			if (r == utf8.RuneError && sz <= 1) || !unicode.IsSpace(r) {
 				break
@@ -105,7 +114,13 @@ func (sc *Scanner) next() (int, Kind) {
 	if isAlnum(r) {
 		return sc.alnumRun(s)
 	}
-	if unicode.IsPunct(r) || r < utf8.RuneSelf && unicode.IsSymbol(r) {
+	if r < utf8.RuneSelf {
+		if asciiClass[r]&cPunct != 0 {
+			return size, Punct
+		}
+		return size, Other
+	}
+	if unicode.IsPunct(r) {
 		return size, Punct
 	}
 	// Emoji and other non-ASCII symbols carry meaning, so they are content;
@@ -115,12 +130,19 @@ func (sc *Scanner) next() (int, Kind) {
 
 // decode decodes the first rune of s, counting the bytes it examines.
 func (sc *Scanner) decode(s string) (rune, int) {
+	if len(s) > 0 && s[0] < utf8.RuneSelf {
+		sc.work++
+		return rune(s[0]), 1
+	}
 	r, sz := utf8.DecodeRuneInString(s)
 	sc.work += sz
 	return r, sz
 }
 
 func isAlnum(r rune) bool {
+	if uint32(r) < utf8.RuneSelf {
+		return asciiClass[r]&(cLetter|cDigit) != 0
+	}
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
 }
 
@@ -131,6 +153,20 @@ func isAlnum(r rune) bool {
 func (sc *Scanner) alnumRun(s string) (int, Kind) {
 	n, letters, digits := 0, false, false
 	for n < len(s) {
+		if c := s[n]; c < utf8.RuneSelf { // an ASCII letter or digit: no decoding
+			switch cl := asciiClass[c]; {
+			case cl&cLetter != 0:
+				letters = true
+				sc.work++
+				n++
+				continue
+			case cl&cDigit != 0:
+				digits = true
+				sc.work++
+				n++
+				continue
+			}
+		}
 		r, sz := sc.decode(s[n:])
 		switch {
 		case r == utf8.RuneError && sz <= 1:
@@ -156,6 +192,14 @@ func (sc *Scanner) alnumRun(s string) (int, Kind) {
 		n += sz
 	}
 	return n, classify(letters, digits)
+}
+
+// isSpace is unicode.IsSpace, from the table for ASCII.
+func isSpace(r rune) bool {
+	if uint32(r) < utf8.RuneSelf {
+		return asciiClass[r]&cSpace != 0
+	}
+	return unicode.IsSpace(r)
 }
 
 func isJoiner(r rune) bool {
