@@ -53,6 +53,9 @@ func startPrism(t *testing.T, bin, log string) (string, error) {
 	defer f.Close()
 	cmd := exec.Command(bin, "--job_port=0", "--serve_http=false", "--log_kind=json", "--idle_shutdown_timeout=2m")
 	cmd.Stdout, cmd.Stderr = f, f
+	// boot writes pipeline_options.json into its working directory,
+	// which is the server's.
+	cmd.Dir = filepath.Dir(log)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		return "", err
