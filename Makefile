@@ -71,7 +71,7 @@ test-full: ## the same at full size (property tests up to N = 200k, statistical 
 	$(GO) test -count=1 -timeout $(TIMEOUT_FULL) ./...
 	cd $(RESEARCH) && $(GO) test -count=1 -timeout $(TIMEOUT_FULL) ./...
 
-test-beam: ## the Beam pipeline module (beam/, outside go.work): vet, its tests on Prism (a 1M-word corpus), race, the README's command; NOT RUN where the Go proxy is unreachable (scripts/test-beam.sh)
+test-beam: ## the Beam pipeline module (beam/, outside go.work): vet, its tests on Prism (a 1M-word corpus), race, the portable-runner test (Prism's job server and workers in processes of their own), the README's command; NOT RUN where the Go proxy is unreachable (scripts/test-beam.sh)
 	GO=$(GO) TIMEOUT=$(TIMEOUT_FULL) scripts/test-beam.sh
 
 test-purego: ## the portable kernels, without assembly

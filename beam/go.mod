@@ -77,3 +77,8 @@ require (
 )
 
 replace github.com/wordveil/wordveil => ../
+
+tool (
+	github.com/apache/beam/sdks/v2/go/cmd/prism
+	github.com/apache/beam/sdks/v2/go/container
+)

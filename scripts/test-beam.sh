@@ -2,7 +2,9 @@
 # The Beam pipeline module (beam/, its own go.mod, outside go.work): go vet,
 # staticcheck,
 # its tests on Prism at full size (a 1,000,000-word corpus among them), the
-# pipeline package's short tests under the race detector, and the README's
+# pipeline package's short tests under the race detector, the portable-runner
+# test (the command submitted to Prism's job server in a process of its own,
+# its workers in processes of their own; docs/BEAM.md), and the README's
 # command. Apache Beam's Go SDK and what its worker harness imports (about
 # 870 MB of module cache, pinned by beam/go.sum) come from the Go module
 # proxy: where they cannot be downloaded, this says so plainly and records
@@ -17,7 +19,9 @@ CAP=$ROOT/scripts/capability.sh
 cd "$ROOT/beam"
 
 log=$(mktemp); trap 'rm -f "$log"' EXIT
-if ! $GO list -deps -test ./... >/dev/null 2>"$log"; then
+# "tool": Prism's job server and Beam's container boot program, which the
+# portable-runner test builds (beam/go.mod's tool block pins them).
+if ! $GO list -deps -test ./... tool >/dev/null 2>"$log"; then
   if grep -qiE 'checksum mismatch|SECURITY ERROR' "$log"; then
     cat "$log" >&2
     exit 1
@@ -32,7 +36,16 @@ if ! $GO list -deps -test ./... >/dev/null 2>"$log"; then
 fi
 $GO vet ./...
 STATICCHECK_DIR=$ROOT/beam "$ROOT/scripts/staticcheck.sh" ./...
-$GO test -count=1 -timeout "${TIMEOUT:-30m}" ./...
+$GO test -count=1 -timeout "${TIMEOUT:-30m}" -skip '^TestPortableRunner$' ./...
+# The portable-runner test, on its own so that its skip (only where Prism's job
+# server cannot be built or started) is printed and recorded, not lost in -v-less
+# output.
+start=$SECONDS
+$GO test -count=1 -timeout "${TIMEOUT:-30m}" -run '^TestPortableRunner$' -v ./cmd/wordveil-beam | tee "$log"
+echo "test-beam: the portable-runner test took $((SECONDS - start)) s (building Prism, boot and the command included)"
+if grep -q -- '--- SKIP: TestPortableRunner' "$log"; then
+  "$CAP" notrun test-beam "the portable-runner test (Prism's job server in its own process, PROCESS workers): $(grep -m1 -o 'NOT RUN: .*' "$log" | cut -c10-200)"
+fi
 $GO test -race -short -count=1 -timeout "${TIMEOUT:-30m}" ./pipeline
 # The README's command, as written there (from the repository's root).
 cd "$ROOT"
@@ -46,4 +59,4 @@ echo "$out" | grep -q '30 records read (0 malformed lines skipped), 14 released,
   { echo "test-beam: the README's second run (the same -state) did not print what README.md says" >&2; exit 1; }
 echo "$out" | grep -q 'committed .*/run-2/MANIFEST.json' ||
   { echo "test-beam: the README's command did not commit its run" >&2; exit 1; }
-echo "test-beam: vet, tests on Prism (race included) and the README's command passed"
+echo "test-beam: vet, tests on Prism (race included), the portable-runner test and the README's command passed"
