@@ -40,9 +40,9 @@ func ExamplePrivatizer_Privatize() {
 	}
 	acc := r.Accounting
 	fmt.Println(r.Text)
-	fmt.Printf("%s: %d words, %d OOV, ε = %g per word in %s, total %g, unit-free %.2f\n",
+	fmt.Printf("%s: %d words, %d OOV, ε = %g per word in %s, total %g, metric loss %.2f\n",
 		acc.Mechanism, acc.Words, acc.OOV, acc.Epsilon, acc.Metric, acc.TotalEpsilon, acc.UnitFree)
 	// Output:
 	// History quick fluid fox doctored tin participants 1998 justice.
-	// brr: 8 words, 1 OOV, ε = 0.5333 per word in hamming, total 4.2664, unit-free 544.78
+	// brr: 8 words, 1 OOV, ε = 0.5333 per word in hamming, total 4.2664, metric loss 544.78
 }

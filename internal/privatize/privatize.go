@@ -66,7 +66,7 @@ var (
 	ErrTextTooLarge = errors.New("text too large")
 	ErrOOVPolicy    = errors.New("unknown out-of-vocabulary policy")
 	ErrNumbers      = errors.New("unknown numbers policy")
-	ErrNoUnitLoss   = errors.New("the mechanism's unit-free loss is unknown on this device (P_avg unknown), so it cannot be charged to a ledger")
+	ErrNoUnitLoss   = errors.New("the mechanism's metric loss is unknown on this device (P_avg unknown), so it cannot be charged to a ledger")
 	ErrInvalid      = errors.New("invalid argument")
 	ErrMemoMismatch = errors.New("the memo was opened for another mechanism, ε or asset")
 )
@@ -79,7 +79,7 @@ type Options struct {
 	Numbers              string // NumbersPrivatize (default when empty) or NumbersReplace
 	PrivatizePunctuation bool   // replace each punctuation character by a uniform one
 	MaxTextBytes         int    // 0 means DefaultMaxTextBytes; at most MaxTextBytesLimit
-	// Ledger, if set, is charged the call's unit-free loss before any text
+	// Ledger, if set, is charged the call's metric loss before any text
 	// is returned; a charge over a cap fails the call with no text.
 	// Privatizer.Close closes the Ledger and the Memo.
 	Ledger *ledger.Ledger
@@ -126,8 +126,8 @@ type Accounting struct {
 	// the privatizer has classes (NewWithClasses); nil otherwise.
 	Classes []ClassCount
 	// PAvg is the mean metric distance between two vocabulary words; the
-	// unit-free loss ε·PAvg per word compares mechanisms with different
-	// metrics. NaN when unknown on this device (see LossUnknown): never
+	// metric loss ε·PAvg per word compares ε within one mechanism, not
+	// across mechanisms. NaN when unknown on this device (see LossUnknown): never
 	// 0, which would read as "no loss".
 	PAvg float64
 	// UnitFree = TotalEpsilon·PAvg, what a ledger is charged; NaN when
@@ -240,7 +240,7 @@ func New(m mechanism.Mechanism, asset *wva.Asset, opt Options) (*Privatizer, err
 		p.unknown = fmt.Sprintf("P_avg of the %s metric is not known on this device", m.Metric())
 	}
 	if opt.Ledger != nil && !p.known {
-		return nil, errwrap.Tag(ErrNoUnitLoss, "privatize: the unit-free loss of the %s metric is unknown on this device (P_avg unknown), so it cannot be charged to a ledger (open without a ledger, or use another mechanism)", m.Metric())
+		return nil, errwrap.Tag(ErrNoUnitLoss, "privatize: the metric loss of the %s metric is unknown on this device (P_avg unknown), so it cannot be charged to a ledger (open without a ledger, or use another mechanism)", m.Metric())
 	}
 	if opt.Memo != nil {
 		want := MemoIdentity(m, asset)
@@ -697,7 +697,7 @@ func (p *Privatizer) writeText(t string, at *textCursor, found bitset, resp []in
 // to (one text's, or a whole block's): the privatizer's constants, Words
 // and OOV counted by pass 1 (every content segment is either a word the
 // mechanism privatizes or a token the OOV policy replaces), Memoized and
-// Classes from the responses, and the ε and unit-free totals. It is the
+// Classes from the responses, and the ε and metric-loss totals. It is the
 // one place these are computed, for Privatize, PrivatizeBlock's ledger
 // charge and Cost alike. memoized is nil when no word is memoized.
 func (p *Privatizer) textAccounting(from, to textCursor, memoized []bool, cls []uint8) Accounting {

@@ -308,7 +308,7 @@ func TestAccounting(t *testing.T) {
 		t.Fatalf("accounting %+v", acc)
 	}
 	if acc.PAvg < 100 || acc.PAvg > 140 || acc.UnitFree != acc.TotalEpsilon*acc.PAvg {
-		t.Fatalf("P_avg %v, unit-free %v", acc.PAvg, acc.UnitFree)
+		t.Fatalf("P_avg %v, metric loss %v", acc.PAvg, acc.UnitFree)
 	}
 }
 

@@ -40,12 +40,14 @@ and withheld, the loss spent, what is left of the cap).
 Input: JSON lines {"user": "...", "text": "..."} (-format jsonl, the
 default), or "user<TAB>text" lines (-format tsv); .gz files are read
 compressed. Each user's records are charged, in (file, line) order, against
--cap (unit-free loss) or -cap-words (words at the mechanism's ε); a record
+-cap-words (words at the level or ε given: the recommended unit) or -cap
+(metric loss ε·P_avg, which does not compare across mechanisms); a record
 that does not fit is withheld, never released (-over-cap).
 
 Runner: Prism in this process by default; otherwise --runner=dataflow with
 its project flags, or --runner=flink|spark|universal with the --endpoint of a
-job server (docs/BEAM.md; none of these is tested here).
+job server (docs/BEAM.md: universal against Prism's job server, with
+workers in separate processes, is tested; Dataflow, Flink and Spark are not).
 
 With -state DIR, each user's spending carries across runs: the run reads
 it, charges it, and writes its next generation when it commits. A run
