@@ -8,7 +8,7 @@
 #   docs/PRIVACY_LEVELS.md   go run ./research/cmd/wvcalibrate; its named-level
 #                            table, between generated:wordveil-stats markers,
 #                            is also exactly `wordveil stats -markdown`
-#                            (presets, N_w, S_w, P_avg, the unit-free cost
+#                            (presets, N_w, S_w, P_avg, the metric-loss cost
 #                            per word, γ at the presets, useful ε bands;
 #                            seeded, so deterministic); its context-attacker
 #                            table is rendered from the committed

@@ -1,5 +1,5 @@
 // Package levelfacts gathers, for an asset's named privacy levels, what
-// each means for every mechanism: its ε, the unit-free loss a ledger is
+// each means for every mechanism: its ε, the metric loss a ledger is
 // charged per fresh word (ε·P_avg), the papers' plausible-deniability
 // measures (mean N_w and S_w on a uniform sample of the vocabulary), and
 // what the asset's builder measured at that ε and recorded in the asset

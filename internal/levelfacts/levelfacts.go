@@ -28,7 +28,7 @@ type Row struct {
 	Metric    string
 	Level     string
 	Epsilon   float64
-	// Cost is ε·P_avg, the unit-free loss per fresh word; CostKnown is
+	// Cost is ε·P_avg, the metric loss per fresh word; CostKnown is
 	// false where P_avg is unknown (mechanism.MeanDistance).
 	Cost      float64
 	CostKnown bool

@@ -106,6 +106,6 @@ func legend(a *wva.Asset, s Sample) string {
 	if p != nil && p.HeldOut != "" {
 		fmt.Fprintf(&b, "Held-out kept and attack: measured on %s, each in-vocabulary token privatized once; attack top-k is the share of tokens a reconstruction attacker who knows the mechanism, ε and the word frequencies recovers among its k best guesses from the output word alone; intervals are 95%% confidence intervals (Wilson); ≥ marks a lower bound: BRR's law has no closed form, so its attacker is the better of one that learned the law from sampled draws and one that guesses the released word itself. ", p.HeldOut)
 	}
-	fmt.Fprintf(&b, "Mean N_w and S_w: the papers' plausible deniability on %d words drawn uniformly from the vocabulary (seeded), %d draws each. ε·P_avg: the unit-free loss a ledger is charged per fresh word.", s.Words, s.Draws)
+	fmt.Fprintf(&b, "Mean N_w and S_w: the papers' plausible deniability on %d words drawn uniformly from the vocabulary (seeded), %d draws each. ε·P_avg: the metric loss a ledger is charged per fresh word (it compares ε within one mechanism, not across mechanisms).", s.Words, s.Draws)
 	return b.String()
 }

@@ -55,7 +55,7 @@ const custextScale = hamming.Bits
 // certainty: the output discloses the input's set. A set of one word (the
 // last group can be one when K does not divide N) releases it unchanged.
 // Its Facts report the mean distance as unknown, so a text privatized
-// with it is never charged a finite unit-free loss.
+// with it is never charged a finite metric loss.
 func NewCusText(a *wva.Asset, eps float64) (Mechanism, error) {
 	return asMechanism(newCusText(a, eps, false, nil))
 }

@@ -21,7 +21,7 @@ import (
 type Facts interface {
 	// MeanDistance is P_avg, the mean metric distance between two
 	// distinct vocabulary words; ok is false when it cannot be known on
-	// this device (the unit-free loss ε·P_avg is then unknown, never 0).
+	// this device (the metric loss ε·P_avg is then unknown, never 0).
 	MeanDistance() (pavg float64, ok bool)
 	// SaturationEpsilon is an ε above which the mechanism's output is
 	// almost surely a fixed function of its input: for every input word,
@@ -86,7 +86,7 @@ func MeanDistance(m Mechanism) (float64, bool) {
 	return f.MeanDistance()
 }
 
-// WordCost is the unit-free loss of one fresh word at m's ε, ε·P_avg,
+// WordCost is the metric loss of one fresh word at m's ε, ε·P_avg,
 // computed as the text privatizer computes a call's charge
 // (internal/privatize: float64(fresh)·ε·P_avg) for one word, so that a
 // call of one fresh word at the main ε is charged exactly this (package
