@@ -27,19 +27,19 @@ func Features(probs []float64, label int) []float64 {
 	return x
 }
 
-// Attack is the attack's outcome on the target.
-type Attack struct {
+// Outcome is the attack's result.
+type Outcome struct {
 	Target AUC // members against non-members of the target
 	Shadow AUC // on the shadow's own members and non-members (its training data)
 }
 
-// Run trains the attack model on the shadow's outputs for its members
+// Attack trains the attack model on the shadow's outputs for its members
 // (label 1) and non-members (label 0), standardizing each feature by the
 // shadow's mean and deviation, and scores the target's members against
 // its non-members.
-func Run(shadowIn, shadowOut, targetIn, targetOut [][]float64, cfg MLPConfig) (Attack, error) {
+func Attack(shadowIn, shadowOut, targetIn, targetOut [][]float64, cfg MLPConfig) (Outcome, error) {
 	if len(shadowIn) == 0 || len(shadowOut) == 0 {
-		return Attack{}, errors.New("mia: the shadow needs members and non-members")
+		return Outcome{}, errors.New("mia: the shadow needs members and non-members")
 	}
 	xs := append(append([][]float64{}, shadowIn...), shadowOut...)
 	ys := make([]float64, len(xs))
@@ -50,7 +50,7 @@ func Run(shadowIn, shadowOut, targetIn, targetOut [][]float64, cfg MLPConfig) (A
 	xs = st.apply(xs)
 	m, err := TrainMLP(xs, ys, cfg)
 	if err != nil {
-		return Attack{}, err
+		return Outcome{}, err
 	}
 	score := func(set [][]float64) []float64 {
 		out := make([]float64, len(set))
@@ -59,7 +59,7 @@ func Run(shadowIn, shadowOut, targetIn, targetOut [][]float64, cfg MLPConfig) (A
 		}
 		return out
 	}
-	return Attack{
+	return Outcome{
 		Target: ROCAUC(score(targetIn), score(targetOut)),
 		Shadow: ROCAUC(score(shadowIn), score(shadowOut)),
 	}, nil

@@ -71,8 +71,7 @@ func TestAttackDetectsMembership(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := DefaultMLP()
-			cfg.Epochs = 30
-			a, err := Run(features(tc.shadow, shadowIn), features(tc.shadow, shadowOut),
+			a, err := Attack(features(tc.shadow, shadowIn), features(tc.shadow, shadowOut),
 				features(tc.target, targetIn), features(tc.target, targetOut), cfg)
 			if err != nil {
 				t.Fatal(err)

@@ -54,6 +54,7 @@ func TestTrainMLPLearns(t *testing.T) {
 		}
 	}
 	cfg := DefaultMLP()
+	cfg.Epochs = 300 // XOR needs more steps than the attack's 20 epochs over thousands of examples
 	m, err := TrainMLP(xs, ys, cfg)
 	if err != nil {
 		t.Fatal(err)
