@@ -94,8 +94,21 @@ func evalMIAReport(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("wordveil-research eval mia-report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	results := fs.String("results", miaResults, "results file of 'eval mia'")
+	ratiosFrom := fs.String("ratios", "docs/eval/results-presets-typed.jsonl", "study results whose privacy ratios place the presets on the papers' Euclidean ε axis (empty: none)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	ratios := mia.Ratios{}
+	if *ratiosFrom != "" {
+		recs, err := study.ReadRecords(*ratiosFrom)
+		if err != nil {
+			return err
+		}
+		for _, r := range study.Current(recs) {
+			if r.Kind == "ratio" {
+				ratios[r.Metric] = r.Avg
+			}
+		}
 	}
 	recs, err := mia.ReadRecords(*results)
 	if err != nil {
@@ -105,7 +118,7 @@ func evalMIAReport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	doc, err := mia.Report(recs, a)
+	doc, err := mia.Report(recs, a, ratios)
 	if err != nil {
 		return err
 	}

@@ -86,9 +86,37 @@ func mean(x []float64) float64 {
 	return s / float64(len(x))
 }
 
+// Ratios are an asset's privacy ratios P_avg by metric ("euclidean",
+// "hamming", "list", "lists"; the study's ratio records), which place a
+// preset on the papers' Euclidean ε axis (BRR paper §5: the same ε·P_avg).
+type Ratios map[string]float64
+
+// matchedFamily is the metric each offered mechanism's ε is matched by,
+// as the study's presets are ("custext" has none: its ε is in the units of
+// its utility).
+var matchedFamily = map[string]string{
+	"brr": "hamming", "tem-hamming": "hamming", "santext": "hamming",
+	"1dg": "lists", "1dt": "lists",
+}
+
+// matched is the P_avg-matched Euclidean ε of mech at eps, "—" when no
+// matching applies or the ratios are missing.
+func (r Ratios) matched(a *wva.Asset, mech string, eps float64) string {
+	fam := matchedFamily[mech]
+	if fam == "lists" && len(a.Lists) == 1 {
+		fam = "list"
+	}
+	p, euc := r[fam], r["euclidean"]
+	if fam == "" || !(p > 0) || !(euc > 0) {
+		return "—"
+	}
+	return fmt.Sprintf("%.3g", eps*p/euc)
+}
+
 // Report is docs/eval/MIA.md: the cells of Summarize as a table, beside
-// the papers' reported figures.
-func Report(recs []Record, a *wva.Asset) (string, error) {
+// the papers' reported figures; ratios (may be nil) place each preset on
+// the papers' Euclidean ε axis.
+func Report(recs []Record, a *wva.Asset, ratios Ratios) (string, error) {
 	cells, config, err := Summarize(recs, a)
 	if err != nil {
 		return "", err
@@ -203,14 +231,14 @@ that no attack can.
 		}
 		return c.Runs
 	}
-	p("| mechanism | level | ε (preset) | AUC [95%% CI], clean shadow (the papers') | AUC [95%% CI], privatized shadow | target accuracy: members / non-members | runs |\n")
-	p("|---|---|---|---|---|---|---|\n")
+	p("| mechanism | level | ε (preset) | Euclidean ε (P_avg-matched) | AUC [95%% CI], clean shadow (the papers') | AUC [95%% CI], privatized shadow | target accuracy: members / non-members | runs |\n")
+	p("|---|---|---|---|---|---|---|---|\n")
 	if base != nil {
-		p("| none (baseline) | — | — | %s | (the same attack) | %s | %d |\n", auc(base), acc(base), base.Runs)
+		p("| none (baseline) | — | — | — | %s | (the same attack) | %s | %d |\n", auc(base), acc(base), base.Runs)
 	}
 	for _, k := range order {
 		r := rows[k]
-		p("| %s | %s | %.4g | %s | %s | %s | %d, %d |\n", k[0], k[1], r.clean.Eps, auc(r.clean), auc(r.priv), acc(r.clean), runs(r.clean), runs(r.priv))
+		p("| %s | %s | %.4g | %s | %s | %s | %s | %d, %d |\n", k[0], k[1], r.clean.Eps, ratios.matched(a, k[0], r.clean.Eps), auc(r.clean), auc(r.priv), acc(r.clean), runs(r.clean), runs(r.priv))
 	}
 	p(`
 The target's accuracy on its members' and non-members' original reviews
@@ -222,12 +250,16 @@ not given in the text):
 
 | paper | setting | reported membership-attack AUC |
 |---|---|---|
-| BRR paper, §6, Fig. 1b | IMDB, fastText classifier, 10 trials; BRR on 256-bit binarized GloVe with ε matched to Madlib's Euclidean ε by the privacy ratio; shadow on 50%% of the IMDB test set, 50%% to validate; attack MLP 2 × 64 ReLU | "for ε < 12, where both mechanisms have AUC of approximately 0.50 for MIA"; "for very large ε > 12 we see a bigger impact on MIA for BRR" |
-| TEM paper, §5.2, Fig. 1b | IMDB, 5 trials; TEM and Madlib on GloVe, Euclidean ε | "if we look at ε = 2, where both mechanisms have AUC = 0.50 for MIA" |
+| BRR paper, §6, Fig. 1b | IMDB, fastText classifier, 95%% intervals over 10 trials; BRR on 256-bit binarized GloVe, its ε matched to Madlib's Euclidean ε by the privacy ratio (its §5); shadow on 50%% of the IMDB test set, the other 50%% to validate; attack MLP with two layers of 64 ReLU units | "for ε < 12, where both mechanisms have AUC of approximately 0.50 for MIA"; "for very large ε > 12 we see a bigger impact on MIA for BRR" |
+| TEM paper, §5.2–5.3, Fig. 1b | IMDB, fastText classifier, 95%% intervals over 5 trials; TEM and Madlib on 300-d GloVe, Euclidean ε; target on TR1 (out: TR2), shadow on TE2 (out: TE1); attack MLP with two layers of 64 ReLU units, 20 epochs, batch 64, Adam | "if we look at ε = 2, where both mechanisms have AUC = 0.50 for MIA" |
 
 The papers' ε are Euclidean (Madlib's); the presets here are in each
-mechanism's own units. Their P_avg-matched Euclidean ε (for BRR, TEM on
-the codes and SanText) are in [PRESETS.md](PRESETS.md).
+mechanism's own units, and the table's Euclidean column places them on
+the papers' axis by the privacy ratio (the same ε·P_avg, BRR paper §5),
+with the research asset's ratios the study measured
+(docs/eval/results-presets-typed.jsonl; PRESETS.md); CusText's ε has no
+metric to match. An AUC below 0.5 means the rule the attack learned on
+its shadow did not transfer to the target, not a signal of its own.
 
 **To run or complete it** (resumable: finished cells are kept in the results
 file and skipped; a cell whose preset changed runs again):

@@ -1,6 +1,7 @@
 package mia
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -64,16 +65,17 @@ func TestSummarize(t *testing.T) {
 			t.Errorf("%s %s %s: %d runs, want none", g.Mech, g.Level, g.Shadow, g.Runs)
 		}
 	}
-	doc, err := Report(recs, a)
+	doc, err := Report(recs, a, Ratios{"euclidean": 7, "hamming": 140})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| none (baseline) | — | — | 0.720 [", "not yet run", "Configuration c1: 10 reviews per set.", "0 of the 1 privatized cells measured"} {
+	brr := fmt.Sprintf("| brr | strong | %.4g | %.3g | 0.550 [", one.Eps, one.Eps*20)
+	for _, want := range []string{"| none (baseline) | — | — | — | 0.720 [", brr, "not yet run", "Configuration c1: 10 reviews per set.", "0 of the 1 privatized cells measured"} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
-	if empty, _ := Report(nil, a); !strings.Contains(empty, "No results yet.") {
+	if empty, _ := Report(nil, a, nil); !strings.Contains(empty, "No results yet.") {
 		t.Error("an empty results file: want \"No results yet.\"")
 	}
 }
