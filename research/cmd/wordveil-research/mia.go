@@ -39,7 +39,7 @@ func evalMIA(args []string, stderr io.Writer) error {
 	results := fs.String("results", miaResults, "results file (appended to; finished cells are skipped on a rerun)")
 	mechs := fs.String("mechanisms", strings.Join(mia.Mechanisms, ","), "comma-separated mechanisms, each run at the strong, balanced and light presets (the baseline always runs)")
 	shadows := fs.String("shadows", strings.Join(mia.Shadows, ","), "comma-separated attackers: clean (the papers' shadow, trained on original reviews), privatized (trained on reviews privatized like the target's)")
-	runs := fs.Int("runs", 1, "runs per cell")
+	runs := fs.Int("runs", 5, "runs per cell (each adds its cells to the results; 5 is the committed table)")
 	size := fs.Int("size", DefaultMIASize, "reviews per set (target members, non-members, shadow members, non-members)")
 	workers := fs.Int("workers", 1, "parallel cells")
 	if err := parseFlags(fs, args); err != nil {

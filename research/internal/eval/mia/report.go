@@ -266,7 +266,7 @@ file and skipped; a cell whose preset changed runs again):
 
 ` + "```" + `
 scripts/fetch-eval-data.sh   # the pinned IMDB pack, once (make eval-data does it too)
-go run ./research/cmd/wordveil-research eval mia          # every mechanism at the presets, and the baseline
+go run ./research/cmd/wordveil-research eval mia          # every mechanism at the presets, and the baseline, 5 runs
 go run ./research/cmd/wordveil-research eval mia-report > docs/eval/MIA.md
 ` + "```" + `
 `)
