@@ -91,21 +91,19 @@ func mean(x []float64) float64 {
 // preset on the papers' Euclidean ε axis (BRR paper §5: the same ε·P_avg).
 type Ratios map[string]float64
 
-// matchedFamily is the metric each offered mechanism's ε is matched by,
-// as the study's presets are ("custext" has none: its ε is in the units of
-// its utility).
+// matchedFamily is the metric each offered mechanism's ε is matched by
+// (the BRR paper's Hamming-to-Euclidean matching). 1-Diffractor's ε per
+// list position is not matched: P_avg matching would put its whole useful
+// range far from the papers' axis (list positions are a ruler of 50,000
+// steps; study.ListGrid), and CusText's ε is in the units of its utility.
 var matchedFamily = map[string]string{
 	"brr": "hamming", "tem-hamming": "hamming", "santext": "hamming",
-	"1dg": "lists", "1dt": "lists",
 }
 
 // matched is the P_avg-matched Euclidean ε of mech at eps, "—" when no
 // matching applies or the ratios are missing.
-func (r Ratios) matched(a *wva.Asset, mech string, eps float64) string {
+func (r Ratios) matched(mech string, eps float64) string {
 	fam := matchedFamily[mech]
-	if fam == "lists" && len(a.Lists) == 1 {
-		fam = "list"
-	}
 	p, euc := r[fam], r["euclidean"]
 	if fam == "" || !(p > 0) || !(euc > 0) {
 		return "—"
@@ -238,7 +236,7 @@ that no attack can.
 	}
 	for _, k := range order {
 		r := rows[k]
-		p("| %s | %s | %.4g | %s | %s | %s | %s | %d, %d |\n", k[0], k[1], r.clean.Eps, ratios.matched(a, k[0], r.clean.Eps), auc(r.clean), auc(r.priv), acc(r.clean), runs(r.clean), runs(r.priv))
+		p("| %s | %s | %.4g | %s | %s | %s | %s | %d, %d |\n", k[0], k[1], r.clean.Eps, ratios.matched(k[0], r.clean.Eps), auc(r.clean), auc(r.priv), acc(r.clean), runs(r.clean), runs(r.priv))
 	}
 	p(`
 The target's accuracy on its members' and non-members' original reviews
@@ -257,8 +255,10 @@ The papers' ε are Euclidean (Madlib's); the presets here are in each
 mechanism's own units, and the table's Euclidean column places them on
 the papers' axis by the privacy ratio (the same ε·P_avg, BRR paper §5),
 with the research asset's ratios the study measured
-(docs/eval/results-presets-typed.jsonl; PRESETS.md); CusText's ε has no
-metric to match. An AUC below 0.5 means the rule the attack learned on
+(docs/eval/results-presets-typed.jsonl; PRESETS.md), for the mechanisms
+on the Hamming codes; 1-Diffractor's ε per list position and CusText's are
+not matched (matching list positions by P_avg puts them far off the
+papers' axis, REPORT.md; CusText's ε is in the units of its utility). An AUC below 0.5 means the rule the attack learned on
 its shadow did not transfer to the target, not a signal of its own.
 
 **To run or complete it** (resumable: finished cells are kept in the results
