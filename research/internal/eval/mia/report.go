@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wordveil/wordveil/internal/wva"
+	"github.com/wordveil/wordveil/research/internal/eval/study"
 )
 
 // CellResult is a cell's runs, summarized.
@@ -209,7 +210,8 @@ that no attack can.
 		if base != nil && base.Runs > 0 {
 			p(" Without privatization the attack reaches AUC %.3f [%.3f, %.3f];", base.AUC, base.Lo, base.Hi)
 		}
-		p(" %d of the %d privatized cells measured (mechanism × level × attacker) have an interval covering 0.5.\n\n", covered, measured)
+		p(" %d of the %d privatized cells measured (mechanism × level × attacker) have an interval covering 0.5.", covered, measured)
+		p("%s\n\n", spans(cells))
 	}
 	auc := func(c *CellResult) string {
 		if c == nil || c.Runs == 0 {
@@ -258,8 +260,9 @@ with the research asset's ratios the study measured
 (docs/eval/results-presets-typed.jsonl; PRESETS.md), for the mechanisms
 on the Hamming codes; 1-Diffractor's ε per list position and CusText's are
 not matched (matching list positions by P_avg puts them far off the
-papers' axis, REPORT.md; CusText's ε is in the units of its utility). An AUC below 0.5 means the rule the attack learned on
-its shadow did not transfer to the target, not a signal of its own.
+papers' axis, REPORT.md; CusText's ε is in the units of its utility).
+An AUC below 0.5 means the rule the attack learned on its shadow did not
+transfer to the target, not a signal of its own.
 
 **To run or complete it** (resumable: finished cells are kept in the results
 file and skipped; a cell whose preset changed runs again):
@@ -271,4 +274,25 @@ go run ./research/cmd/wordveil-research eval mia-report > docs/eval/MIA.md
 ` + "```" + `
 `)
 	return b.String(), nil
+}
+
+// spans is a sentence with the range of the clean shadow's AUC over the
+// mechanisms measured at each level ("" when none is).
+func spans(cells []CellResult) string {
+	var parts []string
+	for _, level := range study.PresetLevels {
+		lo, hi, n := math.Inf(1), math.Inf(-1), 0
+		for _, c := range cells {
+			if c.Level == level && c.Shadow == ShadowClean && c.Runs > 0 {
+				lo, hi, n = min(lo, c.AUC), max(hi, c.AUC), n+1
+			}
+		}
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.3f–%.3f (%d mechanisms)", level, lo, hi, n))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " Within a level the mechanisms' AUCs against the papers' attacker span: " + strings.Join(parts, ", ") + "."
 }
