@@ -32,6 +32,8 @@ Usage:
   wordveil-research eval kept [flags]       share of TR1's tokens each mechanism keeps unchanged (token-weighted N_w)
   wordveil-research eval levels [flags]     kept share and attacker recovery at the asset's presets on the study's TR1 text
   wordveil-research eval context [flags]    the attacker who reads the whole released sentence, beside the one-word attacker, on held-out text
+  wordveil-research eval mia [flags]        the papers' shadow-model membership attack at the embedded asset's presets, resumable
+  wordveil-research eval mia-report [flags] docs/eval/MIA.md from the membership attack's results
 
 The commands and what they regenerate: docs/eval/README.md.
 `
@@ -58,6 +60,10 @@ func evalCmd(args []string, stdout, stderr io.Writer) error {
 		return evalLevels(args[1:], stderr)
 	case "context":
 		return evalContext(args[1:], stderr)
+	case "mia":
+		return evalMIA(args[1:], stderr)
+	case "mia-report":
+		return evalMIAReport(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, evalUsage)
 		return nil

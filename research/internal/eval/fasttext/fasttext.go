@@ -303,6 +303,28 @@ func (m *Model) predict(tokens, rows []int32, h []float32, p []float64) (int, []
 	return best, rows
 }
 
+// Probs writes the class probabilities of a document into dst (grown to
+// Classes()) and returns it; a document with no in-vocabulary token gets
+// probability 1 on the majority training label, as Predict does. The
+// membership-inference attack reads these (the model's black-box output).
+func (m *Model) Probs(tokens []int32, dst []float64) []float64 {
+	if cap(dst) < m.classes {
+		dst = make([]float64, m.classes)
+	}
+	dst = dst[:m.classes]
+	var buf [256]int32
+	rows := appendRows(buf[:0], tokens, m.vocab, m.buckets, m.bigrams)
+	if len(rows) == 0 {
+		clear(dst)
+		dst[m.majority] = 1
+		return dst
+	}
+	h := make([]float32, m.dim)
+	m.hidden(rows, h)
+	m.softmax(h, dst)
+	return dst
+}
+
 // Accuracy returns the fraction of docs whose label Predict gets right, 0
 // for no docs.
 func (m *Model) Accuracy(docs []Doc) float64 {

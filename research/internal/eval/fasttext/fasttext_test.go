@@ -197,3 +197,37 @@ func BenchmarkTrain(b *testing.B) {
 	}
 	b.ReportMetric(float64(tokens*cfg.Epochs*b.N)/time.Since(start).Seconds(), "tokens/s")
 }
+
+// TestProbs: the probabilities sum to 1, their argmax is Predict's class,
+// a document without in-vocabulary tokens is certain of the majority
+// label, and dst is reused when large enough.
+func TestProbs(t *testing.T) {
+	docs := synth(200, 100, 20, 0.5, 3)
+	m, err := Train(docs, 100, small())
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]float64, 0, 4)
+	for _, d := range append(docs[:20:20], Doc{Tokens: []int32{-1, -1}}, Doc{}) {
+		p := m.Probs(d.Tokens, buf)
+		if &p[0] != &buf[:1][0] {
+			t.Fatal("Probs did not reuse dst")
+		}
+		sum, best := 0.0, 0
+		for c, v := range p {
+			sum += v
+			if v > p[best] {
+				best = c
+			}
+		}
+		if sum < 1-1e-9 || sum > 1+1e-9 {
+			t.Errorf("probabilities %v sum to %v", p, sum)
+		}
+		if got := m.Predict(d.Tokens); got != best {
+			t.Errorf("argmax %d, Predict %d", best, got)
+		}
+	}
+	if p := m.Probs(nil, nil); p[m.majority] != 1 {
+		t.Errorf("empty document: %v, want certainty on the majority label %d", p, m.majority)
+	}
+}

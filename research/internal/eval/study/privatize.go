@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/sample"
 	"github.com/wordveil/wordveil/internal/seeded"
 )
@@ -71,3 +72,17 @@ func assign(out []int32, positions []int32, ys []int, poolK int, src rand.Source
 	}
 	return poolK
 }
+
+// Privatize returns c's tokens privatized by m over a vocabulary of n
+// words with fresh noise for every token, as the study privatizes TR1
+// (every out-of-vocabulary token a uniformly random word): the one
+// privatization other evaluations (the membership-inference attack)
+// share with the study.
+func Privatize(c *Corpus, m mechanism.Mechanism, n int, src rand.Source) ([]int32, error) {
+	out, _, err := privatizeCorpus(c, singleSampler{m}, 0, n, src)
+	return out, err
+}
+
+// Source is the study's evaluation source for a labelled purpose (the
+// seed and the label, hashed; evaluation only).
+func Source(seed uint64, label string) rand.Source { return source(seed, label) }

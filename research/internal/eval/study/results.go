@@ -136,3 +136,28 @@ func (a *appender) add(r any) error {
 }
 
 func (a *appender) close() error { return a.f.Close() }
+
+// ReadLines reads a JSON-lines results file of any record type as the
+// study reads its own: a missing file has no lines, a line that does not
+// parse (a crash mid-write) is skipped.
+func ReadLines[T any](path string) ([]T, error) { return readLines[T](path) }
+
+// Appender appends records to a JSON-lines results file, one synced line
+// each, as the study does (safe for concurrent use).
+type Appender struct{ a *appender }
+
+// OpenAppender opens (or creates) a results file for appending, ending a
+// last line a crash left without its newline.
+func OpenAppender(path string) (*Appender, error) {
+	a, err := openAppender(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Appender{a}, nil
+}
+
+// Add appends one record.
+func (a *Appender) Add(r any) error { return a.a.add(r) }
+
+// Close closes the file.
+func (a *Appender) Close() error { return a.a.close() }
