@@ -26,9 +26,9 @@ type Histogram struct {
 	// sub holds the running counts while filling, split by code position
 	// (see subHist).
 	sub subHist
-	// dist holds the distances of skipped codes (takeOff): a field, not
-	// a local that would be cleared on every call.
-	dist [blockSize]uint16
+	// dist holds the distances of the skipped codes (skippedDists),
+	// kept so that filling again does not allocate.
+	dist []uint16
 	// cum[c][d] counts the codes at distance d among codes[:(c+1)*histChunk].
 	cum [][Bits + 1]int32
 }
@@ -67,12 +67,13 @@ func (x *Index) RangeCanBeatScan(r int) bool {
 //
 // The kernels count every code; each skipped code of the chunk is then
 // taken off again, before the snapshot, from row 0 wherever the kernel
-// counted it. Their distances are computed by the kernel on skipCodes, the
-// skipped codes in skip's order (a copy made by Without), not one by one
-// from codes: the kernel's speed instead of a gather and a scalar distance
-// per skipped code. A row may wrap below zero, but the rows are uint32 and
-// their sum (sumInto, sumSubAVX512) is taken modulo 2^32, so the total at
-// each distance, which fits, is exact.
+// counted it. Their distances are computed first, all at once, by the
+// kernel on skipCodes, the skipped codes in skip's order (a copy made by
+// Without): the kernel's speed and one call per block of them, not a
+// gather and a scalar distance per skipped code nor a kernel call per
+// chunk. A row may wrap below zero, but the rows are uint32 and their sum
+// (sumInto, sumSubAVX512) is taken modulo 2^32, so the total at each
+// distance, which fits, is exact.
 func (h *Histogram) fill(codes []Code, q Code, k int, skip []int32, skipCodes []Code) {
 	h.codes, h.skip, h.q = codes, skip, q
 	h.sub = subHist{}
@@ -81,16 +82,15 @@ func (h *Histogram) fill(codes []Code, q Code, k int, skip []int32, skipCodes []
 		h.cum = make([][Bits + 1]int32, nch)
 	}
 	h.cum = h.cum[:nch]
+	ds := h.skippedDists(k, skipCodes)
+	ds = ds[:len(skip)]
+	row := &h.sub[0]
+	i := 0
 	for c := range nch {
 		end := min((c+1)*histChunk, len(codes))
 		histCountWith(k, &q, codes[c*histChunk:end], &h.sub)
-		n := 0
-		for n < len(skip) && int(skip[n]) < end {
-			n++
-		}
-		if n > 0 {
-			h.takeOff(k, skipCodes[:n])
-			skip, skipCodes = skip[n:], skipCodes[n:]
+		for ; i < len(skip) && int(skip[i]) < end; i++ {
+			row[ds[i]&(2*Bits-1)]--
 		}
 		sumSubWith(k, &h.sub, &h.cum[c])
 	}
@@ -101,19 +101,18 @@ func (h *Histogram) fill(codes []Code, q Code, k int, skip []int32, skipCodes []
 	h.count = h.cum[nch-1]
 }
 
-// takeOff takes the codes cs off row 0 of the sub-histograms: their
-// distances from h.q by kernel k, a block at a time.
-func (h *Histogram) takeOff(k int, cs []Code) {
-	row := &h.sub[0]
-	for len(cs) > 0 {
-		blk := cs[:min(len(cs), blockSize)]
-		ds := h.dist[:len(blk)]
-		distBlockWith(k, &h.q, blk, ds)
-		for _, d := range ds {
-			row[d]--
-		}
-		cs = cs[len(blk):]
+// skippedDists returns the distances from h.q to cs by kernel k, in cs's
+// order, a block per kernel call, in h.dist (grown if short).
+func (h *Histogram) skippedDists(k int, cs []Code) []uint16 {
+	if cap(h.dist) < len(cs) {
+		h.dist = make([]uint16, len(cs))
 	}
+	ds := h.dist[:len(cs)]
+	for b := 0; b < len(cs); b += blockSize {
+		e := min(b+blockSize, len(cs))
+		distBlockWith(k, &h.q, cs[b:e], ds[b:e])
+	}
+	return ds
 }
 
 // Len returns the number of codes counted.

@@ -131,3 +131,29 @@ sum16:
 	JNZ sum16
 	VZEROUPPER
 	RET
+
+// func sumSubAVX2(s *subHist, dst *[257]int32)
+// dst[d] = s[0][d]+s[1][d]+s[2][d]+s[3][d] for d in 0..255, sixteen at a
+// time (two 8-lane adds); the caller adds d = 256.
+TEXT ·sumSubAVX2(SB), NOSPLIT, $0-16
+	MOVQ s+0(FP), SI
+	MOVQ dst+8(FP), DI
+	MOVQ $16, CX
+
+sum16avx2:
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 32(SI), Y1
+	VPADDD 2048(SI), Y0, Y0
+	VPADDD 2080(SI), Y1, Y1
+	VPADDD 4096(SI), Y0, Y0
+	VPADDD 4128(SI), Y1, Y1
+	VPADDD 6144(SI), Y0, Y0
+	VPADDD 6176(SI), Y1, Y1
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ sum16avx2
+	VZEROUPPER
+	RET

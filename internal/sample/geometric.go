@@ -116,10 +116,11 @@ func (g *SignedGeometric) Within(src rand.Source, left, right int) int {
 	lnL, lnR := g.lnSide(left), g.lnSide(right)
 	lnS := LogAddExp(lnL, lnR)
 	p := bitPool{src: src}
-	if NewLogBernoulli(-Softplus(lnS)).draw(&p) {
+	zero, left1 := NewLogBernoulli(-Softplus(lnS)), NewLogBernoulli(lnL-lnS)
+	if zero.draw(&p) {
 		return 0
 	}
-	if NewLogBernoulli(lnL - lnS).draw(&p) {
+	if left1.draw(&p) {
 		return -(1 + g.truncated(&p, left))
 	}
 	return 1 + g.truncated(&p, right)
@@ -143,8 +144,8 @@ func (g *SignedGeometric) truncated(p *bitPool, a int) int {
 	digits := g.digit[:bits.Len(uint(a-1))]
 	for {
 		k := 0
-		for j, d := range digits {
-			if d.draw(p) {
+		for j := range digits {
+			if digits[j].draw(p) {
 				k |= 1 << j
 			}
 		}
@@ -162,8 +163,8 @@ func (g *SignedGeometric) below(p *bitPool, c int) int {
 	}
 	for {
 		k := 0
-		for j, d := range g.digit {
-			if d.draw(p) {
+		for j := range g.digit {
+			if g.digit[j].draw(p) {
 				k |= 1 << j
 			}
 		}

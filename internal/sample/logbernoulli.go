@@ -59,16 +59,41 @@ func (b LogBernoulli) Draw(src rand.Source) bool {
 // means U = threshold, not smaller). Bytes never drawn cannot change the
 // result, so the law is that of the full comparison, at about 8 bits
 // instead of 64.
-func (b LogBernoulli) draw(p *bitPool) bool {
+func (b *LogBernoulli) draw(p *bitPool) bool {
 	if b.sure {
 		return true
 	}
-	for range b.chunks {
+	// The first step with take written out (refill only when short, next
+	// inlined): most decisions end there, a chunk's 16 bits not all 0 or
+	// U's top byte not the threshold's.
+	if b.chunks > 0 {
+		if p.n < 16 {
+			p.refill()
+		}
+		if p.next(16) != 0 {
+			return false
+		}
+		return b.drawFrom(p, b.chunks-1, 56)
+	}
+	if p.n < 8 {
+		p.refill()
+	}
+	if u, t := p.next(8), b.thresh>>56; u != t {
+		return u < t
+	}
+	return b.drawFrom(p, 0, 48)
+}
+
+// drawFrom is draw's remainder: chunks more chunks, then the comparison
+// from U's byte at shift down (the bytes above it equal the threshold's,
+// or none drawn yet at shift 56).
+func (b *LogBernoulli) drawFrom(p *bitPool, chunks uint64, shift int) bool {
+	for range chunks {
 		if p.take(16) != 0 {
 			return false
 		}
 	}
-	for shift := 56; ; shift -= 8 {
+	for ; ; shift -= 8 {
 		u, t := p.take(8), b.thresh>>uint(shift)&0xff
 		if u != t || shift == 0 {
 			return u < t
@@ -85,16 +110,29 @@ type bitPool struct {
 	n   uint // bits left in x
 }
 
-// take returns k ≤ 16 fresh uniform bits.
+// take returns k ≤ 16 fresh uniform bits. It is small enough to be
+// inlined; the draw from src is not.
 func (p *bitPool) take(k uint) uint64 {
 	if p.n < k {
-		p.x, p.n = p.src.Uint64(), 64
+		p.refill()
 	}
+	return p.next(k)
+}
+
+// next is take once p holds at least k bits: small enough to be inlined
+// where take (with its call to refill) is not, as in draw's first step.
+func (p *bitPool) next(k uint) uint64 {
 	v := p.x >> (64 - k)
 	p.x <<= k
 	p.n -= k
 	return v
 }
+
+// refill replaces p's bits with a fresh 64-bit draw. Kept out of line
+// so that take, its only caller, is inlined.
+//
+//go:noinline
+func (p *bitPool) refill() { p.x, p.n = p.src.Uint64(), 64 }
 
 // BernoulliLog returns true with probability e^lnp (lnp ≤ 0, −Inf
 // allowed): NewLogBernoulli(lnp).Draw(src), for a decision made once.
