@@ -58,6 +58,8 @@ func evalCmd(args []string, stdout, stderr io.Writer) error {
 		return evalLevels(args[1:], stderr)
 	case "context":
 		return evalContext(args[1:], stderr)
+	case "brrbound":
+		return evalBRRBound(args[1:], stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, evalUsage)
 		return nil
