@@ -29,7 +29,7 @@ type Setup struct {
 // TightConfig says how much Tight draws.
 type TightConfig struct {
 	// Draws is the number of (input, noisy code, output) draws, at least
-	// 2 and at most 2^31; the first half fits the lower bound's attacker,
+	// 2 and at most 2^31−1; the first half fits the lower bound's attacker,
 	// the second measures it, and the upper bound uses both.
 	Draws int
 	// Delta is the failure probability of each side, in (0, 1).
@@ -104,8 +104,8 @@ func Tight(s Setup, cfg TightConfig) (TightBound, error) {
 		return TightBound{}, err
 	}
 	switch {
-	case cfg.Draws < 2 || cfg.Draws > 1<<31:
-		return TightBound{}, fmt.Errorf("%w: %d draws, want in [2, 2^31]", ErrInvalid, cfg.Draws)
+	case cfg.Draws < 2 || cfg.Draws > math.MaxInt32:
+		return TightBound{}, fmt.Errorf("%w: %d draws, want in [2, 2^31−1]", ErrInvalid, cfg.Draws)
 	case !(cfg.Delta > 0 && cfg.Delta < 1):
 		return TightBound{}, fmt.Errorf("%w: δ = %v, want in (0, 1)", ErrInvalid, cfg.Delta)
 	case !(cfg.Tau >= 0 && cfg.Tau < 1):
