@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -135,9 +136,15 @@ func Tight(s Setup, cfg TightConfig) (TightBound, error) {
 		y := int32(k >> 32)
 		top[y] = max(top[y], v)
 	}
+	// Summed in output order: the same bits whatever the map's order.
+	cols := make([]int32, 0, len(top))
+	for y := range top {
+		cols = append(cols, y)
+	}
+	slices.Sort(cols)
 	var plug float64
-	for _, v := range top {
-		plug += v
+	for _, y := range cols {
+		plug += top[y]
 	}
 	plug /= m
 	mb := float64(cfg.Draws - half)
