@@ -23,7 +23,7 @@ import (
 // The BRR bound's defaults: draws per level, each side's failure
 // probability, the posterior cut and the results file.
 const (
-	brrBoundDraws   = 1 << 21
+	brrBoundDraws   = 1 << 20
 	brrBoundDelta   = 0.025
 	brrBoundTau     = 1e-3
 	brrBoundSeed    = 27
