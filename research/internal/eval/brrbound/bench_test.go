@@ -9,7 +9,8 @@ import (
 )
 
 // BenchmarkTight: draws of Tight on the embedded asset, Zipf prior over
-// the 20,000 most frequent words, at strong.
+// counts (Zipf, floored: ties in the tail, as in a text) over the 40,000
+// most frequent words, at strong.
 func BenchmarkTight(b *testing.B) {
 	a, err := wva.Default()
 	if err != nil {
