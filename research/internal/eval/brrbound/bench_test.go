@@ -8,7 +8,7 @@ import (
 	"github.com/wordveil/wordveil/internal/wva"
 )
 
-// BenchmarkTight: draws of Tight on the embedded asset, Zipf prior over
+// BenchmarkTight: draws of Tight on the embedded asset, a prior of token
 // counts (Zipf, floored: ties in the tail, as in a text) over the 40,000
 // most frequent words, at strong.
 func BenchmarkTight(b *testing.B) {
