@@ -64,6 +64,8 @@ func evalCmd(args []string, stdout, stderr io.Writer) error {
 		return evalMIA(args[1:], stderr)
 	case "mia-report":
 		return evalMIAReport(args[1:], stdout, stderr)
+	case "brrbound":
+		return evalBRRBound(args[1:], stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, evalUsage)
 		return nil

@@ -1,0 +1,156 @@
+package brrbound
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/wordveil/wordveil/internal/hamming"
+	"github.com/wordveil/wordveil/internal/mechanism"
+	"github.com/wordveil/wordveil/internal/seeded"
+	"github.com/wordveil/wordveil/internal/wva"
+)
+
+// TestTightBracketsOptimum: on the small vocabulary (optimal_test.go),
+// Tight's interval holds the optimum computed from the high-precision law
+// at every level and is at most 0.06 wide. The controls must fail the
+// same check: the upper end without the τ term at a large τ (a bound
+// missing mass it left out), and the plug-in on few draws taken as an
+// attacker's recovery (an in-sample "lower bound").
+func TestTightBracketsOptimum(t *testing.T) {
+	a, err := wva.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 100
+	draws := 1 << 16
+	if !testing.Short() {
+		draws = 1 << 18
+	}
+	for i, level := range []string{mechanism.LevelStrong, mechanism.LevelBalanced, mechanism.LevelLight} {
+		eps, err := mechanism.Preset(a, mechanism.NameBRR, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := newSmall(t, n, eps, 4000, seeded.Source(1))
+		opt := s.optimum()
+		setup := Setup{Codes: s.codes, Epsilon: eps, Prior: s.prior}
+		key := [32]byte{byte(i + 1)}
+		b, err := Tight(setup, TightConfig{Draws: draws, Delta: 0.025, Tau: 1e-3, Workers: 2, Key: key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut, err := Tight(setup, TightConfig{Draws: draws, Delta: 0.025, Tau: 0.3, Workers: 2, Key: key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		few, err := Tight(setup, TightConfig{Draws: 1 << 9, Delta: 0.025, Workers: 2, Key: key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: optimum %.4f in [%.4f, %.4f] (width %.4f; fitted %.4f, plug-in %.4f); controls: no τ term %.4f, few-draw plug-in %.4f",
+			level, opt, b.Lo, b.Hi, b.Hi-b.Lo, b.Fitted, b.PlugIn, cut.PlugIn+cut.DevHi, few.PlugIn)
+		// The optimum is itself an estimate (4000 draws per word): a
+		// slack of 0.01 covers its error.
+		const slack = 0.01
+		if !(b.Lo <= opt+slack && opt <= b.Hi+slack) || b.Hi-b.Lo > 0.06 {
+			t.Errorf("%s: optimum %.4f outside [%.4f, %.4f] or wider than 0.06", level, opt, b.Lo, b.Hi)
+		}
+		if opt <= cut.PlugIn+cut.DevHi+slack {
+			t.Errorf("%s: control not caught: the upper end without τ at τ = 0.3, %.4f, holds the optimum %.4f", level, cut.PlugIn+cut.DevHi, opt)
+		}
+		if few.PlugIn <= opt+slack {
+			t.Errorf("%s: control not caught: the few-draw plug-in %.4f does not exceed the optimum %.4f", level, few.PlugIn, opt)
+		}
+	}
+}
+
+// TestTightWorkers: the result does not depend on the number of workers.
+func TestTightWorkers(t *testing.T) {
+	s := newSmall(t, 50, 0.5, 10, seeded.Source(1))
+	setup := Setup{Codes: s.codes, Epsilon: 0.5, Prior: s.prior}
+	var got []TightBound
+	for _, w := range []int{1, 3} {
+		b, err := Tight(setup, TightConfig{Draws: 3*TightChunk + 5, Delta: 0.1, Tau: 1e-3, Workers: w, Key: [32]byte{7}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, b)
+	}
+	if got[0] != got[1] {
+		t.Errorf("1 worker %+v, 3 workers %+v", got[0], got[1])
+	}
+}
+
+// TestReleaseIsTheProducts: Tight draws BRR's release exactly as the
+// product's mechanism does, with the output restriction: from the same
+// seeded source, the same word, draw for draw.
+func TestReleaseIsTheProducts(t *testing.T) {
+	a, err := wva.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs, err := mechanism.DefaultOutputs(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var allowed []bool
+	if outs != nil {
+		allowed = make([]bool, a.Len())
+		for w := range allowed {
+			allowed[w] = outs.Allowed(w)
+		}
+	}
+	eps, err := mechanism.Preset(a, mechanism.NameBRR, mechanism.LevelStrong)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mechanism.New(mechanism.NameBRR, a, eps, mechanism.Options{Outputs: outs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prior := make([]float64, a.Len())
+	prior[0] = 1
+	tt, err := newTight(Setup{Codes: a.Codes, Allowed: allowed, Epsilon: eps, Prior: prior})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1, s2 := seeded.Source(3), seeded.Source(3)
+	for i := range 300 {
+		w := (i * 7919) % a.Len()
+		want, err := m.Privatize(w, s1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, got, err := tt.release(w, s2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Fatalf("draw %d of word %d: %d, the product released %d", i, w, got, want)
+		}
+	}
+}
+
+// TestTightErrors: bad arguments are errors, never panics.
+func TestTightErrors(t *testing.T) {
+	codes := []hamming.Code{{}, {1}}
+	ok := TightConfig{Draws: 4, Delta: 0.1}
+	for _, tc := range []struct {
+		s Setup
+		c TightConfig
+	}{
+		{Setup{}, ok},
+		{Setup{Codes: codes, Epsilon: 1, Prior: []float64{1}}, ok},
+		{Setup{Codes: codes, Epsilon: 0, Prior: []float64{1, 1}}, ok},
+		{Setup{Codes: codes, Epsilon: 1, Prior: []float64{0, 0}}, ok},
+		{Setup{Codes: codes, Epsilon: 1, Prior: []float64{1, 1}, Allowed: []bool{false, false}}, ok},
+		{Setup{Codes: codes, Epsilon: 1, Prior: []float64{1, 1}, Allowed: []bool{true}}, ok},
+		{Setup{Codes: codes, Epsilon: 1, Prior: []float64{1, 1}}, TightConfig{Draws: 1, Delta: 0.1}},
+		{Setup{Codes: codes, Epsilon: 1, Prior: []float64{1, 1}}, TightConfig{Draws: 4, Delta: 1}},
+		{Setup{Codes: codes, Epsilon: 1, Prior: []float64{1, 1}}, TightConfig{Draws: 4, Delta: 0.1, Tau: 1}},
+	} {
+		if _, err := Tight(tc.s, tc.c); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%+v %+v: err = %v, want ErrInvalid", tc.s.Prior, tc.c, err)
+		}
+	}
+}
