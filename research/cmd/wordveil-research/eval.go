@@ -34,6 +34,7 @@ Usage:
   wordveil-research eval context [flags]    the attacker who reads the whole released sentence, beside the one-word attacker, on held-out text
   wordveil-research eval mia [flags]        the papers' shadow-model membership attack at the embedded asset's presets, resumable
   wordveil-research eval mia-report [flags] docs/eval/MIA.md from the membership attack's results
+  wordveil-research eval brrbound [flags]   a two-sided bound on the best one-word attacker against BRR at the presets (docs/eval/brr-bound.jsonl)
 
 The commands and what they regenerate: docs/eval/README.md.
 `
