@@ -19,7 +19,7 @@ func WriteText(w io.Writer, a *wva.Asset, rows []Row, s Sample) error {
 		if level == "" {
 			level = "-"
 		}
-		kept, worst, held, top1, top5 := cells(r.Facts, plainRate)
+		kept, worst, held, top1, top5 := cells(a, r, plainRate, plainBound)
 		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%.1f\t%s\n",
 			r.Mechanism, level, r.Epsilon, r.Metric, kept, worst, held, top1, top5, r.N, r.S, cost(r))
 	}
@@ -37,7 +37,7 @@ func WriteMarkdown(w io.Writer, a *wva.Asset, rows []Row, s Sample) error {
 	b.WriteString("| mechanism | level | ε | kept (typed) | worst word | held-out kept | attack top-1 | attack top-5 | mean N_w | mean S_w | ε·P_avg per word |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		kept, worst, held, top1, top5 := cells(r.Facts, mdRate)
+		kept, worst, held, top1, top5 := cells(a, r, mdRate, mdBound)
 		level := r.Level
 		if level == "" {
 			level = "—"
@@ -50,9 +50,13 @@ func WriteMarkdown(w io.Writer, a *wva.Asset, rows []Row, s Sample) error {
 	return err
 }
 
-// cells formats the recorded facts; "—" where there are none.
-func cells(f *wva.LevelFacts, rate func(wva.Rate) string) (kept, worst, held, top1, top5 string) {
+// cells formats the recorded facts of r; "—" where there are none. Where
+// the facts give only a lower bound and a two-sided bound was measured
+// for r on a (boundFor), top-1 is that interval, its lower end the larger
+// of the two lower bounds.
+func cells(a *wva.Asset, r Row, rate func(wva.Rate) string, bound func(lo, hi float64) string) (kept, worst, held, top1, top5 string) {
 	kept, worst, held, top1, top5 = "—", "—", "—", "—", "—"
+	f := r.Facts
 	if f == nil {
 		return
 	}
@@ -64,6 +68,9 @@ func cells(f *wva.LevelFacts, rate func(wva.Rate) string) (kept, worst, held, to
 		held, top1, top5 = rate(h.Kept), rate(h.Top1), rate(h.Top5)
 		if h.Bound == "lower" {
 			top1, top5 = "≥ "+top1, "≥ "+top5
+			if b, ok := boundFor(a, r); ok {
+				top1 = bound(max(b.lo, h.Top1.Lo), b.hi)
+			}
 		}
 	}
 	return
@@ -71,6 +78,9 @@ func cells(f *wva.LevelFacts, rate func(wva.Rate) string) (kept, worst, held, to
 
 func plainRate(r wva.Rate) string { return fmt.Sprintf("%.3f [%.3f,%.3f]", r.Rate, r.Lo, r.Hi) }
 func mdRate(r wva.Rate) string    { return fmt.Sprintf("%.3f (%.3f–%.3f)", r.Rate, r.Lo, r.Hi) }
+
+func plainBound(lo, hi float64) string { return fmt.Sprintf("between %.3f and %.3f", lo, hi) }
+func mdBound(lo, hi float64) string    { return fmt.Sprintf("between %.3f and %.3f", lo, hi) }
 
 func cost(r Row) string {
 	if !r.CostKnown {
@@ -105,6 +115,9 @@ func legend(a *wva.Asset, s Sample) string {
 	b.WriteString("Worst word: the most often kept of the calibration's most frequent words, with its N_w. ")
 	if p != nil && p.HeldOut != "" {
 		fmt.Fprintf(&b, "Held-out kept and attack: measured on %s, each in-vocabulary token privatized once; attack top-k is the share of tokens a reconstruction attacker who knows the mechanism, ε and the word frequencies recovers among its k best guesses from the output word alone; intervals are 95%% confidence intervals (Wilson); ≥ marks a lower bound: BRR's law has no closed form, so its attacker is the better of one that learned the law from sampled draws and one that guesses the released word itself. ", p.HeldOut)
+		if hasBound(a) {
+			b.WriteString("\"Between\" gives a two-sided bound on the best one-word attacker's top-1 instead, measured offline on the same held-out tokens (research module, eval brrbound; docs/eval/README.md): each end holds with probability at least 0.975, for an attacker who knows the text's own word frequencies. ")
+		}
 	}
 	fmt.Fprintf(&b, "Mean N_w and S_w: the papers' plausible deniability on %d words drawn uniformly from the vocabulary (seeded), %d draws each. ε·P_avg: the metric loss a ledger is charged per fresh word (it compares ε within one mechanism, not across mechanisms).", s.Words, s.Draws)
 	return b.String()

@@ -35,6 +35,7 @@ Usage:
   wordveil-research eval mia [flags]        the papers' shadow-model membership attack at the embedded asset's presets, resumable
   wordveil-research eval mia-report [flags] docs/eval/MIA.md from the membership attack's results
   wordveil-research eval brrbound [flags]   a two-sided bound on the best one-word attacker against BRR at the presets (docs/eval/brr-bound.jsonl)
+  wordveil-research eval brrbound-go        internal/levelfacts/bounds_measured.go from those bounds (wordveil stats reads it)
 
 The commands and what they regenerate: docs/eval/README.md.
 `
@@ -65,6 +66,8 @@ func evalCmd(args []string, stdout, stderr io.Writer) error {
 		return evalMIA(args[1:], stderr)
 	case "mia-report":
 		return evalMIAReport(args[1:], stdout, stderr)
+	case "brrbound-go":
+		return evalBRRBoundGo(args[1:], stdout, stderr)
 	case "brrbound":
 		return evalBRRBound(args[1:], stderr)
 	case "-h", "-help", "--help", "help":
