@@ -13,31 +13,62 @@ import (
 // memory is a small share of a pass.
 const MaxBatch = 32
 
-// distMultiGeneric is the portable multi-query kernel: mins[j] is the
-// smallest distance from qs[j] to codes (noDistance for no codes). Every
-// other multi-query kernel must agree with it exactly (multi_test.go). A
-// multi-query kernel computes only minima: a far query's block minimum
-// is above its best so far in all but a few blocks, and only those are
-// walked, their distances computed again by the one-query kernel.
-func distMultiGeneric(qs []Code, codes []Code, mins []int) {
+// blockMarks is a set of positions in a block of codes, bit i%64 of word
+// i/64 for code i.
+type blockMarks [blockSize / 64]uint64
+
+// distMultiGeneric is the portable multi-query kernel: marks[j] is the
+// set of codes[i] with Distance(qs[j], codes[i]) ≤ thr[j]. Every other
+// multi-query kernel must agree with it exactly (multi_test.go). A
+// multi-query kernel only marks: a far query has no code within its best
+// distance so far in all but a few blocks, and in those only the marked
+// codes are looked at again, their distances computed one by one.
+func distMultiGeneric(qs []Code, codes []Code, thr []int, marks []blockMarks) {
 	for j := range qs {
 		q0, q1, q2, q3 := qs[j][0], qs[j][1], qs[j][2], qs[j][3]
-		m := noDistance
+		mk := &marks[j]
+		*mk = blockMarks{}
 		for i := range codes {
 			c := &codes[i]
-			m = min(m, bits.OnesCount64(c[0]^q0)+bits.OnesCount64(c[1]^q1)+
-				bits.OnesCount64(c[2]^q2)+bits.OnesCount64(c[3]^q3))
+			d := bits.OnesCount64(c[0]^q0) + bits.OnesCount64(c[1]^q1) +
+				bits.OnesCount64(c[2]^q2) + bits.OnesCount64(c[3]^q3)
+			if d <= thr[j] {
+				mk[i>>6] |= 1 << (i & 63)
+			}
 		}
-		mins[j] = m
 	}
 }
 
-// batchKernels are the kernels a batch search runs: multi for the block
-// minima of every query, row for one query's distances to a block it
-// walks (a parameter so that tests can force each kernel, and a broken
-// one).
+// markRow adds to mk the positions i of ds (at most blockSize) with
+// ds[i] ≤ thr, position i standing for code off+i.
+func markRow(mk *blockMarks, ds []uint16, off, thr int) {
+	for i, d := range ds {
+		if int(d) <= thr {
+			mk[(off+i)>>6] |= 1 << ((off + i) & 63)
+		}
+	}
+}
+
+// marksByRow is the multi-query kernel made of a one-query kernel (row),
+// run per query over the block while it is in cache: the block is read
+// from memory once for all the queries, and a query's distances are
+// looked at only when their minimum is within its threshold.
+func marksByRow(row func(q *Code, codes []Code, out []uint16) int, qs []Code, codes []Code, thr []int, marks []blockMarks, ds []uint16) {
+	ds = ds[:len(codes)]
+	for j := range qs {
+		marks[j] = blockMarks{}
+		if row(&qs[j], codes, ds) <= thr[j] {
+			markRow(&marks[j], ds, 0, thr[j])
+		}
+	}
+}
+
+// batchKernels are the kernels a batch search runs: multi marks, for
+// every query, the codes of a block within its best distance so far; row
+// is one query's distances to a block it walks whole (a parameter so that
+// tests can force each kernel, and a broken one).
 type batchKernels struct {
-	multi func(qs []Code, codes []Code, mins []int, ms *multiScratch)
+	multi func(qs []Code, codes []Code, thr []int, marks []blockMarks, ms *multiScratch)
 	row   func(q *Code, codes []Code, out []uint16) int
 }
 
@@ -46,9 +77,9 @@ var activeBatch = batchKernels{multi: distMulti, row: distBlock}
 
 // batchScratch is NearestBatch's working memory for one pass.
 type batchScratch struct {
-	dist [blockSize]uint16
-	mins [MaxBatch]int
-	best [MaxBatch]int
+	dist  [blockSize]uint16
+	marks [MaxBatch]blockMarks
+	best  [MaxBatch]int
 	// ties[j] lists the ids at query j's best distance so far, in id
 	// order; the final list is every minimizer.
 	ties  [MaxBatch][]int32
@@ -120,36 +151,21 @@ func (s *scan) nearestBatch(dst []Neighbor, qs []Code, opt *Options, sc *batchSc
 	codes, skip := s.codes, s.skip
 	for base := 0; base < len(codes); base += blockSize {
 		blk := codes[base:min(base+blockSize, len(codes))]
-		n := len(blk)
 		skip = skipFrom(skip, base)
-		ks.multi(qs, blk, sc.mins[:nq], &sc.multi)
+		// Each query's best so far is its threshold: every code at a
+		// distance ≤ it is marked, so every minimizer in the block is.
+		ks.multi(qs, blk, best, sc.marks[:nq], &sc.multi)
 		for j := range nq {
-			if sc.mins[j] > best[j] {
+			mk := &sc.marks[j]
+			if mk[0]|mk[1]|mk[2]|mk[3] == 0 {
 				continue
 			}
-			ds := sc.dist[:n]
-			m := ks.row(&qs[j], blk, ds)
-			if len(skip) > 0 {
-				// Masking can only raise the minimum: recount when the
-				// kernel's may have been a skipped code's.
-				if _, masked := maskSkipped(ds, base, skip); masked == m {
-					m = minDist(ds)
-				}
-			}
-			if m > best[j] {
+			if best[j] == noDistance {
+				// The query's first block: every code is marked.
+				s.walkBlock(&qs[j], blk, base, skip, &best[j], &sc.ties[j], sc.dist[:len(blk)], ks.row)
 				continue
 			}
-			if m < best[j] {
-				best[j] = m
-				sc.ties[j] = sc.ties[j][:0]
-			}
-			t := sc.ties[j]
-			for i, d := range ds {
-				if int(d) == m {
-					t = append(t, int32(base+i))
-				}
-			}
-			sc.ties[j] = t
+			walkMarked(&qs[j], blk, base, skip, mk, &best[j], &sc.ties[j])
 		}
 	}
 	for j := range nq {
@@ -166,6 +182,59 @@ func (s *scan) nearestBatch(dst []Neighbor, qs []Code, opt *Options, sc *batchSc
 	return dst, nil
 }
 
+// walkBlock computes q's distances to every code of blk (ids from base)
+// with kernel row and updates its best distance and ties: the dense case,
+// a query's first block.
+func (s *scan) walkBlock(q *Code, blk []Code, base int, skip []int32, best *int, ties *[]int32, ds []uint16, row func(q *Code, codes []Code, out []uint16) int) {
+	m := row(q, blk, ds)
+	if len(skip) > 0 {
+		// Masking can only raise the minimum: recount when the
+		// kernel's may have been a skipped code's.
+		if _, masked := maskSkipped(ds, base, skip); masked == m {
+			m = minDist(ds)
+		}
+	}
+	if m > *best {
+		return
+	}
+	if m < *best {
+		*best = m
+		*ties = (*ties)[:0]
+	}
+	t := *ties
+	for i, d := range ds {
+		if int(d) == m {
+			t = append(t, int32(base+i))
+		}
+	}
+	*ties = t
+}
+
+// walkMarked computes q's distance to each marked code of blk (ids from
+// base), in id order, and updates its best distance and ties: the sparse
+// case. The marks were made against the best distance before the block,
+// so a code is compared with the best so far again.
+func walkMarked(q *Code, blk []Code, base int, skip []int32, mk *blockMarks, best *int, ties *[]int32) {
+	for w, word := range mk {
+		for word != 0 {
+			i := w<<6 + bits.TrailingZeros64(word)
+			word &= word - 1
+			if isSkipped(skip, uint32(base+i)) {
+				continue
+			}
+			d := Distance(*q, blk[i])
+			if d > *best {
+				continue
+			}
+			if d < *best {
+				*best = d
+				*ties = (*ties)[:0]
+			}
+			*ties = append(*ties, int32(base+i))
+		}
+	}
+}
+
 // batchPool recycles NearestBatch's scratch (about 10 KiB, and the tie lists'
 // capacity), so a batch allocates nothing in the steady state.
 var batchPool = sync.Pool{New: func() any { return new(batchScratch) }}
@@ -175,6 +244,6 @@ func getBatchScratch() *batchScratch { return batchPool.Get().(*batchScratch) }
 func putBatchScratch(sc *batchScratch) { batchPool.Put(sc) }
 
 // distMulti runs the active multi-query kernel; see distMultiGeneric.
-func distMulti(qs []Code, codes []Code, mins []int, ms *multiScratch) {
-	distMultiWith(activeKernel, qs, codes, mins, ms)
+func distMulti(qs []Code, codes []Code, thr []int, marks []blockMarks, ms *multiScratch) {
+	distMultiWith(activeKernel, qs, codes, thr, marks, ms)
 }
