@@ -12,9 +12,9 @@ type multiScratch struct {
 }
 
 // distMultiAVX512x8 handles 8 to blockSize codes, a multiple of 8, and at
-// least one query; it writes byte g of each marks[j] (codes 8g..8g+7,
-// bits 1 and 2 and bits 5 and 6 swapped: see laneOrder) for the
-// len(codes)/8 groups, not the bytes after them.
+// least one query; it writes each marks[j] whole: byte g for codes
+// 8g..8g+7 (bits 1 and 2 and bits 5 and 6 swapped: see laneOrder), zero
+// past the last group.
 //
 //go:noescape
 func distMultiAVX512x8(qs []Code, codes []Code, thr []int, marks []blockMarks, t *[4 * blockSize]uint64)
@@ -34,15 +34,12 @@ func distMultiWith(k int, qs []Code, codes []Code, thr []int, marks []blockMarks
 			qs, codes, thr, marks, ms.row[:])
 		return
 	}
-	for j := range qs {
-		marks[j] = blockMarks{}
-	}
 	n8 := n &^ 7
 	distMultiAVX512x8(qs, codes[:n8], thr, marks, &ms.t)
 	for j := range qs {
-		for w, m := range marks[j] {
-			if m != 0 {
-				marks[j][w] = laneOrder(m)
+		if mk := &marks[j]; mk[0]|mk[1]|mk[2]|mk[3] != 0 {
+			for w, m := range mk {
+				mk[w] = laneOrder(m)
 			}
 		}
 	}

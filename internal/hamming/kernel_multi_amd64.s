@@ -7,12 +7,14 @@
 // shuffles of distBlockAVX512x8 give four vectors holding word 0, 1, 2
 // and 3 of the eight codes, codes 0,2,1,3,4,6,5,7 in lanes 0..7 (the
 // caller puts the marks back in code order: a permutation of the codes
-// costs nothing to the search, a VPERMQ per word four shuffles in 12). Then,
-// per query, each group of eight codes costs four XORs with the query's
-// broadcast words, four VPOPCNTQ, three adds and a comparison with the
-// query's threshold, whose mask is stored as the group's byte of the
-// query's marks: no shuffle, no minimum to reduce. Registers Z16-Z31
-// only, so X15 (ABIInternal's zero register) is never touched.
+// costs nothing to the search, a VPERMQ per word four shuffles in 12).
+// Then, per query, each group of eight codes costs four XORs with the
+// query's broadcast words, four VPOPCNTQ, three adds and a minimum per
+// lane: no shuffle, no store. Only when a lane's minimum is within the
+// query's threshold is the pass made again, storing each group's
+// comparison mask as its byte of the query's marks: a store per group
+// costs more than the second pass a far query rarely needs. Registers
+// Z16-Z31 only, so X15 (ABIInternal's zero register) is never touched.
 TEXT ·distMultiAVX512x8(SB), NOSPLIT, $0-104
 	MOVQ qs_base+0(FP), AX
 	MOVQ qs_len+8(FP), BX
@@ -53,11 +55,40 @@ query:
 	VPBROADCASTQ 16(AX), Z18
 	VPBROADCASTQ 24(AX), Z19
 	VPBROADCASTQ 0(R8), Z20 // the threshold
+	VPTERNLOGQ $0xff, Z25, Z25, Z25 // running minimum per lane, all ones
+	VPXORQ Y26, Y26, Y26
+	VMOVDQU64 Y26, 0(R9) // no marks unless the block has some
+	MOVQ R10, R12
+	MOVQ R11, CX
+
+group:
+	VPXORQ 0(R12), Z16, Z21
+	VPXORQ 64(R12), Z17, Z22
+	VPXORQ 128(R12), Z18, Z23
+	VPXORQ 192(R12), Z19, Z24
+	VPOPCNTQ Z21, Z21
+	VPOPCNTQ Z22, Z22
+	VPOPCNTQ Z23, Z23
+	VPOPCNTQ Z24, Z24
+	VPADDQ Z22, Z21, Z21
+	VPADDQ Z24, Z23, Z23
+	VPADDQ Z23, Z21, Z21
+	VPMINUQ Z21, Z25, Z25
+	ADDQ $256, R12
+	DECQ CX
+	JNZ group
+
+	VPCMPUQ $2, Z20, Z25, K1 // a lane's minimum ≤ threshold
+	KORTESTB K1, K1
+	JZ next
+
+	// Some code is within the threshold (rare for a far query past its
+	// first blocks): the same pass again, storing each group's mask.
 	MOVQ R10, R12
 	MOVQ R9, DI
 	MOVQ R11, CX
 
-group:
+mark:
 	VPXORQ 0(R12), Z16, Z21
 	VPXORQ 64(R12), Z17, Z22
 	VPXORQ 128(R12), Z18, Z23
@@ -74,8 +105,9 @@ group:
 	INCQ DI
 	ADDQ $256, R12
 	DECQ CX
-	JNZ group
+	JNZ mark
 
+next:
 	ADDQ $8, R8
 	ADDQ $32, R9
 	ADDQ $32, AX
