@@ -2,6 +2,8 @@
 
 package hamming
 
+import "math/bits"
+
 // multiScratch is a multi-query kernel's working memory: the AVX-512
 // kernel's copy of a block transposed (word w of codes 8g..8g+7 at
 // t[32g+8w:], codes 8g+0,2,1,3,4,6,5,7 in that order), made once per
@@ -11,46 +13,38 @@ type multiScratch struct {
 	row [blockSize]uint16
 }
 
-// distMultiAVX512x8 handles 8 to blockSize codes, a multiple of 8, and at
-// least one query; it writes each marks[j] whole: byte g for codes
-// 8g..8g+7 (bits 1 and 2 and bits 5 and 6 swapped: see laneOrder), zero
-// past the last group.
+// distMultiAVX512x8 handles 8 to blockSize codes, a multiple of 8, and
+// 1 to 64 queries; it returns the hits and marks of distMultiGeneric,
+// each marks[j] of a hit written whole: byte g for codes 8g..8g+7 (bits
+// 1 and 2 and bits 5 and 6 swapped: see laneOrder), zero past the last
+// group.
 //
 //go:noescape
-func distMultiAVX512x8(qs []Code, codes []Code, thr []int, marks []blockMarks, t *[4 * blockSize]uint64)
+func distMultiAVX512x8(qs []Code, codes []Code, thr []int, marks []blockMarks, t *[4 * blockSize]uint64) uint64
 
 // distMultiWith runs kernel k for every query over one block (at most
 // blockSize codes); see distMultiGeneric. The AVX-512 kernel transposes
-// the block once and then needs no shuffle per query; the others run the
-// one-query kernel per query over the block while it is in cache.
-func distMultiWith(k int, qs []Code, codes []Code, thr []int, marks []blockMarks, ms *multiScratch) {
+// the block once and then needs no shuffle per query; the others, and a
+// block whose length is not a multiple of 8 (the last), run the one-query
+// kernel per query over the block while it is in cache.
+func distMultiWith(k int, qs []Code, codes []Code, thr []int, marks []blockMarks, ms *multiScratch) uint64 {
 	n := len(codes)
 	if len(qs) == 0 {
-		return
+		return 0
 	}
 	_, _ = thr[len(qs)-1], marks[len(qs)-1] // the assembly trusts these bounds
-	if k != kernelAVX512 || n < 8 || n > blockSize {
-		marksByRow(func(q *Code, codes []Code, out []uint16) int { return distBlockWith(k, q, codes, out) },
+	if k != kernelAVX512 || n == 0 || n%8 != 0 || n > blockSize || len(qs) > MaxBatch {
+		return marksByRow(func(q *Code, codes []Code, out []uint16) int { return distBlockWith(k, q, codes, out) },
 			qs, codes, thr, marks, ms.row[:])
-		return
 	}
-	n8 := n &^ 7
-	distMultiAVX512x8(qs, codes[:n8], thr, marks, &ms.t)
-	for j := range qs {
-		if mk := &marks[j]; mk[0]|mk[1]|mk[2]|mk[3] != 0 {
-			for w, m := range mk {
-				mk[w] = laneOrder(m)
-			}
+	hits := distMultiAVX512x8(qs, codes, thr, marks, &ms.t)
+	for h := hits; h != 0; h &= h - 1 {
+		mk := &marks[bits.TrailingZeros64(h)]
+		for w, m := range mk {
+			mk[w] = laneOrder(m)
 		}
 	}
-	if n8 < n {
-		tail := ms.row[:n-n8]
-		for j := range qs {
-			if distBlockPOPCNT(&qs[j], codes[n8:], tail) <= thr[j] {
-				markRow(&marks[j], tail, n8, thr[j])
-			}
-		}
-	}
+	return hits
 }
 
 // laneOrder swaps bits 1 and 2 and bits 5 and 6 of every byte of m: the

@@ -2,7 +2,7 @@
 
 #include "textflag.h"
 
-// func distMultiAVX512x8(qs []Code, codes []Code, thr []int, marks []blockMarks, t *[1024]uint64)
+// func distMultiAVX512x8(qs []Code, codes []Code, thr []int, marks []blockMarks, t *[1024]uint64) uint64
 // First the block is transposed into t, eight codes at a time: the
 // shuffles of distBlockAVX512x8 give four vectors holding word 0, 1, 2
 // and 3 of the eight codes, codes 0,2,1,3,4,6,5,7 in lanes 0..7 (the
@@ -11,11 +11,13 @@
 // Then, per query, each group of eight codes costs four XORs with the
 // query's broadcast words, four VPOPCNTQ, three adds and a minimum per
 // lane: no shuffle, no store. Only when a lane's minimum is within the
-// query's threshold is the pass made again, storing each group's
-// comparison mask as its byte of the query's marks: a store per group
-// costs more than the second pass a far query rarely needs. Registers
-// Z16-Z31 only, so X15 (ABIInternal's zero register) is never touched.
-TEXT ·distMultiAVX512x8(SB), NOSPLIT, $0-104
+// query's threshold (with none, above Bits, the block's minimum is the
+// threshold) is the pass made again, storing each group's comparison
+// mask as its byte of the query's marks, and the query's bit set in the
+// result: a store per group costs more than the second pass a far query
+// rarely needs. Registers Z16-Z31 only, so X15 (ABIInternal's zero
+// register) is never touched.
+TEXT ·distMultiAVX512x8(SB), NOSPLIT, $0-112
 	MOVQ qs_base+0(FP), AX
 	MOVQ qs_len+8(FP), BX
 	MOVQ codes_base+24(FP), SI
@@ -23,6 +25,8 @@ TEXT ·distMultiAVX512x8(SB), NOSPLIT, $0-104
 	MOVQ thr_base+48(FP), R8
 	MOVQ marks_base+72(FP), R9
 	MOVQ t+96(FP), R10
+	XORQ DX, DX // the hits
+	MOVQ $1, R13 // the current query's bit
 	SHRQ $3, CX
 	MOVQ CX, R11
 	MOVQ R10, R12
@@ -54,10 +58,7 @@ query:
 	VPBROADCASTQ 8(AX), Z17
 	VPBROADCASTQ 16(AX), Z18
 	VPBROADCASTQ 24(AX), Z19
-	VPBROADCASTQ 0(R8), Z20 // the threshold
 	VPTERNLOGQ $0xff, Z25, Z25, Z25 // running minimum per lane, all ones
-	VPXORQ Y26, Y26, Y26
-	VMOVDQU64 Y26, 0(R9) // no marks unless the block has some
 	MOVQ R10, R12
 	MOVQ R11, CX
 
@@ -78,12 +79,31 @@ group:
 	DECQ CX
 	JNZ group
 
+	MOVQ 0(R8), SI
+	CMPQ SI, $256 // Bits
+	JLS threshold
+	// No best distance yet: the block's minimum is the threshold.
+	VEXTRACTI64X4 $1, Z25, Y26
+	VPMINUQ Y26, Y25, Y26
+	VEXTRACTI32X4 $1, Y26, X27
+	VPMINUQ X27, X26, X26
+	VPSHUFD $0x4E, X26, X27
+	VPMINUQ X27, X26, X26
+	VPBROADCASTQ X26, Z20
+	JMP marking
+
+threshold:
+	VPBROADCASTQ SI, Z20
 	VPCMPUQ $2, Z20, Z25, K1 // a lane's minimum ≤ threshold
 	KORTESTB K1, K1
 	JZ next
 
+marking:
 	// Some code is within the threshold (rare for a far query past its
-	// first blocks): the same pass again, storing each group's mask.
+	// first block): the same pass again, storing each group's mask.
+	ORQ R13, DX
+	VPXORQ Y26, Y26, Y26
+	VMOVDQU64 Y26, 0(R9) // zero past the last group
 	MOVQ R10, R12
 	MOVQ R9, DI
 	MOVQ R11, CX
@@ -108,11 +128,13 @@ mark:
 	JNZ mark
 
 next:
+	SHLQ $1, R13
 	ADDQ $8, R8
 	ADDQ $32, R9
 	ADDQ $32, AX
 	DECQ BX
 	JNZ query
 
+	MOVQ DX, ret+104(FP)
 	VZEROUPPER
 	RET

@@ -18,34 +18,45 @@ const MaxBatch = 64
 // i/64 for code i.
 type blockMarks [blockSize / 64]uint64
 
-// distMultiGeneric is the portable multi-query kernel: marks[j] is the
-// set of codes[i] with Distance(qs[j], codes[i]) ≤ thr[j]. Every other
-// multi-query kernel must agree with it exactly (multi_test.go). A
-// multi-query kernel only marks: a far query has no code within its best
-// distance so far in all but a few blocks, and in those only the marked
-// codes are looked at again, their distances computed one by one.
-func distMultiGeneric(qs []Code, codes []Code, thr []int, marks []blockMarks) {
+// distMultiGeneric is the portable multi-query kernel (at most MaxBatch
+// queries, 64): bit j of its result is set when marks[j] is set, to the
+// codes[i] with Distance(qs[j], codes[i]) ≤ thr[j], or, when thr[j] >
+// Bits (no best distance yet), to those at the block's minimum distance
+// from qs[j]; a query with no such code has bit j clear and marks[j]
+// unspecified. Every other multi-query kernel must agree with it exactly
+// (multi_test.go). A multi-query kernel only marks: a far query has no
+// code within its best distance so far in all but a few blocks, and in
+// those only the marked codes are looked at again, one by one.
+func distMultiGeneric(qs []Code, codes []Code, thr []int, marks []blockMarks) (hits uint64) {
+	var ds [blockSize]uint16
 	for j := range qs {
-		q0, q1, q2, q3 := qs[j][0], qs[j][1], qs[j][2], qs[j][3]
-		mk := &marks[j]
-		*mk = blockMarks{}
-		for i := range codes {
-			c := &codes[i]
-			d := bits.OnesCount64(c[0]^q0) + bits.OnesCount64(c[1]^q1) +
-				bits.OnesCount64(c[2]^q2) + bits.OnesCount64(c[3]^q3)
-			if d <= thr[j] {
-				mk[i>>6] |= 1 << (i & 63)
-			}
+		if markMin(&marks[j], ds[:len(codes)], distBlockGeneric(&qs[j], codes, ds[:len(codes)]), thr[j]) {
+			hits |= 1 << j
 		}
 	}
+	return hits
+}
+
+// markMin sets mk to the positions of ds within thr, or within ds's
+// minimum m when thr > Bits, and reports whether there are any.
+func markMin(mk *blockMarks, ds []uint16, m, thr int) bool {
+	if thr > Bits {
+		thr = m
+	}
+	if m > thr || m > Bits { // m > Bits: no codes
+		return false
+	}
+	*mk = blockMarks{}
+	markRow(mk, ds, thr)
+	return true
 }
 
 // markRow adds to mk the positions i of ds (at most blockSize) with
-// ds[i] ≤ thr, position i standing for code off+i.
-func markRow(mk *blockMarks, ds []uint16, off, thr int) {
+// ds[i] ≤ thr.
+func markRow(mk *blockMarks, ds []uint16, thr int) {
 	for i, d := range ds {
 		if int(d) <= thr {
-			mk[(off+i)>>6] |= 1 << ((off + i) & 63)
+			mk[i>>6] |= 1 << (i & 63)
 		}
 	}
 }
@@ -53,15 +64,16 @@ func markRow(mk *blockMarks, ds []uint16, off, thr int) {
 // marksByRow is the multi-query kernel made of a one-query kernel (row),
 // run per query over the block while it is in cache: the block is read
 // from memory once for all the queries, and a query's distances are
-// looked at only when their minimum is within its threshold.
-func marksByRow(row func(q *Code, codes []Code, out []uint16) int, qs []Code, codes []Code, thr []int, marks []blockMarks, ds []uint16) {
+// looked at only when their minimum is within its threshold. ds is
+// scratch for a block's distances.
+func marksByRow(row func(q *Code, codes []Code, out []uint16) int, qs []Code, codes []Code, thr []int, marks []blockMarks, ds []uint16) (hits uint64) {
 	ds = ds[:len(codes)]
 	for j := range qs {
-		marks[j] = blockMarks{}
-		if row(&qs[j], codes, ds) <= thr[j] {
-			markRow(&marks[j], ds, 0, thr[j])
+		if markMin(&marks[j], ds, row(&qs[j], codes, ds), thr[j]) {
+			hits |= 1 << j
 		}
 	}
+	return hits
 }
 
 // batchKernels are the kernels a batch search runs: multi marks, for
@@ -69,7 +81,7 @@ func marksByRow(row func(q *Code, codes []Code, out []uint16) int, qs []Code, co
 // is one query's distances to a block it walks whole (a parameter so that
 // tests can force each kernel, and a broken one).
 type batchKernels struct {
-	multi func(qs []Code, codes []Code, thr []int, marks []blockMarks, ms *multiScratch)
+	multi func(qs []Code, codes []Code, thr []int, marks []blockMarks, ms *multiScratch) uint64
 	row   func(q *Code, codes []Code, out []uint16) int
 }
 
@@ -155,18 +167,18 @@ func (s *scan) nearestBatch(dst []Neighbor, qs []Code, opt *Options, sc *batchSc
 		skip = skipFrom(skip, base)
 		// Each query's best so far is its threshold: every code at a
 		// distance ≤ it is marked, so every minimizer in the block is.
-		ks.multi(qs, blk, best, sc.marks[:nq], &sc.multi)
-		for j := range nq {
-			mk := &sc.marks[j]
-			if mk[0]|mk[1]|mk[2]|mk[3] == 0 {
-				continue
-			}
-			if best[j] == noDistance {
-				// The query's first block: every code is marked.
+		// With no best yet (noDistance) the codes at the block's minimum
+		// are marked, unless skipped codes may hold that minimum: then
+		// the block is walked whole.
+		skipHere := len(skip) > 0 && int(skip[0]) < base+len(blk)
+		hits := ks.multi(qs, blk, best, sc.marks[:nq], &sc.multi)
+		for ; hits != 0; hits &= hits - 1 {
+			j := bits.TrailingZeros64(hits)
+			if best[j] == noDistance && skipHere {
 				s.walkBlock(&qs[j], blk, base, skip, &best[j], &sc.ties[j], sc.dist[:len(blk)], ks.row)
 				continue
 			}
-			walkMarked(&qs[j], blk, base, skip, mk, &best[j], &sc.ties[j])
+			walkMarked(&qs[j], blk, base, skip, &sc.marks[j], &best[j], &sc.ties[j])
 		}
 	}
 	for j := range nq {
@@ -184,8 +196,8 @@ func (s *scan) nearestBatch(dst []Neighbor, qs []Code, opt *Options, sc *batchSc
 }
 
 // walkBlock computes q's distances to every code of blk (ids from base)
-// with kernel row and updates its best distance and ties: the dense case,
-// a query's first block.
+// with kernel row and updates its best distance and ties: a query's first
+// block when it has skipped codes.
 func (s *scan) walkBlock(q *Code, blk []Code, base int, skip []int32, best *int, ties *[]int32, ds []uint16, row func(q *Code, codes []Code, out []uint16) int) {
 	m := row(q, blk, ds)
 	if len(skip) > 0 {
@@ -245,6 +257,9 @@ func getBatchScratch() *batchScratch { return batchPool.Get().(*batchScratch) }
 func putBatchScratch(sc *batchScratch) { batchPool.Put(sc) }
 
 // distMulti runs the active multi-query kernel; see distMultiGeneric.
-func distMulti(qs []Code, codes []Code, thr []int, marks []blockMarks, ms *multiScratch) {
-	distMultiWith(activeKernel, qs, codes, thr, marks, ms)
+func distMulti(qs []Code, codes []Code, thr []int, marks []blockMarks, ms *multiScratch) uint64 {
+	return distMultiWith(activeKernel, qs, codes, thr, marks, ms)
 }
+
+// The queries of a pass are the bits of a uint64.
+var _ [64 - MaxBatch]struct{}
