@@ -77,9 +77,10 @@ func marksByRow(row func(q *Code, codes []Code, out []uint16) int, qs []Code, co
 }
 
 // batchKernels are the kernels a batch search runs: multi marks, for
-// every query, the codes of a block within its best distance so far; row
-// is one query's distances to a block it walks whole (a parameter so that
-// tests can force each kernel, and a broken one).
+// every query, the codes of a block within its best distance so far (at
+// the block's minimum when it has none; see distMultiGeneric); row is one
+// query's distances to a block it walks whole (a parameter so that tests
+// can force each kernel, and a broken one).
 type batchKernels struct {
 	multi func(qs []Code, codes []Code, thr []int, marks []blockMarks, ms *multiScratch) uint64
 	row   func(q *Code, codes []Code, out []uint16) int
