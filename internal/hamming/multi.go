@@ -172,6 +172,10 @@ func (s *scan) nearestBatch(dst []Neighbor, qs []Code, opt *Options, sc *batchSc
 		// are marked, unless skipped codes may hold that minimum: then
 		// the block is walked whole.
 		skipHere := len(skip) > 0 && int(skip[0]) < base+len(blk)
+		var skipBlk []int32 // the skipped ids a marked code is looked up in
+		if skipHere {
+			skipBlk = skip
+		}
 		hits := ks.multi(qs, blk, best, sc.marks[:nq], &sc.multi)
 		for ; hits != 0; hits &= hits - 1 {
 			j := bits.TrailingZeros64(hits)
@@ -179,7 +183,7 @@ func (s *scan) nearestBatch(dst []Neighbor, qs []Code, opt *Options, sc *batchSc
 				s.walkBlock(&qs[j], blk, base, skip, &best[j], &sc.ties[j], sc.dist[:len(blk)], ks.row)
 				continue
 			}
-			walkMarked(&qs[j], blk, base, skip, &sc.marks[j], &best[j], &sc.ties[j])
+			walkMarked(&qs[j], blk, base, skipBlk, &sc.marks[j], &best[j], &sc.ties[j])
 		}
 	}
 	for j := range nq {
