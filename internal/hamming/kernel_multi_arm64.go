@@ -8,9 +8,8 @@ type multiScratch struct{ row [blockSize]uint16 }
 
 // distMultiWith runs kernel k for every query over a block (at most
 // blockSize codes) while it is in cache: the block is read from memory
-// once for all the queries.
-func distMultiWith(k int, qs []Code, codes []Code, mins []int, ms *multiScratch) {
-	for j := range qs {
-		mins[j] = distBlockWith(k, &qs[j], codes, ms.row[:len(codes)])
-	}
+// once for all the queries; see distMultiGeneric.
+func distMultiWith(k int, qs []Code, codes []Code, thr []int, marks []blockMarks, ms *multiScratch) uint64 {
+	return marksByRow(func(q *Code, codes []Code, out []uint16) int { return distBlockWith(k, q, codes, out) },
+		qs, codes, thr, marks, ms.row[:])
 }

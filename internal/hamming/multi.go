@@ -9,35 +9,80 @@ import (
 
 // MaxBatch is the most queries one pass of [Index.NearestBatch] compares
 // with each block of codes (8 KiB, in L1 cache while they are); a longer
-// batch is answered in passes of MaxBatch. Past 32 the codes' trip from
-// memory is a small share of a pass.
-const MaxBatch = 32
+// batch is answered in passes of MaxBatch. Each block's trip from memory
+// and (AVX-512) its transpose are paid once per pass: at 32 queries they
+// were about a tenth of a pass on an AMD EPYC (Zen 4), at 64 half that.
+const MaxBatch = 64
 
-// distMultiGeneric is the portable multi-query kernel: mins[j] is the
-// smallest distance from qs[j] to codes (noDistance for no codes). Every
-// other multi-query kernel must agree with it exactly (multi_test.go). A
-// multi-query kernel computes only minima: a far query's block minimum
-// is above its best so far in all but a few blocks, and only those are
-// walked, their distances computed again by the one-query kernel.
-func distMultiGeneric(qs []Code, codes []Code, mins []int) {
+// blockMarks is a set of positions in a block of codes, bit i%64 of word
+// i/64 for code i.
+type blockMarks [blockSize / 64]uint64
+
+// distMultiGeneric is the portable multi-query kernel (at most MaxBatch
+// queries, 64): bit j of its result is set when marks[j] is set, to the
+// codes[i] with Distance(qs[j], codes[i]) ≤ thr[j], or, when thr[j] >
+// Bits (no best distance yet), to those at the block's minimum distance
+// from qs[j]; a query with no such code has bit j clear and marks[j]
+// unspecified. Every other multi-query kernel must agree with it exactly
+// (multi_test.go). A multi-query kernel only marks: a far query has no
+// code within its best distance so far in all but a few blocks, and in
+// those only the marked codes are looked at again, one by one.
+func distMultiGeneric(qs []Code, codes []Code, thr []int, marks []blockMarks) (hits uint64) {
+	var ds [blockSize]uint16
 	for j := range qs {
-		q0, q1, q2, q3 := qs[j][0], qs[j][1], qs[j][2], qs[j][3]
-		m := noDistance
-		for i := range codes {
-			c := &codes[i]
-			m = min(m, bits.OnesCount64(c[0]^q0)+bits.OnesCount64(c[1]^q1)+
-				bits.OnesCount64(c[2]^q2)+bits.OnesCount64(c[3]^q3))
+		if markMin(&marks[j], ds[:len(codes)], distBlockGeneric(&qs[j], codes, ds[:len(codes)]), thr[j]) {
+			hits |= 1 << j
 		}
-		mins[j] = m
+	}
+	return hits
+}
+
+// markMin sets mk to the positions of ds within thr, or within ds's
+// minimum m when thr > Bits, and reports whether there are any.
+func markMin(mk *blockMarks, ds []uint16, m, thr int) bool {
+	if thr > Bits {
+		thr = m
+	}
+	if m > thr || m > Bits { // m > Bits: no codes
+		return false
+	}
+	*mk = blockMarks{}
+	markRow(mk, ds, thr)
+	return true
+}
+
+// markRow adds to mk the positions i of ds (at most blockSize) with
+// ds[i] ≤ thr.
+func markRow(mk *blockMarks, ds []uint16, thr int) {
+	for i, d := range ds {
+		if int(d) <= thr {
+			mk[i>>6] |= 1 << (i & 63)
+		}
 	}
 }
 
-// batchKernels are the kernels a batch search runs: multi for the block
-// minima of every query, row for one query's distances to a block it
-// walks (a parameter so that tests can force each kernel, and a broken
-// one).
+// marksByRow is the multi-query kernel made of a one-query kernel (row),
+// run per query over the block while it is in cache: the block is read
+// from memory once for all the queries, and a query's distances are
+// looked at only when their minimum is within its threshold. ds is
+// scratch for a block's distances.
+func marksByRow(row func(q *Code, codes []Code, out []uint16) int, qs []Code, codes []Code, thr []int, marks []blockMarks, ds []uint16) (hits uint64) {
+	ds = ds[:len(codes)]
+	for j := range qs {
+		if markMin(&marks[j], ds, row(&qs[j], codes, ds), thr[j]) {
+			hits |= 1 << j
+		}
+	}
+	return hits
+}
+
+// batchKernels are the kernels a batch search runs: multi marks, for
+// every query, the codes of a block within its best distance so far (at
+// the block's minimum when it has none; see distMultiGeneric); row is one
+// query's distances to a block it walks whole (a parameter so that tests
+// can force each kernel, and a broken one).
 type batchKernels struct {
-	multi func(qs []Code, codes []Code, mins []int, ms *multiScratch)
+	multi func(qs []Code, codes []Code, thr []int, marks []blockMarks, ms *multiScratch) uint64
 	row   func(q *Code, codes []Code, out []uint16) int
 }
 
@@ -46,9 +91,9 @@ var activeBatch = batchKernels{multi: distMulti, row: distBlock}
 
 // batchScratch is NearestBatch's working memory for one pass.
 type batchScratch struct {
-	dist [blockSize]uint16
-	mins [MaxBatch]int
-	best [MaxBatch]int
+	dist  [blockSize]uint16
+	marks [MaxBatch]blockMarks
+	best  [MaxBatch]int
 	// ties[j] lists the ids at query j's best distance so far, in id
 	// order; the final list is every minimizer.
 	ties  [MaxBatch][]int32
@@ -120,36 +165,25 @@ func (s *scan) nearestBatch(dst []Neighbor, qs []Code, opt *Options, sc *batchSc
 	codes, skip := s.codes, s.skip
 	for base := 0; base < len(codes); base += blockSize {
 		blk := codes[base:min(base+blockSize, len(codes))]
-		n := len(blk)
 		skip = skipFrom(skip, base)
-		ks.multi(qs, blk, sc.mins[:nq], &sc.multi)
-		for j := range nq {
-			if sc.mins[j] > best[j] {
+		// Each query's best so far is its threshold: every code at a
+		// distance ≤ it is marked, so every minimizer in the block is.
+		// With no best yet (noDistance) the codes at the block's minimum
+		// are marked, unless skipped codes may hold that minimum: then
+		// the block is walked whole.
+		skipHere := len(skip) > 0 && int(skip[0]) < base+len(blk)
+		var skipBlk []int32 // the skipped ids a marked code is looked up in
+		if skipHere {
+			skipBlk = skip
+		}
+		hits := ks.multi(qs, blk, best, sc.marks[:nq], &sc.multi)
+		for ; hits != 0; hits &= hits - 1 {
+			j := bits.TrailingZeros64(hits)
+			if best[j] == noDistance && skipHere {
+				s.walkBlock(&qs[j], blk, base, skip, &best[j], &sc.ties[j], sc.dist[:len(blk)], ks.row)
 				continue
 			}
-			ds := sc.dist[:n]
-			m := ks.row(&qs[j], blk, ds)
-			if len(skip) > 0 {
-				// Masking can only raise the minimum: recount when the
-				// kernel's may have been a skipped code's.
-				if _, masked := maskSkipped(ds, base, skip); masked == m {
-					m = minDist(ds)
-				}
-			}
-			if m > best[j] {
-				continue
-			}
-			if m < best[j] {
-				best[j] = m
-				sc.ties[j] = sc.ties[j][:0]
-			}
-			t := sc.ties[j]
-			for i, d := range ds {
-				if int(d) == m {
-					t = append(t, int32(base+i))
-				}
-			}
-			sc.ties[j] = t
+			walkMarked(&qs[j], blk, base, skipBlk, &sc.marks[j], &best[j], &sc.ties[j])
 		}
 	}
 	for j := range nq {
@@ -166,7 +200,60 @@ func (s *scan) nearestBatch(dst []Neighbor, qs []Code, opt *Options, sc *batchSc
 	return dst, nil
 }
 
-// batchPool recycles NearestBatch's scratch (about 10 KiB, and the tie lists'
+// walkBlock computes q's distances to every code of blk (ids from base)
+// with kernel row and updates its best distance and ties: a query's first
+// block when it has skipped codes.
+func (s *scan) walkBlock(q *Code, blk []Code, base int, skip []int32, best *int, ties *[]int32, ds []uint16, row func(q *Code, codes []Code, out []uint16) int) {
+	m := row(q, blk, ds)
+	if len(skip) > 0 {
+		// Masking can only raise the minimum: recount when the
+		// kernel's may have been a skipped code's.
+		if _, masked := maskSkipped(ds, base, skip); masked == m {
+			m = minDist(ds)
+		}
+	}
+	if m > *best {
+		return
+	}
+	if m < *best {
+		*best = m
+		*ties = (*ties)[:0]
+	}
+	t := *ties
+	for i, d := range ds {
+		if int(d) == m {
+			t = append(t, int32(base+i))
+		}
+	}
+	*ties = t
+}
+
+// walkMarked computes q's distance to each marked code of blk (ids from
+// base), in id order, and updates its best distance and ties: the sparse
+// case. The marks were made against the best distance before the block,
+// so a code is compared with the best so far again.
+func walkMarked(q *Code, blk []Code, base int, skip []int32, mk *blockMarks, best *int, ties *[]int32) {
+	for w, word := range mk {
+		for word != 0 {
+			i := w<<6 + bits.TrailingZeros64(word)
+			word &= word - 1
+			if isSkipped(skip, uint32(base+i)) {
+				continue
+			}
+			d := Distance(*q, blk[i])
+			if d > *best {
+				continue
+			}
+			if d < *best {
+				*best = d
+				*ties = (*ties)[:0]
+			}
+			*ties = append(*ties, int32(base+i))
+		}
+	}
+}
+
+// batchPool recycles NearestBatch's scratch (about 13 KiB, and the tie lists'
 // capacity), so a batch allocates nothing in the steady state.
 var batchPool = sync.Pool{New: func() any { return new(batchScratch) }}
 
@@ -175,6 +262,9 @@ func getBatchScratch() *batchScratch { return batchPool.Get().(*batchScratch) }
 func putBatchScratch(sc *batchScratch) { batchPool.Put(sc) }
 
 // distMulti runs the active multi-query kernel; see distMultiGeneric.
-func distMulti(qs []Code, codes []Code, mins []int, ms *multiScratch) {
-	distMultiWith(activeKernel, qs, codes, mins, ms)
+func distMulti(qs []Code, codes []Code, thr []int, marks []blockMarks, ms *multiScratch) uint64 {
+	return distMultiWith(activeKernel, qs, codes, thr, marks, ms)
 }
+
+// The queries of a pass are the bits of a uint64.
+var _ [64 - MaxBatch]struct{}

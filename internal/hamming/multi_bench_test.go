@@ -37,12 +37,16 @@ func BenchmarkMultiKernel(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	codes := randomCodes(r, blockSize)
 	qs := randomCodes(r, MaxBatch)
-	mins := make([]int, MaxBatch)
+	thr := make([]int, MaxBatch)
+	for j := range thr {
+		thr[j] = 100 // a far query's best distance after a few blocks
+	}
+	marks := make([]blockMarks, MaxBatch)
 	var ms multiScratch
 	for _, k := range availableKernels() {
 		b.Run("kernel="+kernelNames[k], func(b *testing.B) {
 			for b.Loop() {
-				distMultiWith(k, qs, codes, mins, &ms)
+				distMultiWith(k, qs, codes, thr, marks, &ms)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*blockSize*MaxBatch), "ns/code")
 		})

@@ -11,8 +11,8 @@ import (
 // kernelsOf returns the batch kernels of kernel k.
 func kernelsOf(k int) batchKernels {
 	return batchKernels{
-		multi: func(qs []Code, codes []Code, mins []int, ms *multiScratch) {
-			distMultiWith(k, qs, codes, mins, ms)
+		multi: func(qs []Code, codes []Code, thr []int, marks []blockMarks, ms *multiScratch) uint64 {
+			return distMultiWith(k, qs, codes, thr, marks, ms)
 		},
 		row: func(q *Code, codes []Code, out []uint16) int { return distBlockWith(k, q, codes, out) },
 	}
@@ -22,11 +22,8 @@ func kernelsOf(k int) batchKernels {
 // except that code 5 of every block is one bit farther than it is. The
 // exactness tests must catch it (the negative controls).
 var offByOne = batchKernels{
-	multi: func(qs []Code, codes []Code, mins []int, ms *multiScratch) {
-		out := make([]uint16, len(codes))
-		for j := range qs {
-			mins[j] = offByOneRow(&qs[j], codes, out)
-		}
+	multi: func(qs []Code, codes []Code, thr []int, marks []blockMarks, ms *multiScratch) uint64 {
+		return marksByRow(offByOneRow, qs, codes, thr, marks, make([]uint16, len(codes)))
 	},
 	row: offByOneRow,
 }
@@ -40,22 +37,42 @@ func offByOneRow(q *Code, codes []Code, out []uint16) int {
 }
 
 // checkMulti compares the multi-query kernel of ks with the portable one
-// on codes for queries qs: every row minimum, and nothing written past
-// them.
+// on codes for queries qs, with each query's threshold at, below and
+// above its minimum distance, at 0, and above Bits (no threshold yet):
+// the hits, every hit's marks, and nothing written past them.
 func checkMulti(ks batchKernels, qs, codes []Code) error {
-	want := make([]int, len(qs))
-	distMultiGeneric(qs, codes, want)
-	got := make([]int, len(qs)+1)
-	got[len(qs)] = -7 // guard
-	var ms multiScratch
-	ks.multi(qs, codes, got[:len(qs)], &ms)
+	nq := len(qs)
+	mins := make([]int, nq)
 	for j := range qs {
-		if got[j] != want[j] {
-			return fmt.Errorf("n=%d query %d: min %d, want %d", len(codes), j, got[j], want[j])
+		mins[j] = noDistance
+		for _, c := range codes {
+			mins[j] = min(mins[j], Distance(qs[j], c))
 		}
 	}
-	if got[len(qs)] != -7 {
-		return fmt.Errorf("n=%d, %d queries: wrote past the end", len(codes), len(qs))
+	for _, delta := range []int{0, -1, 1, 5, -noDistance, noDistance} {
+		thr := make([]int, nq+1)
+		for j := range qs {
+			thr[j] = min(max(mins[j]+delta, 0), noDistance)
+		}
+		want := make([]blockMarks, nq)
+		wantHits := distMultiGeneric(qs, codes, thr, want)
+		got := make([]blockMarks, nq+1)
+		for j := range got {
+			got[j] = blockMarks{1, 2, 3, 4} // stale marks, to be overwritten
+		}
+		var ms multiScratch
+		hits := ks.multi(qs, codes, thr[:nq], got[:nq], &ms)
+		if hits != wantHits {
+			return fmt.Errorf("n=%d, %d queries, thresholds %v: hits %b, want %b", len(codes), nq, thr[:nq], hits, wantHits)
+		}
+		for j := range qs {
+			if hits>>j&1 == 1 && got[j] != want[j] {
+				return fmt.Errorf("n=%d query %d threshold %d: marks %x, want %x", len(codes), j, thr[j], got[j], want[j])
+			}
+		}
+		if got[nq] != (blockMarks{1, 2, 3, 4}) {
+			return fmt.Errorf("n=%d, %d queries: wrote past the end", len(codes), nq)
+		}
 	}
 	return nil
 }
@@ -177,11 +194,15 @@ func TestNearestBatchMatchesBruteForce(t *testing.T) {
 		}
 	}
 	// Negative control: the off-by-one kernels make code 5 of a block
-	// look farther, so a query at code 5 itself gets a wrong answer.
+	// look farther, so a query at code 5 itself, tied with its copy at
+	// code 6, gets code 6: a minimizer, but not the lowest-id one TiesAll
+	// must return (the search recomputes a marked code's distance, so
+	// only a minimizer left unmarked is an error it can make).
 	codes := randomCodes(r, blockSize)
+	codes[6] = codes[5]
 	s, _ := newScan(codes)
 	var sc batchScratch
-	qs := []Code{codes[5], codes[6]}
+	qs := []Code{codes[5], codes[7]}
 	res, err := s.nearestBatch(nil, qs, &Options{}, &sc, offByOne)
 	if err != nil {
 		t.Fatal(err)
