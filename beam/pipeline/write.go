@@ -44,14 +44,15 @@ func shardName(prefix string, shard, shards int) string {
 // writeFn writes one shard's lines, sorted by (user, source, line), so
 // that a file's bytes depend on the input and the seed only, not on the
 // runner's scheduling. It holds the shard in memory to sort it: Shards
-// sets how large that is (the output's size over Shards).
+// sets how large that is (the output's size over Shards). It emits the
+// shard and its line count once the file is in place (see build).
 type writeFn struct {
 	Dir    string
 	Prefix string
 	Shards int
 }
 
-func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*outLine) bool) error {
+func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*outLine) bool, written func(int, int)) error {
 	var all []outLine
 	var l outLine
 	for lines(&l) {
@@ -98,6 +99,7 @@ func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*ou
 		}
 	}
 	crashPoint("written")
+	written(shard, len(all))
 	return nil
 }
 
