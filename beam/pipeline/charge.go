@@ -86,7 +86,7 @@ func (fn *decideFn) Setup() {
 }
 
 func (fn *decideFn) ProcessElement(ctx context.Context, user string, accs func(*grants) bool, priors func(*spending) bool,
-	grant func(string, slot), summary func(int, outLine), state func(int, outLine)) error {
+	grant func(string, slot), summary func(int, lineBatch), state func(int, lineBatch)) error {
 	prior, seen := spending{User: user}, 0
 	for p := (spending{}); priors(&p); seen++ {
 		prior = p
@@ -175,11 +175,11 @@ func (fn *decideFn) ProcessElement(ctx context.Context, user string, accs func(*
 	if err != nil {
 		return err
 	}
-	summary(shardOf(user, fn.Shards), line)
+	summary(shardOf(user, fn.Shards), lineBatch{Lines: []outLine{line}})
 	return fn.emitState(user, next, state)
 }
 
-func (fn *decideFn) emitState(user string, s spending, state func(int, outLine)) error {
+func (fn *decideFn) emitState(user string, s spending, state func(int, lineBatch)) error {
 	if !fn.State {
 		return nil
 	}
@@ -188,7 +188,7 @@ func (fn *decideFn) emitState(user string, s spending, state func(int, outLine))
 	if err != nil {
 		return err
 	}
-	state(shardOf(user, fn.Shards), outLine{User: user, JSON: j})
+	state(shardOf(user, fn.Shards), lineBatch{Lines: []outLine{{User: user, JSON: j}}})
 	return nil
 }
 

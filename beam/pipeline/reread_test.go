@@ -50,7 +50,7 @@ func reread(t *testing.T, groups map[string][]slot, overCap string) ([]outLine, 
 	}
 	defer pfn.Teardown()
 	var out []outLine
-	emit := func(_ int, l outLine) { out = append(out, l) }
+	emit := func(_ int, b lineBatch) { out = append(out, b.Lines...) }
 	ctx := context.Background()
 	for k, g := range groups {
 		i := 0

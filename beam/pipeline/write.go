@@ -52,11 +52,11 @@ type writeFn struct {
 	Shards int
 }
 
-func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*outLine) bool, written func(int, int)) error {
+func (fn *writeFn) ProcessElement(ctx context.Context, shard int, batches func(*lineBatch) bool, written func(int, int)) error {
 	var all []outLine
-	var l outLine
-	for lines(&l) {
-		all = append(all, l)
+	var b lineBatch
+	for batches(&b) {
+		all = append(all, b.Lines...)
 	}
 	sort.Slice(all, func(i, j int) bool {
 		a, b := &all[i], &all[j]
