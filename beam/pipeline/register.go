@@ -30,5 +30,7 @@ func init() {
 	register.Iter1[slot]()
 	register.Iter1[lineBatch]()
 	beam.RegisterCoder(reflect.TypeOf(lineBatch{}), encodeLineBatch, decodeLineBatch)
+	beam.RegisterCoder(reflect.TypeOf(grants{}), encodeGrants, decodeGrants)
+	beam.RegisterCoder(reflect.TypeOf(slot{}), encodeSlot, decodeSlot)
 	register.Iter1[spending]()
 }

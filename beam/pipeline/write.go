@@ -22,6 +22,14 @@ type outLine struct {
 	JSON   string
 }
 
+// lineBatch is what crosses the shuffle to the writers: some lines of one
+// output file. privatizeFn emits one per shard per batch of records it
+// privatizes, decideFn one per user's summary and state line, so that the
+// runner handles a few large elements rather than one per record.
+type lineBatch struct {
+	Lines []outLine
+}
+
 // shardOf is the output file a user's lines go to: every line of a user
 // is in one file of each kind.
 func shardOf(user string, shards int) int {
