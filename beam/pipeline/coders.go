@@ -8,8 +8,8 @@ import (
 
 // The coders of what crosses the pipeline's shuffles (registered in
 // register.go): grants (the per-user combine's accumulators, every ref a
-// user's records left), slot (a granted record or a segment's marker, to
-// the re-read) and lineBatch (output lines, to the writers). Beam's
+// user's records left), slotBatch (granted records or a segment's
+// marker, to the re-read) and lineBatch (output lines, to the writers). Beam's
 // default coder for a struct works by reflection on every element and
 // field; these are a few appends each: strings length-prefixed, integers
 // as varints, a charge as its float64 bits (NaN included, bit for bit).
@@ -58,16 +58,8 @@ func decodeGrants(p []byte) (grants, error) {
 	prev := ""
 	for i := range g.Refs {
 		r := &g.Refs[i]
-		switch k := d.uvarint(); {
-		case k == 0 && i > 0:
-			r.Source = prev
-		case k == 0 || k-1 > uint64(len(d.p)):
-			d.err = errShuffleBytes
-		default:
-			r.Source = string(d.p[:k-1])
-			d.p = d.p[k-1:]
-			prev = r.Source
-		}
+		r.Source = d.sameOr(i > 0, prev)
+		prev = r.Source
 		r.Line = d.varint()
 		r.Offset = d.varint()
 		r.Sum = d.string()
@@ -83,9 +75,53 @@ func decodeGrants(p []byte) (grants, error) {
 	return g, d.end()
 }
 
-func encodeSlot(s slot) []byte {
-	buf := make([]byte, 0, 9*binary.MaxVarintLen64+len(s.User)+len(s.Source)+len(s.Sum))
-	buf = appendString(buf, s.User)
+func encodeSlotBatch(b slotBatch) []byte {
+	n := binary.MaxVarintLen64
+	for i := range b.Slots {
+		s := &b.Slots[i]
+		n += 9*binary.MaxVarintLen64 + len(s.User) + len(s.Source) + len(s.Sum)
+	}
+	buf := make([]byte, 0, n)
+	buf = binary.AppendUvarint(buf, uint64(len(b.Slots)))
+	for i := range b.Slots {
+		prev := ""
+		if i > 0 {
+			prev = b.Slots[i-1].User
+		}
+		buf = appendSlot(buf, &b.Slots[i], i > 0 && b.Slots[i].User == prev)
+	}
+	return buf
+}
+
+func decodeSlotBatch(p []byte) (slotBatch, error) {
+	d := decoder{p: p}
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.p)) { // every slot takes at least a byte
+		return slotBatch{}, errShuffleBytes
+	}
+	b := slotBatch{Slots: make([]slot, n)}
+	for i := range b.Slots {
+		prev := ""
+		if i > 0 {
+			prev = b.Slots[i-1].User
+		}
+		b.Slots[i] = d.slot(i > 0, prev)
+		if d.err != nil {
+			return slotBatch{}, errShuffleBytes
+		}
+	}
+	return b, d.end()
+}
+
+// appendSlot appends s; its User as 0 when sameUser (the batch's previous
+// slot's), else as its length plus one and its bytes.
+func appendSlot(buf []byte, s *slot, sameUser bool) []byte {
+	if sameUser {
+		buf = append(buf, 0)
+	} else {
+		buf = binary.AppendUvarint(buf, uint64(len(s.User))+1)
+		buf = append(buf, s.User...)
+	}
 	buf = appendString(buf, s.Source)
 	buf = binary.AppendVarint(buf, s.Line)
 	buf = binary.AppendVarint(buf, s.Offset)
@@ -101,18 +137,39 @@ func encodeSlot(s slot) []byte {
 	return binary.AppendVarint(buf, int64(s.Records))
 }
 
-func decodeSlot(p []byte) (slot, error) {
-	d := decoder{p: p}
-	s := slot{User: d.string(), Source: d.string(), Line: d.varint(), Offset: d.varint(), Sum: d.string(), Words: int(d.varint()), Cost: d.float()}
+// slot reads what appendSlot wrote; prev is the previous slot's User, if
+// there is one (havePrev).
+func (d *decoder) slot(havePrev bool, prev string) slot {
+	var s slot
+	s.User = d.sameOr(havePrev, prev)
+	s.Source, s.Line, s.Offset, s.Sum, s.Words, s.Cost = d.string(), d.varint(), d.varint(), d.string(), int(d.varint()), d.float()
 	switch m := d.byte(); m {
 	case 0, 1:
 		s.Marker = m == 1
 	default:
-		d.err = errShuffleBytes
+		d.fail()
 	}
 	s.End = d.varint()
 	s.Records = int(d.varint())
-	return s, d.end()
+	return s
+}
+
+// sameOr reads a string written as 0 for prev (when havePrev) or as its
+// length plus one and its bytes.
+func (d *decoder) sameOr(havePrev bool, prev string) string {
+	switch k := d.uvarint(); {
+	case d.err != nil:
+		return ""
+	case k == 0 && havePrev:
+		return prev
+	case k == 0 || k-1 > uint64(len(d.p)):
+		d.fail()
+		return ""
+	default:
+		s := string(d.p[:k-1])
+		d.p = d.p[k-1:]
+		return s
+	}
 }
 
 func encodeLineBatch(b lineBatch) []byte {

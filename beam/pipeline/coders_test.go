@@ -38,12 +38,13 @@ func TestCoders(t *testing.T) {
 	} {
 		roundTrip(t, g, encodeGrants, decodeGrants)
 	}
-	for _, s := range []slot{
-		{},
-		{User: "ü", Line: 3, Offset: 70, Sum: "0123456789abcdef", Words: 4, Cost: 2.25},
-		{Marker: true, Source: "gs://b/in/x.jsonl", Line: 1 << 33, Offset: -1, End: 1 << 21, Records: 1000, Cost: nan},
+	for _, b := range []slotBatch{
+		{Slots: []slot{}},
+		{Slots: []slot{{}}},
+		{Slots: []slot{{User: "ü", Line: 3, Offset: 70, Sum: "0123456789abcdef", Words: 4, Cost: 2.25}, {User: "ü", Line: 4}, {Line: 5}, {User: "v"}}},
+		{Slots: []slot{{Marker: true, Source: "gs://b/in/x.jsonl", Line: 1 << 33, Offset: -1, End: 1 << 21, Records: 1000, Cost: nan}}},
 	} {
-		roundTrip(t, s, encodeSlot, decodeSlot)
+		roundTrip(t, b, encodeSlotBatch, decodeSlotBatch)
 	}
 	for _, b := range []lineBatch{
 		{Lines: []outLine{}},
@@ -61,7 +62,7 @@ func TestCoders(t *testing.T) {
 // and an element decoded comes back the same through its coder.
 func FuzzCoders(f *testing.F) {
 	f.Add(uint8(0), encodeGrants(grants{Refs: []ref{{Source: "s", Line: 3, Sum: "x", Cost: 1}, {Source: "s"}}, Records: 2}))
-	f.Add(uint8(1), encodeSlot(slot{User: "u", Marker: true, End: 9}))
+	f.Add(uint8(1), encodeSlotBatch(slotBatch{Slots: []slot{{User: "u", Marker: true, End: 9}, {User: "u"}}}))
 	f.Add(uint8(2), encodeLineBatch(lineBatch{Lines: []outLine{{User: "u", Source: "s", Line: 3, JSON: "{}"}}}))
 	f.Add(uint8(2), []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
 	f.Fuzz(func(t *testing.T, which uint8, p []byte) {
@@ -69,7 +70,7 @@ func FuzzCoders(f *testing.F) {
 		case 0:
 			stable(t, p, encodeGrants, decodeGrants)
 		case 1:
-			stable(t, p, encodeSlot, decodeSlot)
+			stable(t, p, encodeSlotBatch, decodeSlotBatch)
 		case 2:
 			stable(t, p, encodeLineBatch, decodeLineBatch)
 		}

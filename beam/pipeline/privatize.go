@@ -111,16 +111,18 @@ func (fn *privatizeFn) Teardown() error {
 	return err
 }
 
-func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, slots func(*slot) bool, emit func(int, lineBatch)) (err error) {
+func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches func(*slotBatch) bool, emit func(int, lineBatch)) (err error) {
 	var marker slot
 	var granted []slot
 	markers := 0
-	for s := (slot{}); slots(&s); {
-		if s.Marker {
-			marker = s
-			markers++
-		} else {
-			granted = append(granted, s)
+	for b := (slotBatch{}); batches(&b); {
+		for _, s := range b.Slots {
+			if s.Marker {
+				marker = s
+				markers++
+			} else {
+				granted = append(granted, s)
+			}
 		}
 	}
 	if markers != 1 {
