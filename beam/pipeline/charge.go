@@ -71,8 +71,8 @@ func segmentKey(source string, offset int64) string {
 // smaller call. The order is a function of the input alone, so which
 // records are released does not depend on how the runner schedules,
 // splits or retries the work. It emits each granted record's slot, by
-// (file, segment), for the re-read (privatizeFn); a withheld record has
-// none. With State it also emits the user's
+// (file, segment), for the re-read (privatizeFn), a segment's in one
+// slotBatch; a withheld record has none. With State it also emits the user's
 // spending for the state's next generation: unchanged for a user with no
 // records in this run.
 type decideFn struct {
