@@ -42,6 +42,12 @@ type slot struct {
 	Records int
 }
 
+// slotBatch is what crosses the shuffle to the re-read: a segment's
+// marker (alone), or one user's granted slots in one segment.
+type slotBatch struct {
+	Slots []slot
+}
+
 // segmentBytes is the span of a file whose records one re-read handles:
 // the re-read's groups are (file, segment), so that no group holds more
 // than a segment's granted refs and the files' segments are privatized in
@@ -65,8 +71,8 @@ func segmentKey(source string, offset int64) string {
 // smaller call. The order is a function of the input alone, so which
 // records are released does not depend on how the runner schedules,
 // splits or retries the work. It emits each granted record's slot, by
-// (file, segment), for the re-read (privatizeFn); a withheld record has
-// none. With State it also emits the user's
+// (file, segment), for the re-read (privatizeFn), a segment's in one
+// slotBatch; a withheld record has none. With State it also emits the user's
 // spending for the state's next generation: unchanged for a user with no
 // records in this run.
 type decideFn struct {
@@ -86,7 +92,7 @@ func (fn *decideFn) Setup() {
 }
 
 func (fn *decideFn) ProcessElement(ctx context.Context, user string, accs func(*grants) bool, priors func(*spending) bool,
-	grant func(string, slot), summary func(int, outLine), state func(int, outLine)) error {
+	grant func(string, slotBatch), summary func(int, lineBatch), state func(int, lineBatch)) error {
 	prior, seen := spending{User: user}, 0
 	for p := (spending{}); priors(&p); seen++ {
 		prior = p
@@ -125,6 +131,17 @@ func (fn *decideFn) ProcessElement(ctx context.Context, user string, accs func(*
 		exhausted = !ok
 	}
 	s := Summary{User: user, Records: g.Records}
+	// The granted slots go out in one batch per segment: the refs are
+	// sorted by (Source, Line), so a segment's are consecutive.
+	var batch []slot
+	var batchSource string
+	var batchOffset int64
+	send := func() {
+		if len(batch) > 0 {
+			grant(segmentKey(batchSource, batchOffset), slotBatch{Slots: batch})
+			batch = nil
+		}
+	}
 	for _, r := range all {
 		granted := true
 		switch {
@@ -147,8 +164,15 @@ func (fn *decideFn) ProcessElement(ctx context.Context, user string, accs func(*
 		}
 		s.Released++
 		s.Words += r.Words
-		grant(segmentKey(r.Source, r.Offset), slot{User: user, Line: r.Line, Offset: r.Offset, Sum: r.Sum, Words: r.Words, Cost: r.Cost})
+		if len(batch) > 0 && (r.Source != batchSource || r.Offset/segmentBytes != batchOffset/segmentBytes) {
+			send()
+		}
+		if len(batch) == 0 {
+			batchSource, batchOffset = r.Source, r.Offset
+		}
+		batch = append(batch, slot{User: user, Line: r.Line, Offset: r.Offset, Sum: r.Sum, Words: r.Words, Cost: r.Cost})
 	}
+	send()
 	s.Withheld = s.Records - s.Released
 	crashPoint("decided")
 	fn.users.Inc(ctx, 1)
@@ -175,11 +199,11 @@ func (fn *decideFn) ProcessElement(ctx context.Context, user string, accs func(*
 	if err != nil {
 		return err
 	}
-	summary(shardOf(user, fn.Shards), line)
+	summary(shardOf(user, fn.Shards), lineBatch{Lines: []outLine{line}})
 	return fn.emitState(user, next, state)
 }
 
-func (fn *decideFn) emitState(user string, s spending, state func(int, outLine)) error {
+func (fn *decideFn) emitState(user string, s spending, state func(int, lineBatch)) error {
 	if !fn.State {
 		return nil
 	}
@@ -188,7 +212,7 @@ func (fn *decideFn) emitState(user string, s spending, state func(int, outLine))
 	if err != nil {
 		return err
 	}
-	state(shardOf(user, fn.Shards), outLine{User: user, JSON: j})
+	state(shardOf(user, fn.Shards), lineBatch{Lines: []outLine{{User: user, JSON: j}}})
 	return nil
 }
 

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -109,16 +111,18 @@ func (fn *privatizeFn) Teardown() error {
 	return err
 }
 
-func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, slots func(*slot) bool, emit func(int, outLine)) (err error) {
+func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches func(*slotBatch) bool, emit func(int, lineBatch)) (err error) {
 	var marker slot
 	var granted []slot
 	markers := 0
-	for s := (slot{}); slots(&s); {
-		if s.Marker {
-			marker = s
-			markers++
-		} else {
-			granted = append(granted, s)
+	for b := (slotBatch{}); batches(&b); {
+		for _, s := range b.Slots {
+			if s.Marker {
+				marker = s
+				markers++
+			} else {
+				granted = append(granted, s)
+			}
 		}
 	}
 	if markers != 1 {
@@ -230,7 +234,7 @@ func (fn *privatizeFn) check(l string, g slot) (record, bool, string) {
 }
 
 // add appends j to the batch, which is privatized and emitted once full.
-func (fn *privatizeFn) add(ctx context.Context, j job, emit func(int, outLine)) error {
+func (fn *privatizeFn) add(ctx context.Context, j job, emit func(int, lineBatch)) error {
 	fn.batch = append(fn.batch, j)
 	if len(fn.batch) < batchPerWorker*len(fn.ps) {
 		return nil
@@ -238,14 +242,14 @@ func (fn *privatizeFn) add(ctx context.Context, j job, emit func(int, outLine)) 
 	return fn.flush(ctx, emit)
 }
 
-func (fn *privatizeFn) FinishBundle(ctx context.Context, emit func(int, outLine)) error {
+func (fn *privatizeFn) FinishBundle(ctx context.Context, emit func(int, lineBatch)) error {
 	return fn.flush(ctx, emit)
 }
 
-// flush privatizes the batch, then emits it in order. An error drops the
-// whole batch: the runner fails or retries the bundle, and nothing of it
-// was emitted.
-func (fn *privatizeFn) flush(ctx context.Context, emit func(int, outLine)) error {
+// flush privatizes the batch, then emits its lines, in order, in one
+// lineBatch per shard. An error drops the whole batch: the runner fails
+// or retries the bundle, and nothing of it was emitted.
+func (fn *privatizeFn) flush(ctx context.Context, emit func(int, lineBatch)) error {
 	b := fn.batch
 	fn.batch = fn.batch[:0]
 	if len(b) == 0 {
@@ -263,18 +267,28 @@ func (fn *privatizeFn) flush(ctx context.Context, emit func(int, outLine)) error
 	}
 	wg.Wait()
 	for i := range b {
-		j := &b[i]
-		if j.err != nil {
-			return j.err
+		if b[i].err != nil {
+			return b[i].err
 		}
+	}
+	// One element per shard the batch has lines for: the shuffle to the
+	// writers carries a few large elements rather than one per record,
+	// which is what a runner's per-element work is paid on.
+	shards := map[int][]outLine{} // the records' order within each
+	for i := range b {
+		j := &b[i]
 		if j.granted {
 			fn.released.Inc(ctx, 1)
 			fn.wordsOut.Inc(ctx, int64(j.n))
 		}
 		if j.line != "" {
-			emit(shardOf(j.r.User, fn.Shards), outLine{User: j.r.User, Source: j.r.Source, Line: j.r.Line, JSON: j.line})
+			k := shardOf(j.r.User, fn.Shards)
+			shards[k] = append(shards[k], outLine{User: j.r.User, Source: j.r.Source, Line: j.r.Line, JSON: j.line})
 		}
 		*j = job{} // the texts go with the batch
+	}
+	for _, k := range slices.Sorted(maps.Keys(shards)) {
+		emit(k, lineBatch{Lines: shards[k]})
 	}
 	crashPoint("privatized")
 	return nil

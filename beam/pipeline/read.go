@@ -42,7 +42,7 @@ func (fn *readFn) Setup() error {
 
 func (fn *readFn) Teardown() error { return fn.p.Close() }
 
-func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, refs func(string, ref), markers func(string, slot)) (err error) {
+func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, refs func(string, ref), markers func(string, slotBatch)) (err error) {
 	path := f.Metadata.Path
 	rc, err := f.Open(ctx)
 	if err != nil {
@@ -59,7 +59,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, ref
 	seg := slot{Marker: true, Source: path, Offset: -1}
 	flush := func() {
 		if seg.Records > 0 {
-			markers(segmentKey(path, seg.Offset), seg)
+			markers(segmentKey(path, seg.Offset), slotBatch{Slots: []slot{seg}})
 		}
 	}
 	for n := int64(1); ; n++ {

@@ -48,21 +48,11 @@ func parseLine(format, line string) (user, text string, ok bool, err error) {
 	}
 	switch format {
 	case FormatJSONL:
-		var r jsonRecord
-		dec := json.NewDecoder(strings.NewReader(line))
-		if err := dec.Decode(&r); err != nil {
-			return "", "", false, fmt.Errorf("%w: not a JSON object (%s)", errMalformed, jsonErrKind(err))
+		if u, t, simple := parseJSONRecord(line); simple {
+			user, text = u, t
+		} else if user, text, err = decodeJSONRecord(line); err != nil {
+			return "", "", false, err
 		}
-		if dec.More() {
-			return "", "", false, fmt.Errorf("%w: more than one JSON value on the line", errMalformed)
-		}
-		switch {
-		case r.User == nil:
-			return "", "", false, fmt.Errorf("%w: no \"user\" string", errMalformed)
-		case r.Text == nil:
-			return "", "", false, fmt.Errorf("%w: no \"text\" string", errMalformed)
-		}
-		user, text = *r.User, *r.Text
 	case FormatTSV:
 		var found bool
 		user, text, found = strings.Cut(line, "\t")
@@ -76,6 +66,26 @@ func parseLine(format, line string) (user, text string, ok bool, err error) {
 		return "", "", false, fmt.Errorf("%w: an empty user key", errMalformed)
 	}
 	return user, text, true, nil
+}
+
+// decodeJSONRecord decodes a JSON-lines record with encoding/json: the
+// format's rules (parseJSONRecord is a fast path for the common lines).
+func decodeJSONRecord(line string) (user, text string, err error) {
+	var r jsonRecord
+	dec := json.NewDecoder(strings.NewReader(line))
+	if err := dec.Decode(&r); err != nil {
+		return "", "", fmt.Errorf("%w: not a JSON object (%s)", errMalformed, jsonErrKind(err))
+	}
+	if dec.More() {
+		return "", "", fmt.Errorf("%w: more than one JSON value on the line", errMalformed)
+	}
+	switch {
+	case r.User == nil:
+		return "", "", fmt.Errorf("%w: no \"user\" string", errMalformed)
+	case r.Text == nil:
+		return "", "", fmt.Errorf("%w: no \"text\" string", errMalformed)
+	}
+	return *r.User, *r.Text, nil
 }
 
 // jsonErrKind names a JSON decoding error's kind without its text, which

@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"context"
+	"reflect"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 )
@@ -11,18 +13,24 @@ import (
 // any runner's workers (which run this binary again) can find them, and
 // without reflection on the hot path.
 func init() {
-	register.DoFn4x1[context.Context, fileio.ReadableFile, func(string, ref), func(string, slot), error](&readFn{})
-	register.DoFn7x1[context.Context, string, func(*grants) bool, func(*spending) bool, func(string, slot), func(int, outLine), func(int, outLine), error](&decideFn{})
+	register.DoFn4x1[context.Context, fileio.ReadableFile, func(string, ref), func(string, slotBatch), error](&readFn{})
+	register.DoFn7x1[context.Context, string, func(*grants) bool, func(*spending) bool, func(string, slotBatch), func(int, lineBatch), func(int, lineBatch), error](&decideFn{})
 	register.DoFn3x1[context.Context, stateShard, func(string, spending), error](&readStateFn{})
-	register.DoFn4x1[context.Context, string, func(*slot) bool, func(int, outLine), error](&privatizeFn{})
-	register.DoFn3x1[context.Context, int, func(*outLine) bool, error](&writeFn{})
+	register.DoFn4x1[context.Context, string, func(*slotBatch) bool, func(int, lineBatch), error](&privatizeFn{})
+	register.DoFn4x1[context.Context, int, func(*lineBatch) bool, func(int, int), error](&writeFn{})
+	register.DoFn2x0[int, func(*int) bool](&writtenFn{})
+	register.Emitter2[int, int]()
+	register.Iter1[int]()
 	register.Emitter2[string, ref]()
-	register.Emitter2[string, slot]()
-	register.Emitter2[int, outLine]()
+	register.Emitter2[string, slotBatch]()
+	register.Emitter2[int, lineBatch]()
 	register.Emitter2[string, spending]()
 	register.Iter1[grants]()
 	register.Combiner3[grants, ref, grants](&grantFn{})
-	register.Iter1[slot]()
-	register.Iter1[outLine]()
+	register.Iter1[slotBatch]()
+	register.Iter1[lineBatch]()
+	beam.RegisterCoder(reflect.TypeOf(lineBatch{}), encodeLineBatch, decodeLineBatch)
+	beam.RegisterCoder(reflect.TypeOf(grants{}), encodeGrants, decodeGrants)
+	beam.RegisterCoder(reflect.TypeOf(slotBatch{}), encodeSlotBatch, decodeSlotBatch)
 	register.Iter1[spending]()
 }

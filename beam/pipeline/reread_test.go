@@ -29,7 +29,7 @@ func readSlots(t *testing.T, path string, grant func(line int64) bool) map[strin
 				grants = append(grants, slot{User: user, Line: r.Line, Offset: r.Offset, Sum: r.Sum, Words: r.Words, Cost: r.Cost})
 			}
 		},
-		func(k string, m slot) { groups[k] = append(groups[k], m) })
+		func(k string, b slotBatch) { groups[k] = append(groups[k], b.Slots...) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,15 +50,15 @@ func reread(t *testing.T, groups map[string][]slot, overCap string) ([]outLine, 
 	}
 	defer pfn.Teardown()
 	var out []outLine
-	emit := func(_ int, l outLine) { out = append(out, l) }
+	emit := func(_ int, b lineBatch) { out = append(out, b.Lines...) }
 	ctx := context.Background()
 	for k, g := range groups {
 		i := 0
-		next := func(s *slot) bool {
+		next := func(b *slotBatch) bool {
 			if i == len(g) {
 				return false
 			}
-			*s, i = g[i], i+1
+			*b, i = slotBatch{Slots: g[i : i+1]}, i+1
 			return true
 		}
 		if err := pfn.ProcessElement(ctx, k, next, emit); err != nil {
@@ -147,7 +147,7 @@ func TestRereadPlaceholders(t *testing.T) {
 	defer rfn.Teardown()
 	groups := map[string][]slot{}
 	if err := rfn.ProcessElement(context.Background(), fileio.ReadableFile{Metadata: fileio.FileMetadata{Path: path}},
-		func(string, ref) {}, func(k string, m slot) { groups[k] = append(groups[k], m) }); err != nil {
+		func(string, ref) {}, func(k string, b slotBatch) { groups[k] = append(groups[k], b.Slots...) }); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

@@ -16,6 +16,7 @@ import (
 var (
 	benchWords = flag.Int("throughput.words", 1_000_000, "BenchmarkThroughput: words in the generated input")
 	benchMechs = flag.String("throughput.mechanism", "1dg", "BenchmarkThroughput: the mechanism (brr, 1dg, ...)")
+	benchCLIth = flag.Int("throughput.cli-threads", 0, "BenchmarkThroughput: the CLI's -threads (0: its default, every core)")
 )
 
 // cpuSeconds is the user and system time of this process so far, or of
@@ -31,7 +32,8 @@ func cpuSeconds(who int) float64 {
 // BenchmarkThroughput privatizes one generated input (-throughput.words
 // words of typed text from 1,000 users, Zipf-skewed) with the pipeline on
 // Prism, in this process, and with the CLI (`wordveil privatize -json`,
-// one record per line, the same texts), and reports words per second of
+// one record per line, the same texts; -throughput.cli-threads sets its
+// -threads), and reports words per second of
 // wall time and per CPU-second (user + system: words per second per core).
 // The pipeline charges every user against a cap no one reaches, so every
 // record is privatized and the per-user accounting is in the figure.
@@ -88,7 +90,11 @@ func BenchmarkThroughput(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			cmd := exec.Command(cli, "privatize", "-json", "-mechanism", mech)
+			args := []string{"privatize", "-json", "-mechanism", mech}
+			if *benchCLIth > 0 {
+				args = append(args, "-threads", strconv.Itoa(*benchCLIth))
+			}
+			cmd := exec.Command(cli, args...)
 			var stderr strings.Builder
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = in, out, &stderr
 			if err := cmd.Run(); err != nil {

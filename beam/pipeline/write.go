@@ -22,6 +22,14 @@ type outLine struct {
 	JSON   string
 }
 
+// lineBatch is what crosses the shuffle to the writers: some lines of one
+// output file. privatizeFn emits one per shard per batch of records it
+// privatizes, decideFn one per user's summary and state line, so that the
+// runner handles a few large elements rather than one per record.
+type lineBatch struct {
+	Lines []outLine
+}
+
 // shardOf is the output file a user's lines go to: every line of a user
 // is in one file of each kind.
 func shardOf(user string, shards int) int {
@@ -44,18 +52,19 @@ func shardName(prefix string, shard, shards int) string {
 // writeFn writes one shard's lines, sorted by (user, source, line), so
 // that a file's bytes depend on the input and the seed only, not on the
 // runner's scheduling. It holds the shard in memory to sort it: Shards
-// sets how large that is (the output's size over Shards).
+// sets how large that is (the output's size over Shards). It emits the
+// shard and its line count once the file is in place (see build).
 type writeFn struct {
 	Dir    string
 	Prefix string
 	Shards int
 }
 
-func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*outLine) bool) error {
+func (fn *writeFn) ProcessElement(ctx context.Context, shard int, batches func(*lineBatch) bool, written func(int, int)) error {
 	var all []outLine
-	var l outLine
-	for lines(&l) {
-		all = append(all, l)
+	var b lineBatch
+	for batches(&b) {
+		all = append(all, b.Lines...)
 	}
 	sort.Slice(all, func(i, j int) bool {
 		a, b := &all[i], &all[j]
@@ -98,6 +107,7 @@ func (fn *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*ou
 		}
 	}
 	crashPoint("written")
+	written(shard, len(all))
 	return nil
 }
 

@@ -1,0 +1,296 @@
+package pipeline
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+)
+
+// The coders of what crosses the pipeline's shuffles (registered in
+// register.go): grants (the per-user combine's accumulators, every ref a
+// user's records left), slotBatch (granted records or a segment's
+// marker, to the re-read) and lineBatch (output lines, to the writers). Beam's
+// default coder for a struct works by reflection on every element and
+// field; these are a few appends each: strings length-prefixed, integers
+// as varints, a charge as its float64 bits (NaN included, bit for bit).
+// A decoder refuses bytes cut short or with more after the element: the
+// run fails (errShuffleBytes), it never reads a wrong element.
+
+// errShuffleBytes: an element's bytes do not decode (a runner's fault,
+// or a coder's).
+var errShuffleBytes = errors.New("wordveil-beam: malformed element bytes in a shuffle")
+
+func encodeGrants(g grants) []byte {
+	buf := make([]byte, 0, 3*binary.MaxVarintLen64+len(g.Refs)*48)
+	buf = binary.AppendUvarint(buf, uint64(g.Records))
+	buf = binary.AppendUvarint(buf, uint64(g.Sorted))
+	buf = binary.AppendUvarint(buf, uint64(len(g.Refs)))
+	prev := ""
+	for i := range g.Refs {
+		r := &g.Refs[i]
+		// The refs are mostly sorted by Source: a Source equal to the
+		// previous ref's is a 0, any other its length plus one and its
+		// bytes.
+		if i > 0 && r.Source == prev {
+			buf = append(buf, 0)
+		} else {
+			buf = binary.AppendUvarint(buf, uint64(len(r.Source))+1)
+			buf = append(buf, r.Source...)
+			prev = r.Source
+		}
+		buf = binary.AppendVarint(buf, r.Line)
+		buf = binary.AppendVarint(buf, r.Offset)
+		buf = appendString(buf, r.Sum)
+		buf = binary.AppendVarint(buf, int64(r.Words))
+		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(r.Cost))
+	}
+	return buf
+}
+
+func decodeGrants(p []byte) (grants, error) {
+	d := decoder{p: p}
+	g := grants{Records: d.int(), Sorted: d.int()}
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.p)) { // every ref takes at least a byte
+		return grants{}, errShuffleBytes
+	}
+	g.Refs = make([]ref, n)
+	prev := ""
+	for i := range g.Refs {
+		r := &g.Refs[i]
+		r.Source = d.sameOr(i > 0, prev)
+		prev = r.Source
+		r.Line = d.varint()
+		r.Offset = d.varint()
+		r.Sum = d.string()
+		r.Words = int(d.varint())
+		r.Cost = d.float()
+		if d.err != nil {
+			return grants{}, errShuffleBytes
+		}
+	}
+	if g.Sorted > len(g.Refs) {
+		d.fail()
+	}
+	return g, d.end()
+}
+
+func encodeSlotBatch(b slotBatch) []byte {
+	n := binary.MaxVarintLen64
+	for i := range b.Slots {
+		s := &b.Slots[i]
+		n += 9*binary.MaxVarintLen64 + len(s.User) + len(s.Source) + len(s.Sum)
+	}
+	buf := make([]byte, 0, n)
+	buf = binary.AppendUvarint(buf, uint64(len(b.Slots)))
+	for i := range b.Slots {
+		prev := ""
+		if i > 0 {
+			prev = b.Slots[i-1].User
+		}
+		buf = appendSlot(buf, &b.Slots[i], i > 0 && b.Slots[i].User == prev)
+	}
+	return buf
+}
+
+func decodeSlotBatch(p []byte) (slotBatch, error) {
+	d := decoder{p: p}
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.p)) { // every slot takes at least a byte
+		return slotBatch{}, errShuffleBytes
+	}
+	b := slotBatch{Slots: make([]slot, n)}
+	for i := range b.Slots {
+		prev := ""
+		if i > 0 {
+			prev = b.Slots[i-1].User
+		}
+		b.Slots[i] = d.slot(i > 0, prev)
+		if d.err != nil {
+			return slotBatch{}, errShuffleBytes
+		}
+	}
+	return b, d.end()
+}
+
+// appendSlot appends s; its User as 0 when sameUser (the batch's previous
+// slot's), else as its length plus one and its bytes.
+func appendSlot(buf []byte, s *slot, sameUser bool) []byte {
+	if sameUser {
+		buf = append(buf, 0)
+	} else {
+		buf = binary.AppendUvarint(buf, uint64(len(s.User))+1)
+		buf = append(buf, s.User...)
+	}
+	buf = appendString(buf, s.Source)
+	buf = binary.AppendVarint(buf, s.Line)
+	buf = binary.AppendVarint(buf, s.Offset)
+	buf = appendString(buf, s.Sum)
+	buf = binary.AppendVarint(buf, int64(s.Words))
+	buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(s.Cost))
+	marker := byte(0)
+	if s.Marker {
+		marker = 1
+	}
+	buf = append(buf, marker)
+	buf = binary.AppendVarint(buf, s.End)
+	return binary.AppendVarint(buf, int64(s.Records))
+}
+
+// slot reads what appendSlot wrote; prev is the previous slot's User, if
+// there is one (havePrev).
+func (d *decoder) slot(havePrev bool, prev string) slot {
+	var s slot
+	s.User = d.sameOr(havePrev, prev)
+	s.Source, s.Line, s.Offset, s.Sum, s.Words, s.Cost = d.string(), d.varint(), d.varint(), d.string(), int(d.varint()), d.float()
+	switch m := d.byte(); m {
+	case 0, 1:
+		s.Marker = m == 1
+	default:
+		d.fail()
+	}
+	s.End = d.varint()
+	s.Records = int(d.varint())
+	return s
+}
+
+// sameOr reads a string written as 0 for prev (when havePrev) or as its
+// length plus one and its bytes.
+func (d *decoder) sameOr(havePrev bool, prev string) string {
+	switch k := d.uvarint(); {
+	case d.err != nil:
+		return ""
+	case k == 0 && havePrev:
+		return prev
+	case k == 0 || k-1 > uint64(len(d.p)):
+		d.fail()
+		return ""
+	default:
+		s := string(d.p[:k-1])
+		d.p = d.p[k-1:]
+		return s
+	}
+}
+
+func encodeLineBatch(b lineBatch) []byte {
+	n := binary.MaxVarintLen64
+	for i := range b.Lines {
+		l := &b.Lines[i]
+		n += 4*binary.MaxVarintLen64 + len(l.User) + len(l.Source) + len(l.JSON)
+	}
+	buf := make([]byte, 0, n)
+	buf = binary.AppendUvarint(buf, uint64(len(b.Lines)))
+	for i := range b.Lines {
+		l := &b.Lines[i]
+		buf = appendString(buf, l.User)
+		buf = appendString(buf, l.Source)
+		buf = binary.AppendVarint(buf, l.Line)
+		buf = appendString(buf, l.JSON)
+	}
+	return buf
+}
+
+func decodeLineBatch(p []byte) (lineBatch, error) {
+	d := decoder{p: p}
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.p)) { // every line takes at least a byte
+		return lineBatch{}, errShuffleBytes
+	}
+	b := lineBatch{Lines: make([]outLine, n)}
+	for i := range b.Lines {
+		l := &b.Lines[i]
+		l.User = d.string()
+		l.Source = d.string()
+		l.Line = d.varint()
+		l.JSON = d.string()
+		if d.err != nil {
+			return lineBatch{}, errShuffleBytes
+		}
+	}
+	return b, d.end()
+}
+
+func appendString(buf []byte, s string) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(s)))
+	return append(buf, s...)
+}
+
+// decoder reads what the encoders wrote; its first error sticks, and
+// every read after it returns a zero value.
+type decoder struct {
+	p   []byte
+	err error
+}
+
+func (d *decoder) fail() {
+	d.err, d.p = errShuffleBytes, nil
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.p)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.p = d.p[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.p)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.p = d.p[n:]
+	return v
+}
+
+// int reads a count: a uvarint that fits an int.
+func (d *decoder) int() int {
+	v := d.uvarint()
+	if v > math.MaxInt32 {
+		d.fail()
+		return 0
+	}
+	return int(v)
+}
+
+func (d *decoder) string() string {
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.p)) {
+		d.fail()
+		return ""
+	}
+	s := string(d.p[:n])
+	d.p = d.p[n:]
+	return s
+}
+
+func (d *decoder) float() float64 {
+	if len(d.p) < 8 {
+		d.fail()
+		return 0
+	}
+	v := math.Float64frombits(binary.LittleEndian.Uint64(d.p))
+	d.p = d.p[8:]
+	return v
+}
+
+func (d *decoder) byte() byte {
+	if len(d.p) < 1 {
+		d.fail()
+		return 0
+	}
+	b := d.p[0]
+	d.p = d.p[1:]
+	return b
+}
+
+// end is the decoder's error, or errShuffleBytes if bytes are left over.
+func (d *decoder) end() error {
+	if d.err == nil && len(d.p) != 0 {
+		d.fail()
+	}
+	return d.err
+}

@@ -1,0 +1,92 @@
+package pipeline
+
+import (
+	"bytes"
+	"math"
+	"testing"
+)
+
+// roundTrip checks one coder on v: v comes back, and its bytes cut short
+// or with a byte more are refused.
+func roundTrip[T any](t *testing.T, v T, enc func(T) []byte, dec func([]byte) (T, error)) {
+	t.Helper()
+	p := enc(v)
+	got, err := dec(p)
+	// The encodings compared: every field is in them, a charge by its
+	// bits (reflect.DeepEqual would call a NaN unequal to itself).
+	if err != nil || !bytes.Equal(enc(got), p) {
+		t.Errorf("%+v: decoded as %+v, %v", v, got, err)
+	}
+	for n := range len(p) {
+		if _, err := dec(p[:n]); err == nil {
+			t.Errorf("%+v: the first %d of %d bytes decode", v, n, len(p))
+		}
+	}
+	if _, err := dec(append(p, 0)); err == nil {
+		t.Errorf("%+v: decodes with a byte more", v)
+	}
+}
+
+// The shuffles' coders give back what they were given, bit for bit (a
+// NaN charge too), and refuse bytes cut short or with more after them.
+func TestCoders(t *testing.T) {
+	nan := math.Float64frombits(0x7ff8000000000001)
+	for _, g := range []grants{
+		{Refs: []ref{}},
+		{Refs: []ref{{Source: "/in/a", Line: 1, Offset: 0, Sum: "0123456789abcdef", Words: 3, Cost: 1.5}}, Records: 1},
+		{Refs: []ref{{Source: "a", Line: 9}, {Source: "a", Line: 10, Cost: nan}, {Source: "", Line: 2, Offset: 1 << 40}, {Source: "b", Words: -1, Cost: math.Inf(1)}}, Records: 7, Sorted: 2},
+	} {
+		roundTrip(t, g, encodeGrants, decodeGrants)
+	}
+	for _, b := range []slotBatch{
+		{Slots: []slot{}},
+		{Slots: []slot{{}}},
+		{Slots: []slot{{User: "ü", Line: 3, Offset: 70, Sum: "0123456789abcdef", Words: 4, Cost: 2.25}, {User: "ü", Line: 4}, {Line: 5}, {User: "v"}}},
+		{Slots: []slot{{Marker: true, Source: "gs://b/in/x.jsonl", Line: 1 << 33, Offset: -1, End: 1 << 21, Records: 1000, Cost: nan}}},
+	} {
+		roundTrip(t, b, encodeSlotBatch, decodeSlotBatch)
+	}
+	for _, b := range []lineBatch{
+		{Lines: []outLine{}},
+		{Lines: []outLine{{User: "u", JSON: `{"user":"u"}`}}},
+		{Lines: []outLine{{User: "ü", Source: "/in/a.jsonl", Line: 1 << 40, JSON: "{}"}, {Line: -1}, {User: "b", Source: "gs://x/y", Line: 7, JSON: "{\"text\":\"a\\nb\"}"}}},
+	} {
+		roundTrip(t, b, encodeLineBatch, decodeLineBatch)
+	}
+	if _, err := decodeGrants(encodeGrants(grants{Refs: []ref{{}}, Sorted: 2})); err == nil {
+		t.Error("grants with Sorted past its refs decode")
+	}
+}
+
+// FuzzCoders: any bytes decode to an element or an error, never a panic,
+// and an element decoded comes back the same through its coder.
+func FuzzCoders(f *testing.F) {
+	f.Add(uint8(0), encodeGrants(grants{Refs: []ref{{Source: "s", Line: 3, Sum: "x", Cost: 1}, {Source: "s"}}, Records: 2}))
+	f.Add(uint8(1), encodeSlotBatch(slotBatch{Slots: []slot{{User: "u", Marker: true, End: 9}, {User: "u"}}}))
+	f.Add(uint8(2), encodeLineBatch(lineBatch{Lines: []outLine{{User: "u", Source: "s", Line: 3, JSON: "{}"}}}))
+	f.Add(uint8(2), []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
+	f.Fuzz(func(t *testing.T, which uint8, p []byte) {
+		switch which % 3 {
+		case 0:
+			stable(t, p, encodeGrants, decodeGrants)
+		case 1:
+			stable(t, p, encodeSlotBatch, decodeSlotBatch)
+		case 2:
+			stable(t, p, encodeLineBatch, decodeLineBatch)
+		}
+	})
+}
+
+// stable: if p decodes, its element encodes to bytes that decode to an
+// element with the same encoding.
+func stable[T any](t *testing.T, p []byte, enc func(T) []byte, dec func([]byte) (T, error)) {
+	v, err := dec(p)
+	if err != nil {
+		return
+	}
+	q := enc(v)
+	again, err := dec(q)
+	if err != nil || !bytes.Equal(enc(again), q) {
+		t.Fatalf("%x decodes to %+v, which comes back as %+v, %v", p, v, again, err)
+	}
+}
