@@ -223,8 +223,8 @@ type Summary struct {
 	Released int      `json:"released"` // privatized and written
 	Withheld int      `json:"withheld"` // over the cap: never released
 	Words    int      `json:"words"`    // words privatized in the released records
-	Spent    *float64 `json:"spent"`    // the exact sum of the released records' charges (unit-free loss), rounded; null when unknown
-	Cap      *float64 `json:"cap"`      // the cap in unit-free loss; null without one
+	Spent    *float64 `json:"spent"`    // the exact sum of the released records' charges (metric loss), rounded; null when unknown
+	Cap      *float64 `json:"cap"`      // the cap in metric loss; null without one
 	CapWords *int     `json:"capWords"` // the cap in words, when it was given so; null otherwise
 	// Remaining is the cap less everything spent (this run and, with a
 	// state, the earlier ones); WordsRemaining the same in words at the

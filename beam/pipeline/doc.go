@@ -10,7 +10,7 @@
 //     outside the vocabulary (numbers it lacks, e-mail addresses, URLs)
 //     replaced by the OOV policy. The input's text is never written.
 //   - Each user's released records are charged, in the SDK's unit
-//     (unit-free loss, Accounting.UnitFree), against Options.Cap or
+//     (metric loss, Accounting.UnitFree), against Options.Cap or
 //     Options.CapWords: the exact sum of the released records' charges
 //     never exceeds the cap. A record that does not fit is withheld: never
 //     released, dropped or replaced by a placeholder (Options.OverCap),

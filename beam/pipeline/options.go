@@ -74,7 +74,7 @@ type Options struct {
 
 	Engine Engine // the privatizer
 
-	// Cap is each user's cap in the SDK's unit, unit-free loss (ε·P_avg
+	// Cap is each user's cap in the SDK's metric loss (ε·P_avg
 	// per word, Accounting.UnitFree), over this run: 0 means none.
 	Cap float64
 	// CapWords is each user's cap in words at the engine's ε: exactly
@@ -134,7 +134,7 @@ func invalid(format string, args ...any) error {
 }
 
 // settled is Options validated, with defaults filled in and the cap in
-// unit-free loss (capLoss, 0: none) worked out from the engine.
+// metric loss (capLoss, 0: none) worked out from the engine.
 type settled struct {
 	Options
 	capLoss     float64

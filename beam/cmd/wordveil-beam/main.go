@@ -118,7 +118,7 @@ func run(args []string, stderr io.Writer) int {
 	fs.StringVar(&o.Engine.Numbers, "numbers", "privatize", "numbers the vocabulary has: privatize or replace")
 	fs.BoolVar(&o.Engine.PrivatizePunctuation, "punct", false, "privatize punctuation too")
 	fs.BoolVar(&o.Engine.AllowExcludedOutputs, "all-outputs", false, "also release the asset's excluded (offensive) words")
-	fs.Float64Var(&o.Cap, "cap", 0, "each user's cap in unit-free loss ε·P_avg per word (0 = none; prefer -cap-words: a loss does not compare across mechanisms)")
+	fs.Float64Var(&o.Cap, "cap", 0, "each user's cap in metric loss ε·P_avg per word (0 = none; prefer -cap-words: a loss does not compare across mechanisms)")
 	fs.IntVar(&o.CapWords, "cap-words", 0, "each user's cap in words at the mechanism's ε, the recommended cap: exactly N words granted (0 = none; not with -cap)")
 	fs.StringVar(&o.OverCap, "over-cap", pipeline.OverCapDrop, "a record over its user's cap: drop (not written) or placeholder (written as withheld)")
 	fs.StringVar(&o.Placeholder, "withheld-text", "", "with -over-cap placeholder: the withheld record's text (default •)")
