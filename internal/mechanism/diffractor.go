@@ -89,6 +89,21 @@ type dtMech struct {
 	// of magnitude ≥ r+1 is outside it and rejected, pooled or not; the
 	// accepted offsets keep their exact conditional law.
 	noise *sample.SignedGeometric
+	// Per-call constants of Privatize, computed once by dtWith with the
+	// same expressions Privatize used to evaluate on every call (the same
+	// float64 values, so the same outputs): g = ρ/(1−ρ) with ρ = e^(−ε/2),
+	// tanh(ε/4), and the window's mass and its log when the window is
+	// whole (left = right = r, every word but those within r of a list's
+	// ends).
+	g, tanhQuarter   float64
+	fullMass, lnFull float64
+}
+
+// windowMass is 1 + Σ_{k=1..left} ρ^k + Σ_{k=1..right} ρ^k, ρ = e^(−ε/2),
+// with Σ_{k=1..a} ρ^k = ρ·(1 − ρ^a)/(1 − ρ) via expm1 (no cancellation
+// for small ε).
+func windowMass(g, half float64, left, right int) float64 {
+	return 1 - g*math.Expm1(-half*float64(left)) - g*math.Expm1(-half*float64(right))
 }
 
 // newDT validates the parameters and builds the mechanism; see NewDiffractorTEM.
@@ -115,7 +130,11 @@ func dtWith(lists []wva.Permutation, n int, eps float64, opts TEMOptions) (*dtMe
 	if err != nil {
 		return nil, fmt.Errorf("1dt: %w", err)
 	}
-	return &dtMech{lists: lists, n: n, eps: eps, gamma: gamma, opts: opts, r: r, noise: noise}, nil
+	half := eps / 2
+	g := math.Exp(-half) / -math.Expm1(-half)
+	full := windowMass(g, half, r, r)
+	return &dtMech{lists: lists, n: n, eps: eps, gamma: gamma, opts: opts, r: r, noise: noise,
+		g: g, tanhQuarter: math.Tanh(half / 2), fullMass: full, lnFull: math.Log(full)}, nil
 }
 
 // dtTries bounds 1-DT's rejection sampler before it enumerates the ball.
@@ -164,14 +183,15 @@ func (m *dtMech) Privatize(w int, src rand.Source) (int, error) {
 		return bottom(), nil // nothing releasable in the ball (A is never empty)
 	}
 	half := m.eps / 2
-	// Window mass 1 + Σ_{k=1..left} ρ^k + Σ_{k=1..right} ρ^k, ρ = e^(−ε/2),
-	// with Σ_{k=1..a} ρ^k = ρ·(1 − ρ^a)/(1 − ρ) via expm1 (no cancellation
-	// for small ε); the excluded positions' weight is subtracted while it
-	// is at most half (no cancellation either), else the allowed weights
-	// are summed in log space.
-	g := math.Exp(-half) / -math.Expm1(-half)
-	mass := 1 - g*math.Expm1(-half*float64(left)) - g*math.Expm1(-half*float64(right))
-	lnMass := math.Log(mass)
+	// The window's mass (windowMass; precomputed for a whole window); the
+	// excluded positions' weight is subtracted while it is at most half
+	// (no cancellation either), else the allowed weights are summed in
+	// log space.
+	mass, lnMass := m.fullMass, m.lnFull
+	if left != m.r || right != m.r {
+		mass = windowMass(m.g, half, left, right)
+		lnMass = math.Log(mass)
+	}
 	enumerate := false
 	if ex := m.lo.excludedIn(li, p-left, p+right); len(ex) > 0 {
 		x := 0.0
@@ -207,7 +227,7 @@ func (m *dtMech) Privatize(w int, src rand.Source) (int, error) {
 		// from the window's law directly (SignedGeometric.Within). Either
 		// way it is then rejected only on excluded positions, which hold
 		// at most half the window's weight here.
-		within := mass*math.Tanh(half/2) < 0.5
+		within := mass*m.tanhQuarter < 0.5
 		for range dtTries {
 			var k int
 			if within {
