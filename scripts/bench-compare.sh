@@ -65,7 +65,6 @@ cli() {
 }
 for i in $(seq "$count"); do
   for side in old new; do
-    cli "$side" >> "$work/$side.txt"
     for p in $(pkgs "$work/$side"); do
       d=$(pkgdir "$work/$side" "$p")
       for re in ${bench[$p]}; do # a package's patterns, separated by spaces
@@ -73,6 +72,12 @@ for i in $(seq "$count"); do
           | grep -E '^(Benchmark|goos|goarch|cpu)' >> "$work/$side.txt"
       done
     done
+    # After the test binaries' goos, goarch and cpu lines, so that every
+    # round's CLI samples share one configuration and one benchstat table
+    # (run first, the first round's came before any such line and made a
+    # table of their own). No pkg lines are kept: the packages moved
+    # between the commits compared.
+    cli "$side" >> "$work/$side.txt"
   done
 done
 echo "old = $(git rev-parse --short "$old"), new = $(git rev-parse --short "$new"), $count runs each, alternating"
