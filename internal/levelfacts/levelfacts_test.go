@@ -26,9 +26,9 @@ func smallAsset(t *testing.T) *wva.Asset {
 		Method:    "by hand",
 		Targets:   map[string]float64{mechanism.LevelStrong: 0.1, mechanism.LevelLight: 0.6},
 		Epsilon:   map[string]map[string]float64{mechanism.NameBRR: {mechanism.LevelStrong: 0.4, mechanism.LevelLight: 0.6}},
-		Weighting: wva.WeightTyped, Prior: "counts", HeldOut: "a text",
+		Weighting: wva.WeightTyped, Objective: wva.ObjectiveTop1, Prior: "counts", HeldOut: "a text",
 		Measured: map[string]map[string]wva.LevelFacts{mechanism.NameBRR: {mechanism.LevelStrong: {
-			Kept: 0.123, WorstWord: "you", WorstKept: 0.5,
+			Kept: 0.123, WorstWord: "you", WorstKept: 0.5, Top1: 0.111,
 			HeldOut: &wva.HeldOutFacts{Tokens: 10, Kept: wva.Rate{Rate: 0.1, Lo: 0.05, Hi: 0.2}, Top1: wva.Rate{Rate: 0.3, Lo: 0.2, Hi: 0.4},
 				Top5: wva.Rate{Rate: 0.4, Lo: 0.3, Hi: 0.5}, Bound: "lower"},
 		}}},
@@ -78,7 +78,7 @@ func TestRows(t *testing.T) {
 	if err := WriteText(&out, a, rows, s); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"0.123", `"you" 0.50`, "≥ 0.300 [0.200,0.400]", "0.100 [0.050,0.200]", "typed word tokens", "counts", "a text"} {
+	for _, want := range []string{"0.123", `"you" 0.50`, "≥ 0.300 [0.200,0.400]", "0.100 [0.050,0.200]", "0.111", "what an attacker recovers", "typed word tokens", "counts", "a text"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("text output lacks %q:\n%s", want, out.String())
 		}
@@ -87,7 +87,7 @@ func TestRows(t *testing.T) {
 	if err := WriteMarkdown(&out, a, rows, s); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "| brr (ε hamming) | strong | 0.4 | 0.123 |") || strings.Count(out.String(), "\n| brr") != 2 {
+	if !strings.Contains(out.String(), "| brr (ε hamming) | strong | 0.4 | 0.111 | 0.123 |") || strings.Count(out.String(), "\n| brr") != 2 {
 		t.Errorf("markdown:\n%s", out.String())
 	}
 	// At a given ε: no level, no facts.

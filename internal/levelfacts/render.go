@@ -13,15 +13,15 @@ import (
 // followed by a legend naming the asset's weighting and held-out text.
 func WriteText(w io.Writer, a *wva.Asset, rows []Row, s Sample) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "mechanism\tlevel\tε\tmetric\tkept (typed)\tworst word\theld-out kept\tattack top-1\tattack top-5\tmean N_w\tmean S_w\tε·P_avg per word\n")
+	fmt.Fprintf(tw, "mechanism\tlevel\tε\tmetric\ttop-1 (typed)\tkept (typed)\tworst word\theld-out kept\tattack top-1\tattack top-5\tmean N_w\tmean S_w\tε·P_avg per word\n")
 	for _, r := range rows {
 		level := r.Level
 		if level == "" {
 			level = "-"
 		}
 		kept, worst, held, top1, top5 := cells(a, r, plainRate, plainBound)
-		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%.1f\t%s\n",
-			r.Mechanism, level, r.Epsilon, r.Metric, kept, worst, held, top1, top5, r.N, r.S, cost(r))
+		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%.1f\t%s\n",
+			r.Mechanism, level, r.Epsilon, r.Metric, typedTop1(r), kept, worst, held, top1, top5, r.N, r.S, cost(r))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -34,16 +34,16 @@ func WriteText(w io.Writer, a *wva.Asset, rows []Row, s Sample) error {
 // and level, followed by the legend.
 func WriteMarkdown(w io.Writer, a *wva.Asset, rows []Row, s Sample) error {
 	var b strings.Builder
-	b.WriteString("| mechanism | level | ε | kept (typed) | worst word | held-out kept | attack top-1 | attack top-5 | mean N_w | mean S_w | ε·P_avg per word |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| mechanism | level | ε | top-1 (typed) | kept (typed) | worst word | held-out kept | attack top-1 | attack top-5 | mean N_w | mean S_w | ε·P_avg per word |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		kept, worst, held, top1, top5 := cells(a, r, mdRate, mdBound)
 		level := r.Level
 		if level == "" {
 			level = "—"
 		}
-		fmt.Fprintf(&b, "| %s (ε %s) | %s | %.4g | %s | %s | %s | %s | %s | %.3f | %.1f | %s |\n",
-			r.Mechanism, r.Metric, level, r.Epsilon, kept, worst, held, top1, top5, r.N, r.S, cost(r))
+		fmt.Fprintf(&b, "| %s (ε %s) | %s | %.4g | %s | %s | %s | %s | %s | %s | %.3f | %.1f | %s |\n",
+			r.Mechanism, r.Metric, level, r.Epsilon, typedTop1(r), kept, worst, held, top1, top5, r.N, r.S, cost(r))
 	}
 	fmt.Fprintf(&b, "\n%s\n", legend(a, s))
 	_, err := io.WriteString(w, b.String())
@@ -76,6 +76,15 @@ func cells(a *wva.Asset, r Row, rate func(wva.Rate) string, bound func(lo, hi fl
 	return
 }
 
+// typedTop1 is the calibration's estimate of the attacker's recovery
+// on typed text; "—" when the builder did not measure it.
+func typedTop1(r Row) string {
+	if r.Facts == nil || r.Facts.Top1 == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f", r.Facts.Top1)
+}
+
 func plainRate(r wva.Rate) string { return fmt.Sprintf("%.3f [%.3f,%.3f]", r.Rate, r.Lo, r.Hi) }
 func mdRate(r wva.Rate) string    { return fmt.Sprintf("%.3f (%.3f–%.3f)", r.Rate, r.Lo, r.Hi) }
 
@@ -97,6 +106,18 @@ func legend(a *wva.Asset, s Sample) string {
 	switch {
 	case p == nil:
 		b.WriteString("It carries no presets. ")
+	case p.Weighting == wva.WeightTyped && p.Objective == wva.ObjectiveTop1:
+		fmt.Fprintf(&b, "Levels are calibrated on what an attacker recovers from typed text: each level's ε is the one at which the one-word attacker described below, with inputs drawn from the word frequencies (%s), recovers the level's target share of typed words with its first guess (top-1 (typed), the builder's estimate at the level's ε), the same target for every mechanism; kept (typed) is the share of typed word tokens released unchanged there. The levels' targets are", p.Prior)
+		for i, l := range Levels {
+			if t, ok := p.Targets[l]; ok {
+				sep := ","
+				if i == 0 {
+					sep = ""
+				}
+				fmt.Fprintf(&b, "%s %s %.2f", sep, l, t)
+			}
+		}
+		b.WriteString("; a level a mechanism cannot reach at any ε is left out. ")
 	case p.Weighting == wva.WeightTyped:
 		fmt.Fprintf(&b, "Levels are calibrated on typed text: kept (typed) is the share of typed word tokens released unchanged, each word weighted by its frequency (%s), as the builder estimated it at the level's ε; the levels' targets are", p.Prior)
 		for i, l := range Levels {

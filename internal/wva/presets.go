@@ -15,7 +15,8 @@ import (
 type Presets struct {
 	// Method says how the values were found, for humans.
 	Method string `json:"method"`
-	// Targets maps each level name to the mean N_w it was calibrated to.
+	// Targets maps each level name to the value it was calibrated to:
+	// what Objective names, under the weighting.
 	Targets map[string]float64 `json:"targets"`
 	// Epsilon maps a mechanism name, then a level name, to ε in that
 	// mechanism's metric. A mechanism may lack a level it cannot reach.
@@ -27,6 +28,11 @@ type Presets struct {
 	Weighting string `json:"weighting,omitempty"`
 	// Prior names the word frequencies a typed calibration weighed by.
 	Prior string `json:"prior,omitempty"`
+	// Objective says what a target measures: "" (ObjectiveKept) the
+	// share of words released unchanged; ObjectiveTop1 the top-1
+	// recovery of the Bayes-optimal one-word attacker who knows the
+	// mechanism, ε and the prior (typed weighting only).
+	Objective string `json:"objective,omitempty"`
 	// Measured holds, per mechanism and level, what the builder measured
 	// at the preset's ε (format 3.1); nil when it measured nothing.
 	Measured map[string]map[string]LevelFacts `json:"measured,omitempty"`
@@ -40,6 +46,12 @@ const (
 	WeightTyped   = "typed"
 )
 
+// The objectives of Presets.Objective.
+const (
+	ObjectiveKept = ""
+	ObjectiveTop1 = "top1"
+)
+
 // LevelFacts are the measurements of one mechanism at one level's ε.
 type LevelFacts struct {
 	// Kept is the calibration's estimate of the level's share: the mean
@@ -51,6 +63,10 @@ type LevelFacts struct {
 	// word a level protects least.
 	WorstWord string  `json:"worstWord,omitempty"`
 	WorstKept float64 `json:"worstKept,omitempty"`
+	// Top1 is the calibration's estimate of the one-word attacker's
+	// top-1 recovery under the prior (ObjectiveTop1); 0 when the
+	// calibration did not measure it.
+	Top1 float64 `json:"top1,omitempty"`
 	// HeldOut are the measurements on held-out text; nil when none.
 	HeldOut *HeldOutFacts `json:"heldOutFacts,omitempty"`
 }
@@ -141,6 +157,10 @@ func checkPresets(h *Header) string {
 	switch {
 	case p.Weighting != WeightUniform && p.Weighting != WeightTyped:
 		return "presets weighting " + quote(p.Weighting) + " unknown"
+	case p.Objective != ObjectiveKept && p.Objective != ObjectiveTop1:
+		return "presets objective " + quote(p.Objective) + " unknown"
+	case p.Objective == ObjectiveTop1 && p.Weighting != WeightTyped:
+		return "presets objective " + quote(p.Objective) + " needs the typed weighting"
 	case len(p.Prior) > maxPresetMethod || len(p.HeldOut) > maxPresetMethod:
 		return "presets prior or held-out name too long"
 	case len(p.Measured) > maxPresetNames:
@@ -163,6 +183,8 @@ func (f LevelFacts) problem() string {
 	switch {
 	case !unit(f.Kept) || !unit(f.WorstKept):
 		return "kept share outside [0, 1]"
+	case !unit(f.Top1):
+		return "top-1 recovery outside [0, 1]"
 	case len(f.WorstWord) > MaxWordLen:
 		return "worst word too long"
 	case f.HeldOut == nil:

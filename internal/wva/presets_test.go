@@ -14,10 +14,11 @@ func goodPresets() *Presets {
 		Targets:   map[string]float64{"strong": 0.1, "light": 0.6},
 		Epsilon:   map[string]map[string]float64{"brr": {"strong": 0.39, "light": 0.6}, "1dg": {"strong": 0.19}},
 		Weighting: WeightTyped,
+		Objective: ObjectiveTop1,
 		Prior:     "word counts",
 		HeldOut:   "some text",
 		Measured: map[string]map[string]LevelFacts{"brr": {"strong": {
-			Kept: 0.1, WorstWord: "you", WorstKept: 0.4,
+			Kept: 0.1, WorstWord: "you", WorstKept: 0.4, Top1: 0.11,
 			HeldOut: &HeldOutFacts{Tokens: 100, Kept: Rate{0.1, 0.05, 0.2}, Top1: Rate{0.2, 0.1, 0.3}, Top5: Rate{0.3, 0.2, 0.4},
 				Baseline1: Rate{0.04, 0.01, 0.1}, Baseline5: Rate{0.1, 0.05, 0.2}, Bound: "lower"},
 		}}},
@@ -39,7 +40,7 @@ func TestPresetsRoundTrip(t *testing.T) {
 	if p == nil || p.Method != "bisection on log ε" || p.Targets["light"] != 0.6 || p.Epsilon["brr"]["strong"] != 0.39 || len(p.Epsilon["1dg"]) != 1 {
 		t.Fatalf("presets after round trip: %+v", p)
 	}
-	if p.Weighting != WeightTyped || p.Measured["brr"]["strong"].WorstWord != "you" || *heldOut(p) != *heldOut(goodPresets()) {
+	if p.Weighting != WeightTyped || p.Objective != ObjectiveTop1 || p.Measured["brr"]["strong"].Top1 != 0.11 || p.Measured["brr"]["strong"].WorstWord != "you" || *heldOut(p) != *heldOut(goodPresets()) {
 		t.Fatalf("measurements after round trip: %+v", p.Measured)
 	}
 	a.Header.Presets = nil
@@ -75,6 +76,9 @@ func TestPresetsValidated(t *testing.T) {
 		{"long mechanism name", func(p *Presets) { p.Epsilon[strings.Repeat("m", 65)] = nil }},
 		{"long method", func(p *Presets) { p.Method = strings.Repeat("x", 5000) }},
 		{"unknown weighting", func(p *Presets) { p.Weighting = "zipf" }},
+		{"unknown objective", func(p *Presets) { p.Objective = "top2" }},
+		{"top-1 objective, uniform weighting", func(p *Presets) { p.Weighting = WeightUniform }},
+		{"top-1 above 1", func(p *Presets) { p.Measured["brr"]["light"] = LevelFacts{Kept: 0.5, Top1: 1.01} }},
 		{"long prior", func(p *Presets) { p.Prior = strings.Repeat("x", 5000) }},
 		{"measured without a preset", func(p *Presets) { p.Measured["1dg"] = map[string]LevelFacts{"light": {Kept: 0.5}} }},
 		{"kept above 1", func(p *Presets) { p.Measured["brr"]["light"] = LevelFacts{Kept: 1.5} }},

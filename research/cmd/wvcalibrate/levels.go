@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/wordveil/wordveil/internal/levelfacts"
 	"github.com/wordveil/wordveil/internal/wva"
@@ -22,7 +23,17 @@ func namedLevels(out io.Writer, a *wva.Asset) error {
 	p := a.Header.Presets
 	fmt.Fprintf(out, "## Named levels\n\n"+
 		"The ε of each level was calibrated by the asset builder and is stored in the asset (`mechanism.Preset`): %s.\n\n", p.Method)
-	if p.Weighting == wva.WeightTyped {
+	switch {
+	case p.Weighting == wva.WeightTyped && p.Objective == wva.ObjectiveTop1:
+		fmt.Fprintf(out, "So a level means the same protection for every mechanism on what people type: an attacker who knows "+
+			"the mechanism, ε and how often each word is typed, and sees one released word, recovers the same share of typed "+
+			"words with its first guess (the level's target: %s). The share of words released unchanged is no longer the "+
+			"target but a fact beside it (kept (typed)): against a mechanism that releases near neighbours from short lists "+
+			"(1-Diffractor, CusText) the attacker also recovers many of the words that were changed, so such a mechanism "+
+			"needs a smaller ε, and keeps fewer words, to give the same protection. A level that even ε → 0 cannot reach is "+
+			"not offered. The frequencies are %s. The uniform mean N_w of the papers is kept beside it: it weighs "+
+			"a rare word as much as \"the\", and typed text is mostly frequent words.\n\n", targets(p), p.Prior)
+	case p.Weighting == wva.WeightTyped:
 		fmt.Fprintf(out, "So a level means the same thing for every mechanism on what people type: the same share of typed "+
 			"words comes back unchanged. The frequencies are %s. The uniform mean N_w of the papers is kept beside it: it weighs "+
 			"a rare word as much as \"the\", and typed text is mostly frequent words.\n\n", p.Prior)
@@ -45,6 +56,17 @@ func namedLevels(out io.Writer, a *wva.Asset) error {
 	}
 	fmt.Fprintf(out, "%s\n", statsEnd)
 	return capsBuy(out, rows)
+}
+
+// targets lists the levels' targets, strongest first.
+func targets(p *wva.Presets) string {
+	var parts []string
+	for _, l := range levelfacts.Levels {
+		if t, ok := p.Targets[l]; ok {
+			parts = append(parts, fmt.Sprintf("%s %.2f", l, t))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // capWords is the example cap of capsBuy: 500 words a day.
