@@ -493,13 +493,16 @@ func (t *tight) chunk(c, lo, hi int, cfg TightConfig, g *guesses) chunkResult {
 			}
 		}
 		if g != nil {
-			// The posteriors of the k best guesses, summed for each k.
+			// The posteriors of the k best guesses, summed for each k (a
+			// list shorter than k: all of it).
 			gs = g.of(int32(y), gs[:0])
 			var got float64
-			for k, gy := range gs {
-				if p := t.pos[gy]; p >= 0 {
-					if s := t.pi[p] * t.like[hamming.Distance(z, t.sc[p])]; s > 0 && s >= cut {
-						got += s / sum
+			for k := range g.k {
+				if k < len(gs) {
+					if p := t.pos[gs[k]]; p >= 0 {
+						if s := t.pi[p] * t.like[hamming.Distance(z, t.sc[p])]; s > 0 && s >= cut {
+							got += s / sum
+						}
 					}
 				}
 				r.fitted[k] += got
