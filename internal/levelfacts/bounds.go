@@ -7,17 +7,19 @@ import (
 )
 
 // attackBound is a two-sided bound on the best one-word attacker's top-1
-// recovery against a mechanism at one ε on one asset, where the asset's
-// own facts give only a lower bound (BRR: its law has no closed form). It
-// was measured offline by the research module's eval brrbound on the
-// held-out text's tokens: each side holds with probability at least
-// 1 − delta, for an attacker who knows the text's word frequencies, so it
-// bounds the table's attacker, who knows less, from above too.
+// (lo, hi) and top-5 (lo5, hi5) recovery against a mechanism at one ε on
+// one asset, where the asset's own facts give only a lower bound (BRR:
+// its law has no closed form). It was measured offline by the research
+// module's eval brrbound on the held-out text's tokens: each side holds
+// with probability at least 1 − delta, for an attacker who knows the
+// text's word frequencies, so it bounds the table's attacker, who knows
+// less, from above too.
 type attackBound struct {
 	asset            string // hex SHA-256 of the asset measured
 	mechanism, level string
 	epsilon          float64
 	lo, hi           float64
+	lo5, hi5         float64 // hi5 = 0: top-5 not measured (an upper bound never is 0)
 	draws            int
 	delta            float64
 }

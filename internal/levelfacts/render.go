@@ -53,7 +53,7 @@ func WriteMarkdown(w io.Writer, a *wva.Asset, rows []Row, s Sample) error {
 // cells formats the recorded facts of r; "—" where there are none. Where
 // the facts give only a lower bound and a two-sided bound was measured
 // for r on a (boundFor), top-1 is that interval, its lower end the larger
-// of the two lower bounds.
+// of the two lower bounds, and so is top-5 where its bound was measured.
 func cells(a *wva.Asset, r Row, rate func(wva.Rate) string, bound func(lo, hi float64) string) (kept, worst, held, top1, top5 string) {
 	kept, worst, held, top1, top5 = "—", "—", "—", "—", "—"
 	f := r.Facts
@@ -70,6 +70,9 @@ func cells(a *wva.Asset, r Row, rate func(wva.Rate) string, bound func(lo, hi fl
 			top1, top5 = "≥ "+top1, "≥ "+top5
 			if b, ok := boundFor(a, r); ok {
 				top1 = bound(max(b.lo, h.Top1.Lo), b.hi)
+				if b.hi5 > 0 {
+					top5 = bound(max(b.lo5, h.Top5.Lo), b.hi5)
+				}
 			}
 		}
 	}
@@ -137,7 +140,7 @@ func legend(a *wva.Asset, s Sample) string {
 	if p != nil && p.HeldOut != "" {
 		fmt.Fprintf(&b, "Held-out kept and attack: measured on %s, each in-vocabulary token privatized once; attack top-k is the share of tokens a reconstruction attacker who knows the mechanism, ε and the word frequencies recovers among its k best guesses from the output word alone; intervals are 95%% confidence intervals (Wilson); ≥ marks a lower bound: BRR's law has no closed form, so its attacker is the better of one that learned the law from sampled draws and one that guesses the released word itself. ", p.HeldOut)
 		if hasBound(a) {
-			b.WriteString("\"Between\" gives a two-sided bound on the best one-word attacker's top-1 instead, measured offline on the same held-out tokens (research module, eval brrbound; docs/eval/README.md): each end holds with probability at least 0.975, for an attacker who knows the text's own word frequencies. ")
+			b.WriteString("\"Between\" gives a two-sided bound on the best one-word attacker's top-1 (or top-5) instead, measured offline on the same held-out tokens (research module, eval brrbound; docs/eval/README.md): each end holds with probability at least 0.975, for an attacker who knows the text's own word frequencies. ")
 		}
 	}
 	fmt.Fprintf(&b, "Mean N_w and S_w: the papers' plausible deniability on %d words drawn uniformly from the vocabulary (seeded), %d draws each. ε·P_avg: the metric loss a ledger is charged per fresh word (it compares ε within one mechanism, not across mechanisms).", s.Words, s.Draws)

@@ -28,30 +28,46 @@ const (
 	brrBoundTau     = 1e-3
 	brrBoundSeed    = 27
 	brrBoundResults = "docs/eval/brr-bound.jsonl"
+	// brrBoundTopK is the k of the second interval recorded: the top-k
+	// column of `wordveil stats`.
+	brrBoundTopK = 5
 )
 
-// brrBoundRecord is one line of the results file: one level's interval.
+// brrBoundRecord is one line of the results file: one level's top-1
+// interval (lo, hi) and top-5 interval.
 type brrBoundRecord struct {
-	Kind        string  `json:"kind"` // "brr-bound"
-	Level       string  `json:"level"`
-	Epsilon     float64 `json:"epsilon"`
-	Lo          float64 `json:"lo"`
-	Hi          float64 `json:"hi"`
-	Fitted      float64 `json:"fitted"`
-	PlugIn      float64 `json:"plug_in"`
-	DevLo       float64 `json:"dev_lo"`
-	DevHi       float64 `json:"dev_hi"`
-	Tau         float64 `json:"tau"`
-	Delta       float64 `json:"delta"`
-	Draws       int     `json:"draws"`
-	Pairs       int     `json:"pairs"`
-	Columns     int     `json:"columns"`
-	Seed        uint64  `json:"seed"`
-	Asset       string  `json:"asset"`
-	AssetSHA256 string  `json:"asset_sha256"`
-	Prior       string  `json:"prior"`
-	Seconds     float64 `json:"seconds"`
-	Command     string  `json:"command"`
+	Kind    string  `json:"kind"` // "brr-bound"
+	Level   string  `json:"level"`
+	Epsilon float64 `json:"epsilon"`
+	Lo      float64 `json:"lo"`
+	Hi      float64 `json:"hi"`
+	Fitted  float64 `json:"fitted"`
+	PlugIn  float64 `json:"plug_in"`
+	DevLo   float64 `json:"dev_lo"`
+	DevHi   float64 `json:"dev_hi"`
+	Tau     float64 `json:"tau"`
+	Delta   float64 `json:"delta"`
+	Draws   int     `json:"draws"`
+	Pairs   int     `json:"pairs"`
+	Columns int     `json:"columns"`
+	// Top5 is the top-5 interval from the same draws; nil on lines
+	// written before it was recorded (they are measured again).
+	Top5        *brrBoundSide `json:"top5,omitempty"`
+	Seed        uint64        `json:"seed"`
+	Asset       string        `json:"asset"`
+	AssetSHA256 string        `json:"asset_sha256"`
+	Prior       string        `json:"prior"`
+	Seconds     float64       `json:"seconds"`
+	Command     string        `json:"command"`
+}
+
+// brrBoundSide is a top-k interval and the estimates behind it
+// (brrbound.KBound).
+type brrBoundSide struct {
+	Lo     float64 `json:"lo"`
+	Hi     float64 `json:"hi"`
+	Fitted float64 `json:"fitted"`
+	PlugIn float64 `json:"plug_in"`
 }
 
 // same reports whether r was measured as the run at hand would measure
@@ -61,8 +77,8 @@ func (r brrBoundRecord) same(o brrBoundRecord) bool {
 		r.Tau == o.Tau && r.Delta == o.Delta && r.Seed == o.Seed && r.AssetSHA256 == o.AssetSHA256 && r.Prior == o.Prior
 }
 
-// evalBRRBound bounds the Bayes-optimal one-word attacker's top-1
-// recovery against BRR at the embedded asset's presets from both sides
+// evalBRRBound bounds the Bayes-optimal one-word attacker's top-1 and
+// top-5 recovery against BRR at the embedded asset's presets from both sides
 // (brrbound.Tight), for inputs drawn from the held-out text's tokens
 // (the attacker knows their frequencies). Resumable: a level whose line
 // in the results file was measured with the same asset, ε and flags is
@@ -132,14 +148,16 @@ func evalBRRBound(args []string, stderr io.Writer) error {
 		binary.LittleEndian.PutUint64(key[:8], *seed)
 		key = sha256.Sum256(append(key[:], "brrbound/"+level...))
 		b, err := brrbound.Tight(brrbound.Setup{Codes: a.Codes, Allowed: allowed, Epsilon: eps, Prior: prior},
-			brrbound.TightConfig{Draws: *draws, Delta: *delta, Tau: *tau, Workers: *workers, Key: key})
+			brrbound.TightConfig{Draws: *draws, Delta: *delta, Tau: *tau, Workers: *workers, Key: key, TopK: brrBoundTopK})
 		if err != nil {
 			return err
 		}
 		r.Lo, r.Hi, r.Fitted, r.PlugIn, r.DevLo, r.DevHi = b.Lo, b.Hi, b.Fitted, b.PlugIn, b.DevLo, b.DevHi
+		k := b.TopK[brrBoundTopK-1]
+		r.Top5 = &brrBoundSide{Lo: k.Lo, Hi: k.Hi, Fitted: k.Fitted, PlugIn: k.PlugIn}
 		r.Pairs, r.Columns, r.Seconds = b.Pairs, b.Columns, time.Since(t0).Seconds()
-		fmt.Fprintf(stderr, "eval brrbound: %s (ε %.4f): [%.4f, %.4f] (fitted %.4f, plug-in %.4f; %d pairs) in %s\n",
-			level, eps, b.Lo, b.Hi, b.Fitted, b.PlugIn, b.Pairs, time.Since(t0).Round(time.Second))
+		fmt.Fprintf(stderr, "eval brrbound: %s (ε %.4f): top-1 [%.4f, %.4f] (fitted %.4f, plug-in %.4f), top-5 [%.4f, %.4f] (fitted %.4f, plug-in %.4f); %d pairs, in %s\n",
+			level, eps, b.Lo, b.Hi, b.Fitted, b.PlugIn, k.Lo, k.Hi, k.Fitted, k.PlugIn, b.Pairs, time.Since(t0).Round(time.Second))
 		out = append(out, r)
 		// Written after every level, so that an interrupted run resumes.
 		if err := writeBRRBound(*results, append(out, rest(old, out)...)); err != nil {
@@ -159,9 +177,11 @@ func countPositive(p []float64) int {
 	return n
 }
 
+// findBRRBound returns old's record measured as r would be, with its
+// top-5 interval (a line without one predates it: measured again).
 func findBRRBound(old []brrBoundRecord, r brrBoundRecord) (brrBoundRecord, bool) {
 	for _, o := range old {
-		if o.same(r) {
+		if o.same(r) && o.Top5 != nil {
 			return o, true
 		}
 	}

@@ -43,15 +43,36 @@
 // a column's maximum loses less than τ per draw it holds, τ in all, which
 // is added. Lower end: the attacker fitted on the first half (argmax of
 // its column), measured on the second half by the posterior of its guess
-// (unbiased for its recovery), minus Hoeffding's deviation. The width
+// (unbiased for its recovery), minus Hoeffding's deviation.
+//
+// Top-k (TightConfig.TopK, k ≤ MaxK) from the same draws: the optimum
+// R_k* = Σ_y (sum of the k largest π(w)·P(y|w)). Upper end: the plug-in
+// Σ_y (sum of the k largest â(y, w)) is convex in the estimates (a sum
+// of the k largest of linear functions), so Jensen gives E ≥ R_k*; one
+// draw moves it by at most 1/M (its posteriors sum to at most 1:
+// removing them from one column lowers that column's top-k sum by at
+// most 1/M, adding them to another raises its by at most 1/M), so
+// McDiarmid adds the same sqrt(ln(1/δ)/(2M)); each of a column's k
+// entries loses less than n_y·τ/M to the cut, so k·τ is added. Lower
+// end: the attacker fitted on the first half guesses, for each output,
+// its k largest â (ties to the lower id; padded with the echo, the
+// released word itself, where the column holds fewer than k words and
+// not the echo), measured on the second half by the sum of the
+// posteriors of its k guesses: unbiased for its top-k recovery, which is
+// at most R_k*, and each draw's term lies in [0, 1] (posteriors of
+// distinct words), so Hoeffding subtracts the same deviation. Each k's
+// interval holds at 1 − 2δ on its own. The width
 // left is the plug-in's upward bias, which falls as 1/sqrt(M) (0.118 at
 // 2^16 draws, 0.063 at 2^18 on the real asset at strong), plus the
 // fitted attacker's regret. On the embedded asset at its presets, inputs
 // drawn from the held-out text's tokens, 2^20 draws per level (eval
 // brrbound, docs/eval/brr-bound.jsonl; 7 min 41 s of CPU for the three
 // levels on this project's shared 2-core machine): [0.110, 0.140] at
-// strong, [0.303, 0.335] at balanced, [0.605, 0.630] at light. On the small vocabulary of the tests the
-// interval is about 0.015 wide at 2^16 draws and holds the optimum; a
-// bound that drops the τ term, and a plug-in taken as an attacker's
-// recovery, are caught by the same check.
+// strong, [0.303, 0.335] at balanced, [0.605, 0.630] at light (top-1).
+// On the small vocabulary of the tests (100 words) the interval is about
+// 0.015 wide at 2^16 draws for top-1 and 0.02 for top-5, holds the
+// optimum at both, and the fitted attacker recovers at least 0.98 of it;
+// a bound that drops the k·τ term, and a plug-in taken as an attacker's
+// recovery (the fitted attacker measured on the draws it was fitted on),
+// are caught by the same check.
 package brrbound

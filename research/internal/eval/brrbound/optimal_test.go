@@ -90,6 +90,24 @@ func (s *small) optimum() float64 {
 	return v
 }
 
+// optimumK is the Bayes attacker's top-k recovery on the estimated law,
+// Σ_y (sum of the k largest π(x)·P(y|x) over x): biased upwards, like
+// optimum (which is optimumK(1)).
+func (s *small) optimumK(k int) float64 {
+	v := 0.0
+	col := make([]float64, len(s.law))
+	for y := range s.law {
+		for x := range s.law {
+			col[x] = s.prior[x] * s.law[x][y]
+		}
+		slices.SortFunc(col, func(a, b float64) int { return cmp.Compare(b, a) })
+		for _, p := range col[:min(k, len(col))] {
+			v += p
+		}
+	}
+	return v
+}
+
 // recovery is attacker g's top-1 recovery on the estimated law,
 // Σ_y π(g(y))·P(y|g(y)): unbiased for a g fitted on other draws.
 func (s *small) recovery(g func(y int) int) float64 {

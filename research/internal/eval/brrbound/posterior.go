@@ -44,6 +44,10 @@ type TightConfig struct {
 	Workers int
 	// Key keys the chunks' generators (chunk c: SHA-256 of Key and c).
 	Key [32]byte
+	// TopK in [0, MaxK]: also bound the top-k recovery for k = 1…TopK
+	// (TightBound.TopK), from the same draws. Zero bounds top-1 alone;
+	// the top-1 fields do not depend on it.
+	TopK int
 }
 
 // TightChunk is the number of draws of one chunk: the unit of the
@@ -66,10 +70,23 @@ type TightBound struct {
 	// pairs with an accumulated posterior; Columns the number of outputs
 	// released at least once.
 	Draws, Pairs, Columns int
+	// TopK[k−1], for k = 1…TightConfig.TopK, bounds the Bayes-optimal
+	// top-k recovery R_k* = Σ_y (sum of the k largest π(x)·P(y|x) over x)
+	// the same way, each with probability at least 1 − 2·Delta (TopK[0]
+	// repeats the top-1 fields); the rest are zero. DevHi and DevLo are
+	// the same for every k; Hi adds k·Tau.
+	TopK [MaxK]KBound
+}
+
+// KBound is one k's interval [Lo, Hi] and the estimates behind it (as
+// in TightBound).
+type KBound struct {
+	Lo, Hi, PlugIn, Fitted float64
 }
 
 // Tight bounds the Bayes-optimal top-1 recovery of a one-word attacker
-// against BRR for inputs drawn from the prior, from both sides.
+// against BRR for inputs drawn from the prior, from both sides, and its
+// top-k recovery for k up to cfg.TopK.
 //
 // The draws. Each draw takes an input x ~ π, its noisy code z and the
 // released word y = nearest allowed word to z (ties uniform), exactly as
@@ -96,6 +113,24 @@ type TightBound struct {
 // posterior below Tau counts 0, which only lowers it); each term lies in
 // [0, 1], so Hoeffding subtracts sqrt(ln(1/δ)/(2·M_B)).
 //
+// Top-k (cfg.TopK), from the same draws: the attacker guesses k
+// distinct words per output, and the optimum R_k* takes each column's k
+// largest π(w)·P(y|w). Hi: the plug-in Σ_y (sum of the k largest
+// â(y, w)) is convex in the estimates (a sum of the k largest of linear
+// functions), so Jensen applies again; one draw still moves it by at
+// most 1/M (a column's top-k sum moves by at most the ℓ1 change of the
+// column, and the draw's posteriors sum to at most 1: removed from one
+// column, which loses at most 1/M, added to one, which gains at most
+// 1/M), so the deviation is the same; each of the k entries of a column
+// loses less than n_y·Tau/M to the cut, so k·Tau is added. Lo: the
+// fitted attacker guesses each output's k largest â_A (ties to the lower
+// id; padded with the echo where the column holds fewer than k words and
+// not the echo), measured on the second half by the sum of the
+// posteriors of its k guesses: each draw's term lies in [0, 1] (distinct
+// words' posteriors), so Hoeffding's deviation is the same too. Each k's
+// interval holds with probability at least 1 − 2δ on its own (not
+// jointly over k).
+//
 // Unlike Law.Bounds, no pair's law is estimated from its own rare
 // releases: every draw informs every word's column entry through its
 // posterior, which is why the plug-in's upward bias is small.
@@ -111,7 +146,10 @@ func Tight(s Setup, cfg TightConfig) (TightBound, error) {
 		return TightBound{}, fmt.Errorf("%w: δ = %v, want in (0, 1)", ErrInvalid, cfg.Delta)
 	case !(cfg.Tau >= 0 && cfg.Tau < 1):
 		return TightBound{}, fmt.Errorf("%w: τ = %v, want in [0, 1)", ErrInvalid, cfg.Tau)
+	case cfg.TopK < 0 || cfg.TopK > MaxK:
+		return TightBound{}, fmt.Errorf("%w: top-%d, want k in [0, %d]", ErrInvalid, cfg.TopK, MaxK)
 	}
+	k := max(1, cfg.TopK)
 	w := cfg.Workers
 	if w < 1 {
 		w = runtime.NumCPU()
@@ -122,41 +160,63 @@ func Tight(s Setup, cfg TightConfig) (TightBound, error) {
 	if err != nil {
 		return TightBound{}, err
 	}
-	g := fit(accA)
+	g := fit(accA, k)
 	accB, fitted, err := t.run(half, cfg.Draws, cfg, w, g)
 	if err != nil {
 		return TightBound{}, err
 	}
-	for k, v := range accB {
-		accA[k] += v
+	for key, v := range accB {
+		accA[key] += v
 	}
 	m := float64(cfg.Draws)
-	top := map[int32]float64{}
-	for k, v := range accA {
-		y := int32(k >> 32)
-		top[y] = max(top[y], v)
+	// Each column's k largest entries (their sums do not depend on the
+	// map's order), summed in output order: the same bits every time.
+	top := map[int32]*[MaxK]float64{}
+	for key, v := range accA {
+		y := int32(key >> 32)
+		c := top[y]
+		if c == nil {
+			c = new([MaxK]float64)
+			top[y] = c
+		}
+		for i := range k {
+			if v > c[i] {
+				copy(c[i+1:k], c[i:k-1])
+				c[i] = v
+				break
+			}
+		}
 	}
-	// Summed in output order: the same bits whatever the map's order.
 	cols := make([]int32, 0, len(top))
 	for y := range top {
 		cols = append(cols, y)
 	}
 	slices.Sort(cols)
-	var plug float64
+	var plug [MaxK]float64
 	for _, y := range cols {
-		plug += top[y]
+		var s float64
+		for i, v := range top[y][:k] {
+			s += v
+			plug[i] += s
+		}
 	}
-	plug /= m
 	mb := float64(cfg.Draws - half)
-	fitted /= mb
 	ln := math.Log(1 / cfg.Delta)
 	b := TightBound{
-		PlugIn: plug, Fitted: fitted,
 		DevHi: math.Sqrt(ln / (2 * m)), DevLo: math.Sqrt(ln / (2 * mb)),
 		Draws: cfg.Draws, Pairs: len(accA), Columns: len(top),
 	}
-	b.Hi = min(1, plug+b.DevHi+cfg.Tau)
-	b.Lo = max(0, fitted-b.DevLo)
+	for i := range k {
+		kb := KBound{PlugIn: plug[i] / m, Fitted: fitted[i] / mb}
+		kb.Hi = min(1, kb.PlugIn+b.DevHi+float64(i+1)*cfg.Tau)
+		kb.Lo = max(0, kb.Fitted-b.DevLo)
+		if i < cfg.TopK {
+			b.TopK[i] = kb
+		}
+		if i == 0 {
+			b.Lo, b.Hi, b.PlugIn, b.Fitted = kb.Lo, kb.Hi, kb.PlugIn, kb.Fitted
+		}
+	}
 	return b, nil
 }
 
@@ -309,15 +369,16 @@ func (t *tight) release(x int, src interface{ Uint64() uint64 }) (hamming.Code, 
 // chunkResult is one chunk's accumulators.
 type chunkResult struct {
 	acc    map[uint64]float64 // key y<<32 | w: Σ posteriors of w over the draws releasing y
-	fitted float64            // Σ post(g(y)) (when g is set)
+	fitted [MaxK]float64      // [k−1]: Σ of the posteriors of g's k best guesses (when g is set)
 	err    error
 }
 
 // run draws chunks [from, to) of draws (in chunks of TightChunk, keyed by
 // their index) with w workers, and returns the accumulated posteriors and,
-// when g is not nil, Σ_j post_{z_j}(g(y_j)). Chunks are merged in order,
-// so the result does not depend on w.
-func (t *tight) run(from, to int, cfg TightConfig, w int, g map[int32]int32) (map[uint64]float64, float64, error) {
+// when g is not nil, for each k, Σ_j of the posteriors post_{z_j} of g's
+// k best guesses for y_j. Chunks are merged in order, so the result does
+// not depend on w.
+func (t *tight) run(from, to int, cfg TightConfig, w int, g *guesses) (map[uint64]float64, [MaxK]float64, error) {
 	first, last := from/TightChunk, (to+TightChunk-1)/TightChunk
 	n := last - first
 	results := make([]chan chunkResult, n)
@@ -346,7 +407,7 @@ func (t *tight) run(from, to int, cfg TightConfig, w int, g map[int32]int32) (ma
 		close(next)
 	}()
 	acc := map[uint64]float64{}
-	var fitted float64
+	var fitted [MaxK]float64
 	var err error
 	for i := range n {
 		r := <-results[i]
@@ -357,14 +418,16 @@ func (t *tight) run(from, to int, cfg TightConfig, w int, g map[int32]int32) (ma
 		for k, v := range r.acc {
 			acc[k] += v
 		}
-		fitted += r.fitted
+		for k, v := range r.fitted {
+			fitted[k] += v
+		}
 	}
 	wg.Wait()
 	return acc, fitted, err
 }
 
 // chunk draws draws [lo, hi) of chunk c.
-func (t *tight) chunk(c, lo, hi int, cfg TightConfig, g map[int32]int32) chunkResult {
+func (t *tight) chunk(c, lo, hi int, cfg TightConfig, g *guesses) chunkResult {
 	var key [40]byte
 	copy(key[:], cfg.Key[:])
 	binary.LittleEndian.PutUint64(key[32:], uint64(c))
@@ -373,6 +436,7 @@ func (t *tight) chunk(c, lo, hi int, cfg TightConfig, g map[int32]int32) chunkRe
 	ds := make([]int, len(t.singles))
 	hists := make([]*hamming.Histogram, len(t.groups))
 	var nbs []hamming.Neighbor
+	var gs []int32
 	for range hi - lo {
 		x := t.ids[min(sort.SearchFloat64s(t.cum, sample.UniformOpen(src)*t.total), len(t.ids)-1)]
 		z, y, err := t.release(int(x), src)
@@ -429,30 +493,76 @@ func (t *tight) chunk(c, lo, hi int, cfg TightConfig, g map[int32]int32) chunkRe
 			}
 		}
 		if g != nil {
-			gy, ok := g[int32(y)]
-			if !ok {
-				gy = int32(y) // the echo
-			}
-			if p := t.pos[gy]; p >= 0 {
-				if s := t.pi[p] * t.like[hamming.Distance(z, t.sc[p])]; s > 0 && s >= cut {
-					r.fitted += s / sum
+			// The posteriors of the k best guesses, summed for each k (a
+			// list shorter than k: all of it).
+			gs = g.of(int32(y), gs[:0])
+			var got float64
+			for k := range g.k {
+				if k < len(gs) {
+					if p := t.pos[gs[k]]; p >= 0 {
+						if s := t.pi[p] * t.like[hamming.Distance(z, t.sc[p])]; s > 0 && s >= cut {
+							got += s / sum
+						}
+					}
 				}
+				r.fitted[k] += got
 			}
 		}
 	}
 	return r
 }
 
-// fit returns the fitted attacker: for each output with an accumulated
-// posterior, the word with the largest (ties to the lower id).
-func fit(acc map[uint64]float64) map[int32]int32 {
-	best := map[int32]float64{}
-	g := map[int32]int32{}
-	for k, v := range acc {
-		y, w := int32(k>>32), int32(uint32(k))
-		if b, ok := best[y]; !ok || v > b || v == b && w < g[y] {
-			best[y], g[y] = v, w
+// guesses is the fitted attacker: its k best guesses for each output.
+type guesses struct {
+	k   int
+	col map[int32][]int32 // best first; only outputs with an accumulated posterior
+}
+
+// fit returns the fitted attacker for top-k: for each output with an
+// accumulated posterior, its k words with the largest (ties to the lower
+// id; fewer where the column has fewer).
+func fit(acc map[uint64]float64, k int) *guesses {
+	type entry struct {
+		v float64
+		w int32
+	}
+	better := func(a, b entry) bool { return a.v > b.v || a.v == b.v && a.w < b.w }
+	best := map[int32][]entry{}
+	for key, v := range acc {
+		y, e := int32(key>>32), entry{v, int32(uint32(key))}
+		c := best[y]
+		i := len(c)
+		for i > 0 && better(e, c[i-1]) {
+			i--
 		}
+		if i >= k {
+			continue
+		}
+		if len(c) < k {
+			c = append(c, entry{})
+		}
+		copy(c[i+1:], c[i:len(c)-1])
+		c[i] = e
+		best[y] = c
+	}
+	g := &guesses{k: k, col: make(map[int32][]int32, len(best))}
+	for y, c := range best {
+		ws := make([]int32, len(c))
+		for i, e := range c {
+			ws[i] = e.w
+		}
+		g.col[y] = ws
 	}
 	return g
+}
+
+// of appends to buf the attacker's guesses for output y, best first: its
+// column's, then the echo (y itself) if there are fewer than k and the
+// echo is not among them.
+func (g *guesses) of(y int32, buf []int32) []int32 {
+	buf = append(buf, g.col[y]...)
+	if len(buf) < g.k && !slices.Contains(buf, y) {
+		buf = append(buf, y)
+	}
+	return buf
 }

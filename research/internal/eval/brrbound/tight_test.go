@@ -11,11 +11,14 @@ import (
 )
 
 // TestTightBracketsOptimum: on the small vocabulary (optimal_test.go),
-// Tight's interval holds the optimum computed from the high-precision law
-// at every level and is at most 0.06 wide. The controls must fail the
-// same check: the upper end without the τ term at a large τ (a bound
-// missing mass it left out), and the plug-in on few draws taken as an
-// attacker's recovery (an in-sample "lower bound").
+// Tight's interval for top-1 and for top-5 holds the optimum computed
+// from the high-precision law at every level, and is at most 0.06 wide;
+// the fitted attacker recovers at least 0.95 of the optimum.
+// The controls must fail the same check: the upper end without the k·τ
+// term at a large τ (a bound missing mass it left out), and the plug-in
+// on few draws taken as an attacker's recovery (an in-sample "lower
+// bound": the plug-in is the fitted attacker measured on the draws it
+// was fitted on).
 func TestTightBracketsOptimum(t *testing.T) {
 	a, err := wva.Default()
 	if err != nil {
@@ -32,34 +35,80 @@ func TestTightBracketsOptimum(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := newSmall(t, n, eps, 4000, seeded.Source(1))
-		opt := s.optimum()
 		setup := Setup{Codes: s.codes, Epsilon: eps, Prior: s.prior}
 		key := [32]byte{byte(i + 1)}
-		b, err := Tight(setup, TightConfig{Draws: draws, Delta: 0.025, Tau: 1e-3, Workers: 2, Key: key})
+		b, err := Tight(setup, TightConfig{Draws: draws, Delta: 0.025, Tau: 1e-3, Workers: 2, Key: key, TopK: MaxK})
 		if err != nil {
 			t.Fatal(err)
 		}
-		cut, err := Tight(setup, TightConfig{Draws: draws, Delta: 0.025, Tau: 0.3, Workers: 2, Key: key})
+		cut, err := Tight(setup, TightConfig{Draws: draws, Delta: 0.025, Tau: 0.3, Workers: 2, Key: key, TopK: MaxK})
 		if err != nil {
 			t.Fatal(err)
 		}
-		few, err := Tight(setup, TightConfig{Draws: 1 << 9, Delta: 0.025, Workers: 2, Key: key})
+		few, err := Tight(setup, TightConfig{Draws: 1 << 9, Delta: 0.025, Workers: 2, Key: key, TopK: MaxK})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s: optimum %.4f in [%.4f, %.4f] (width %.4f; fitted %.4f, plug-in %.4f); controls: no τ term %.4f, few-draw plug-in %.4f",
-			level, opt, b.Lo, b.Hi, b.Hi-b.Lo, b.Fitted, b.PlugIn, cut.PlugIn+cut.DevHi, few.PlugIn)
-		// The optimum is itself an estimate (4000 draws per word): a
-		// slack of 0.01 covers its error.
-		const slack = 0.01
-		if !(b.Lo <= opt+slack && opt <= b.Hi+slack) || b.Hi-b.Lo > 0.06 {
-			t.Errorf("%s: optimum %.4f outside [%.4f, %.4f] or wider than 0.06", level, opt, b.Lo, b.Hi)
+		for _, k := range []int{1, MaxK} {
+			opt := s.optimumK(k)
+			kb, kc, kf := b.TopK[k-1], cut.TopK[k-1], few.TopK[k-1]
+			noTau := kc.PlugIn + cut.DevHi
+			t.Logf("%s top-%d: optimum %.4f in [%.4f, %.4f] (width %.4f; fitted %.4f = %.3f of it, plug-in %.4f); controls: no k·τ term %.4f, few-draw plug-in %.4f",
+				level, k, opt, kb.Lo, kb.Hi, kb.Hi-kb.Lo, kb.Fitted, kb.Fitted/opt, kb.PlugIn, noTau, kf.PlugIn)
+			// The optimum is itself an estimate (4000 draws per word): a
+			// slack of 0.01 covers its error.
+			const slack = 0.01
+			if !(kb.Lo <= opt+slack && opt <= kb.Hi+slack) || kb.Hi-kb.Lo > 0.06 {
+				t.Errorf("%s top-%d: optimum %.4f outside [%.4f, %.4f] or wider than 0.06", level, k, opt, kb.Lo, kb.Hi)
+			}
+			// The fitted attacker (the lower end before its deviation)
+			// reaches 0.95 of the optimum at every k.
+			if kb.Fitted < 0.95*opt {
+				t.Errorf("%s top-%d: the fitted attacker recovers %.4f, below 0.95 of the optimum %.4f", level, k, kb.Fitted, opt)
+			}
+			if opt <= noTau+slack {
+				t.Errorf("%s top-%d: control not caught: the upper end without k·τ at τ = 0.3, %.4f, holds the optimum %.4f", level, k, noTau, opt)
+			}
+			if kf.PlugIn <= opt+slack {
+				t.Errorf("%s top-%d: control not caught: the few-draw plug-in %.4f does not exceed the optimum %.4f", level, k, kf.PlugIn, opt)
+			}
 		}
-		if opt <= cut.PlugIn+cut.DevHi+slack {
-			t.Errorf("%s: control not caught: the upper end without τ at τ = 0.3, %.4f, holds the optimum %.4f", level, cut.PlugIn+cut.DevHi, opt)
+	}
+}
+
+// TestTightTopK: asking for top-k changes none of the top-1 fields, and
+// TopK[0] repeats them; both ends grow with k, also where a large τ
+// leaves columns of fewer than k words (the attacker's list is then
+// shorter than k, and its sum stays).
+func TestTightTopK(t *testing.T) {
+	s := newSmall(t, 50, 0.5, 10, seeded.Source(1))
+	setup := Setup{Codes: s.codes, Epsilon: 0.5, Prior: s.prior}
+	for _, tau := range []float64{1e-3, 0.3} {
+		cfg := TightConfig{Draws: TightChunk + 5, Delta: 0.1, Tau: tau, Workers: 2, Key: [32]byte{9}}
+		one, err := Tight(setup, cfg)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if few.PlugIn <= opt+slack {
-			t.Errorf("%s: control not caught: the few-draw plug-in %.4f does not exceed the optimum %.4f", level, few.PlugIn, opt)
+		if one.TopK != ([MaxK]KBound{}) {
+			t.Errorf("τ %v, TopK 0: TopK = %+v, want zero", tau, one.TopK)
+		}
+		cfg.TopK = MaxK
+		five, err := Tight(setup, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		top := five.TopK
+		five.TopK = [MaxK]KBound{}
+		if five != one {
+			t.Errorf("τ %v: top-1 fields with TopK 5 %+v, without %+v", tau, five, one)
+		}
+		if top[0] != (KBound{Lo: one.Lo, Hi: one.Hi, PlugIn: one.PlugIn, Fitted: one.Fitted}) {
+			t.Errorf("τ %v: TopK[0] = %+v, top-1 fields %+v", tau, top[0], one)
+		}
+		for k := 1; k < MaxK; k++ {
+			if !(top[k].Fitted >= top[k-1].Fitted && top[k].PlugIn >= top[k-1].PlugIn && top[k].Lo >= top[k-1].Lo && top[k].Hi >= top[k-1].Hi && top[k].Lo <= top[k].Hi) {
+				t.Errorf("τ %v: top-%d %+v after top-%d %+v", tau, k+1, top[k], k, top[k-1])
+			}
 		}
 	}
 }
@@ -148,6 +197,8 @@ func TestTightErrors(t *testing.T) {
 		{Setup{Codes: codes, Epsilon: 1, Prior: []float64{1, 1}}, TightConfig{Draws: 1, Delta: 0.1}},
 		{Setup{Codes: codes, Epsilon: 1, Prior: []float64{1, 1}}, TightConfig{Draws: 4, Delta: 1}},
 		{Setup{Codes: codes, Epsilon: 1, Prior: []float64{1, 1}}, TightConfig{Draws: 4, Delta: 0.1, Tau: 1}},
+		{Setup{Codes: codes, Epsilon: 1, Prior: []float64{1, 1}}, TightConfig{Draws: 4, Delta: 0.1, TopK: -1}},
+		{Setup{Codes: codes, Epsilon: 1, Prior: []float64{1, 1}}, TightConfig{Draws: 4, Delta: 0.1, TopK: MaxK + 1}},
 	} {
 		if _, err := Tight(tc.s, tc.c); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%+v %+v: err = %v, want ErrInvalid", tc.s.Prior, tc.c, err)
