@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/wordveil/wordveil/internal/levelfacts"
@@ -32,7 +34,13 @@ func namedLevels(out io.Writer, a *wva.Asset) error {
 			"(1-Diffractor, CusText) the attacker also recovers many of the words that were changed, so such a mechanism "+
 			"needs a smaller ε, and keeps fewer words, to give the same protection. A level that even ε → 0 cannot reach is "+
 			"not offered. The frequencies are %s. The uniform mean N_w of the papers is kept beside it: it weighs "+
-			"a rare word as much as \"the\", and typed text is mostly frequent words.\n\n", targets(p), p.Prior)
+			"a rare word as much as \"the\", and typed text is mostly frequent words.\n\n"+
+			"Why these targets: they are the shares of typed words kept that the levels targeted before, so a level's "+
+			"name keeps its meaning in round numbers (one word in ten recovered at strong); for the mechanisms whose "+
+			"attacker recovered about what they kept (BRR, TEM on codes, SanText) ε hardly moved, and the others now give "+
+			"the same protection by drawing more widely. Strong cannot go much lower: an attacker who ignores the output "+
+			"and guesses the most frequent word already recovers %s of the held-out tokens, and a target near that would "+
+			"leave only ε → 0.\n\n", targets(p), p.Prior, baseline(p))
 	case p.Weighting == wva.WeightTyped:
 		fmt.Fprintf(out, "So a level means the same thing for every mechanism on what people type: the same share of typed "+
 			"words comes back unchanged. The frequencies are %s. The uniform mean N_w of the papers is kept beside it: it weighs "+
@@ -67,6 +75,19 @@ func targets(p *wva.Presets) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// baseline is the held-out top-1 of the attacker who ignores the
+// output (the same in every measured cell), "—" when none was measured.
+func baseline(p *wva.Presets) string {
+	for _, m := range slices.Sorted(maps.Keys(p.Measured)) {
+		for _, l := range levelfacts.Levels {
+			if f, ok := p.Measured[m][l]; ok && f.HeldOut != nil {
+				return fmt.Sprintf("%.3f", f.HeldOut.Baseline1.Rate)
+			}
+		}
+	}
+	return "—"
 }
 
 // capWords is the example cap of capsBuy: 500 words a day.
