@@ -11,7 +11,9 @@ import (
 // with each block of codes (8 KiB, in L1 cache while they are); a longer
 // batch is answered in passes of MaxBatch. Each block's trip from memory
 // and (AVX-512) its transpose are paid once per pass: at 32 queries they
-// were about a tenth of a pass on an AMD EPYC (Zen 4), at 64 half that.
+// were about a tenth of a pass on an AMD EPYC (Zen 4), at 64 half that
+// (and no transpose once the index keeps its codes transposed:
+// lazyTransposed).
 const MaxBatch = 64
 
 // blockMarks is a set of positions in a block of codes, bit i%64 of word
@@ -144,7 +146,8 @@ func (x *Index) NearestBatch(dst []Neighbor, qs []Code, opt Options) ([]Neighbor
 		nq := min(len(qs), MaxBatch)
 		x.stats.Scans.Add(int64(nq))
 		var err error
-		if dst, err = x.scan.nearestBatch(dst, qs[:nq], &opt, sc, activeBatch); err != nil {
+		tcodes := x.tposed.get(x.scan.codes, nq)
+		if dst, err = x.scan.nearestBatch(dst, qs[:nq], &opt, sc, activeBatch, tcodes); err != nil {
 			return dst, err
 		}
 		x.observe(int(dst[len(dst)-1].Dist))
@@ -154,8 +157,9 @@ func (x *Index) NearestBatch(dst []Neighbor, qs []Code, opt Options) ([]Neighbor
 }
 
 // nearestBatch is NearestBatch's pass over the codes for at most MaxBatch
-// queries, with kernels ks.
-func (s *scan) nearestBatch(dst []Neighbor, qs []Code, opt *Options, sc *batchScratch, ks batchKernels) ([]Neighbor, error) {
+// queries, with kernels ks and, when not nil, the codes transposed
+// (transposeCodes: the AVX-512 kernel then reads each block from there).
+func (s *scan) nearestBatch(dst []Neighbor, qs []Code, opt *Options, sc *batchScratch, ks batchKernels, tcodes []uint64) ([]Neighbor, error) {
 	nq := len(qs)
 	best := sc.best[:nq]
 	for j := range best {
@@ -176,6 +180,7 @@ func (s *scan) nearestBatch(dst []Neighbor, qs []Code, opt *Options, sc *batchSc
 		if skipHere {
 			skipBlk = skip
 		}
+		sc.multi.setPre(preBlock(tcodes, base, len(blk)))
 		hits := ks.multi(qs, blk, best, sc.marks[:nq], &sc.multi)
 		for ; hits != 0; hits &= hits - 1 {
 			j := bits.TrailingZeros64(hits)
