@@ -182,6 +182,10 @@ type Privatizer struct {
 	pavg    float64
 	known   bool
 	unknown string
+	// acc is every text's Accounting before its counts: the mechanism's
+	// ε, metric (a string some mechanisms format on each call) and name,
+	// and the metric loss's constants, fixed at New.
+	acc     Accounting
 	classes *classSet // nil: every word at m's ε (New)
 	// fullWords[i] is cliticFull[i].full when the asset has it and the
 	// mechanism may release it, else "" (pieces.go).
@@ -238,6 +242,10 @@ func New(m mechanism.Mechanism, asset *wva.Asset, opt Options) (*Privatizer, err
 	if !p.known {
 		p.pavg = math.NaN()
 		p.unknown = fmt.Sprintf("P_avg of the %s metric is not known on this device", m.Metric())
+	}
+	p.acc = Accounting{Epsilon: m.Epsilon(), Metric: m.Metric(), PAvg: p.pavg, LossUnknown: p.unknown}
+	if f, ok := m.(mechanism.Facts); ok {
+		p.acc.Mechanism = f.Name()
 	}
 	if opt.Ledger != nil && !p.known {
 		return nil, errwrap.Tag(ErrNoUnitLoss, "privatize: the metric loss of the %s metric is unknown on this device (P_avg unknown), so it cannot be charged to a ledger (open without a ledger, or use another mechanism)", m.Metric())
@@ -701,10 +709,7 @@ func (p *Privatizer) writeText(t string, at *textCursor, found bitset, resp []in
 // one place these are computed, for Privatize, PrivatizeBlock's ledger
 // charge and Cost alike. memoized is nil when no word is memoized.
 func (p *Privatizer) textAccounting(from, to textCursor, memoized []bool, cls []uint8) Accounting {
-	acc := Accounting{Epsilon: p.m.Epsilon(), Metric: p.m.Metric(), PAvg: p.pavg, LossUnknown: p.unknown}
-	if f, ok := p.m.(mechanism.Facts); ok {
-		acc.Mechanism = f.Name()
-	}
+	acc := p.acc
 	if p.classes != nil {
 		acc.Classes = p.classes.counts()
 	}
