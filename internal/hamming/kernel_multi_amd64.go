@@ -8,17 +8,25 @@ import "math/bits"
 // kernel's copy of a block transposed (word w of codes 8g..8g+7 at
 // t[32g+8w:], codes 8g+0,2,1,3,4,6,5,7 in that order), made once per
 // block and read once per query, or pre, the block already transposed
-// (setPre); and a row of distances for the other kernels.
+// (setPre); used, the one the last call read (nil if none: see
+// transposed); and a row of distances for the other kernels.
 type multiScratch struct {
-	t   [4 * blockSize]uint64
-	pre []uint64
-	row [blockSize]uint16
+	t    [4 * blockSize]uint64
+	pre  []uint64
+	used []uint64
+	row  [blockSize]uint16
 }
 
 // setPre gives the next distMultiWith call the block's codes already
 // transposed as transposeCodes lays them out (nil: none), so that it
-// does not transpose them again.
-func (ms *multiScratch) setPre(t []uint64) { ms.pre = t }
+// does not transpose them again, and forgets the block the last call
+// read.
+func (ms *multiScratch) setPre(t []uint64) { ms.pre, ms.used = t, nil }
+
+// transposed returns the block transposed that the last distMultiWith
+// call since setPre read (nil if it read none): in cache, where the
+// block's own codes may no longer be once they are kept transposed.
+func (ms *multiScratch) transposed() []uint64 { return ms.used }
 
 // transposeAVX512x8 writes codes (a multiple of 8, at least 8) transposed
 // into t (4 words per code): word w of codes 8g..8g+7 at t[32g+8w:], codes
@@ -75,6 +83,7 @@ func distMultiWith(k int, qs []Code, codes []Code, thr []int, marks []blockMarks
 	} else {
 		transposeAVX512x8(codes, t)
 	}
+	ms.used = t
 	hits := distMultiAVX512x8T(qs, t, thr, marks)
 	for h := hits; h != 0; h &= h - 1 {
 		mk := &marks[bits.TrailingZeros64(h)]

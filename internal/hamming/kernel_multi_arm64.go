@@ -9,6 +9,9 @@ type multiScratch struct{ row [blockSize]uint16 }
 // setPre is a no-op: no kernel here reads transposed codes.
 func (ms *multiScratch) setPre([]uint64) {}
 
+// transposed returns nil: no kernel here reads transposed codes.
+func (ms *multiScratch) transposed() []uint64 { return nil }
+
 // transposeCodes returns nil: no kernel here reads transposed codes.
 func transposeCodes([]Code) []uint64 { return nil }
 

@@ -8,6 +8,9 @@ type multiScratch struct{}
 // setPre is a no-op: no kernel here reads transposed codes.
 func (ms *multiScratch) setPre([]uint64) {}
 
+// transposed returns nil: no kernel here reads transposed codes.
+func (ms *multiScratch) transposed() []uint64 { return nil }
+
 // transposeCodes returns nil: no kernel here reads transposed codes.
 func transposeCodes([]Code) []uint64 { return nil }
 

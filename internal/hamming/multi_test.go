@@ -419,3 +419,22 @@ func mustBatch(t *testing.T, x *Index, qs []Code) []Neighbor {
 	}
 	return res
 }
+
+// TestTransposedDistance: the distance to code i read from the codes
+// transposed (as walkMarked reads a marked code) is Distance's, for every
+// position in a block; where this CPU keeps no transposed codes there is
+// nothing to read.
+func TestTransposedDistance(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	codes := randomCodes(r, blockSize)
+	tc := transposeCodes(codes)
+	if tc == nil {
+		t.Skipf("kernel %s reads no transposed codes", Kernel())
+	}
+	q := randomCodes(r, 1)[0]
+	for i := range codes {
+		if got, want := transposedDistance(&q, tc, i), Distance(q, codes[i]); got != want {
+			t.Fatalf("code %d: %d, want %d", i, got, want)
+		}
+	}
+}
