@@ -46,8 +46,12 @@ func readBlocks(ctx context.Context, r *linereader.Reader, out chan<- block, cut
 	var whole [1]string  // pending's array for a line in one part (most lines: no allocation per line)
 	var rerr error       // the reader's error, passed on once pending is empty
 	line := 1            // the number of the line pending (or the next line read) belongs to
+	room := 0            // the lines of the block before: the next one's likely count
 	for index := uint64(0); ; index++ {
 		b := block{first: line, last: line, index: index}
+		if room > 0 {
+			b.lines = make([]string, 0, room)
+		}
 		size := 0
 		for {
 			if len(pending) == 0 && rerr == nil {
@@ -76,6 +80,7 @@ func readBlocks(ctx context.Context, r *linereader.Reader, out chan<- block, cut
 				break
 			}
 		}
+		room = min(len(b.lines), blockLines)
 		select {
 		case out <- b:
 		case <-ctx.Done():
