@@ -592,7 +592,7 @@ func (p *Privatizer) oovWord(src rand.Source) string {
 // Each text is written once, into a builder grown first to a bound on its
 // size (output.go, outputBound). Its bill is textAccounting's.
 func (p *Privatizer) assemble(texts []string, sc *scanned, resp []int32, memoized []bool, src rand.Source, record recordFunc) []Result {
-	out := make([]Result, len(texts))
+	out := results(len(texts)) // a released array, or a new one (results.go)
 	var at textCursor
 	var key [32]byte
 	var draws rand.ChaCha8
