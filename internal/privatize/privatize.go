@@ -369,6 +369,11 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 	for i := range out {
 		out[i].Accounting.Ledger = receipt
 	}
+	if p.opt.Memo == nil {
+		// Nothing holds pass 1's arrays any more (a memo is left out: it
+		// is handed the word ids, and need not be read for what it keeps).
+		sc.release()
+	}
 	return out, nil
 }
 
@@ -402,6 +407,7 @@ type scanned struct {
 	found  bitset       // which content segments are words
 	ends   []textCursor // ends[i]: where text i's segments and words end
 	shapes []textShape  // shapes[i]: what text i's output size depends on besides the draws (output.go)
+	bufs   *passBufs    // where the arrays are handed back (release)
 }
 
 // scan runs pass 1 of a block (checked by checkTexts): tokenize each text
@@ -416,10 +422,11 @@ func (p *Privatizer) scan(ctx context.Context, texts []string) (scanned, error) 
 	for _, t := range texts {
 		total += len(t)
 	}
-	ids, cls := newIDSlices(p.classes != nil)
-	found := newBitset(total) // every content segment has a byte of its own
-	ends := make([]textCursor, len(texts))
-	shapes := make([]textShape, len(texts))
+	bufs := getPassBufs() // a block before's arrays, when one was released (reuse.go)
+	ids, cls := newIDSlices(bufs, p.classes != nil)
+	found := bitset(reuse(bufs.found, (total+63)/64)) // every content segment has a byte of its own
+	ends := reuse(bufs.ends, len(texts))
+	shapes := reuse(bufs.shapes, len(texts))
 	seg, read := 0, 0 // read: the bytes of the block before the current token
 	for i, t := range texts {
 		var word tokenize.Case // as in writeText: each text starts afresh
@@ -462,7 +469,7 @@ func (p *Privatizer) scan(ctx context.Context, texts []string) (scanned, error) 
 		ends[i] = textCursor{seg: seg, word: len(ids.s)}
 		shapes[i] = sh
 	}
-	sc := scanned{ids: ids.s, found: found, ends: ends, shapes: shapes}
+	sc := scanned{ids: ids.s, found: found, ends: ends, shapes: shapes, bufs: bufs}
 	if cls != nil {
 		sc.cls = cls.s
 	}
