@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/wordveil/wordveil/internal/wva"
+	"github.com/wordveil/wordveil/research/internal/eval/fasttext"
+	"github.com/wordveil/wordveil/research/internal/eval/plane"
+	"github.com/wordveil/wordveil/research/internal/eval/study"
+)
+
+// planeResults is the utility-vs-recovery plane's committed results.
+const planeResults = "docs/eval/results-plane.jsonl"
+
+// The plane's default sizes: every (mechanism, level, protocol) interval
+// within ±1.5 points (docs/eval/PLANE.md says how they were chosen).
+const (
+	DefaultPlaneTrain = 5000 // the first reviews of TR1
+	DefaultPlaneTest  = 1500 // test reviews per run, disjoint across runs
+	DefaultPlaneRuns  = 8
+	DefaultPlaneSeeds = 1
+)
+
+// evalPlane measures the plane at the embedded asset's presets: training
+// reviews the first -train of TR1, run r's test reviews the r-th slice of
+// -test reviews of the IMDB test file (TE1, then TE2).
+func evalPlane(args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("wordveil-research eval plane", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var d evalData
+	d.flags(fs)
+	results := fs.String("results", planeResults, "results file (appended to; finished cells are skipped on a rerun)")
+	mechs := fs.String("mechanisms", strings.Join(plane.Mechanisms, ","), "comma-separated mechanisms, each run at the strong, balanced and light presets (the baseline always runs)")
+	runs := fs.Int("runs", DefaultPlaneRuns, "runs per cell, each on its own test reviews")
+	train := fs.Int("train", DefaultPlaneTrain, "training reviews: the first N of TR1")
+	test := fs.Int("test", DefaultPlaneTest, "test reviews per run (runs × test ≤ 25,000)")
+	seeds := fs.Int("seeds", DefaultPlaneSeeds, "classifiers per run (their seeds differ; the run's accuracy is their mean)")
+	workers := fs.Int("workers", 1, "parallel cells")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	start := time.Now()
+	a, err := wva.Default()
+	if err != nil {
+		return err
+	}
+	sp, err := d.split()
+	if err != nil {
+		return err
+	}
+	if *train < 1 || *train > len(sp.TR1) {
+		return fmt.Errorf("%w: -train %d, want 1..%d", errUsage, *train, len(sp.TR1))
+	}
+	pool := append(sp.TE1[:len(sp.TE1):len(sp.TE1)], sp.TE2...)
+	if *runs < 1 || *test < 1 || *runs**test > len(pool) {
+		return fmt.Errorf("%w: -runs %d × -test %d, want ≥ 1 each and at most %d test reviews", errUsage, *runs, *test, len(pool))
+	}
+	trainC, err := study.Encode(sp.TR1[:*train], a.Lookup, a.Len())
+	if err != nil {
+		return err
+	}
+	tests := make([]*study.Corpus, *runs)
+	testTokens := 0
+	for r := range tests {
+		if tests[r], err = study.Encode(pool[r**test:(r+1)**test], a.Lookup, a.Len()); err != nil {
+			return err
+		}
+		testTokens += tests[r].InVocab()
+	}
+	fmt.Fprintf(stderr, "eval plane: %d training reviews (%d in-vocabulary tokens), %d runs × %d test reviews (%d tokens in all); data ready in %.1fs\n",
+		*train, trainC.InVocab(), *runs, *test, testTokens, time.Since(start).Seconds())
+	fmt.Fprintf(stderr, "eval plane: each mechanism privatizes %.1f M tokens over its 3 levels and %d runs\n",
+		float64(3*(*runs*trainC.InVocab()+testTokens))/1e6, *runs)
+	if err := os.MkdirAll(filepath.Dir(*results), 0o755); err != nil {
+		return err
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	err = plane.Run(ctx, plane.Config{
+		Asset: a, Train: trainC, Test: tests, Mechanisms: splitList(*mechs), Runs: *runs, Seeds: *seeds,
+		Seed: d.seed, Classifier: fasttext.DefaultConfig(), Results: *results, Workers: *workers, Log: stderr,
+	})
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("%w: finished cells are in %s; rerun the same command to resume", errInterrupted, *results)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "eval plane: done in %s; results in %s\n", time.Since(start).Round(time.Second), *results)
+	return nil
+}
+
+// evalPlaneReport writes docs/eval/PLANE.md and the plane's figure from
+// the committed results (no data, no privatization).
+func evalPlaneReport(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("wordveil-research eval plane-report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	results := fs.String("results", planeResults, "results file of 'eval plane'")
+	bounds := fs.String("bounds", brrBoundResults, "BRR's two-sided attacker bounds (eval brrbound; empty: none)")
+	out := fs.String("out", "docs/eval", "directory for PLANE.md and fig-levels-plane.{png,svg}")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	recs, err := plane.ReadRecords(*results)
+	if err != nil {
+		return err
+	}
+	var bs []plane.Bound
+	if *bounds != "" {
+		brs, err := study.ReadLines[brrBoundRecord](*bounds)
+		if err != nil {
+			return err
+		}
+		for _, r := range brs {
+			if r.Kind == "brr-bound" {
+				bs = append(bs, plane.Bound{Asset: r.AssetSHA256, Mechanism: "brr", Level: r.Level, Epsilon: r.Epsilon, Lo: r.Lo, Hi: r.Hi})
+			}
+		}
+	}
+	a, err := wva.Default()
+	if err != nil {
+		return err
+	}
+	files, err := plane.Write(recs, a, bs, *out)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		fmt.Fprintln(stdout, f)
+	}
+	return nil
+}
