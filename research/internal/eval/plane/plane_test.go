@@ -164,15 +164,17 @@ func TestSummarizeKeepsTheCurrentCells(t *testing.T) {
 	}
 }
 
+func est(m, h float64) Estimate { return Estimate{Mean: m, Lo: m - h, Hi: m + h, Half: h, Runs: 5} }
+
+func cellAt(mech, level string, rec float64, clean, priv Estimate) CellResult {
+	return CellResult{Cell: Cell{Mech: mech, Level: level}, Recovery: Recovery{Point: rec, Kind: "exact"}, Clean: clean, Privatized: priv}
+}
+
 func TestVerdicts(t *testing.T) {
-	est := func(m, h float64) Estimate { return Estimate{Mean: m, Lo: m - h, Hi: m + h, Half: h, Runs: 5} }
-	cell := func(mech string, rec float64, clean, priv Estimate) CellResult {
-		return CellResult{Cell: Cell{Mech: mech, Level: mechanism.LevelStrong}, Recovery: Recovery{Point: rec, Kind: "exact"}, Clean: clean, Privatized: priv}
-	}
 	cells := []CellResult{
-		cell("a", 0.10, est(0.60, 0.01), est(0.55, 0.01)),
-		cell("b", 0.12, est(0.70, 0.01), est(0.54, 0.02)),
-		cell("c", 0.30, est(0.80, 0.01), est(0.75, 0.01)),
+		cellAt("a", mechanism.LevelStrong, 0.10, est(0.60, 0.01), est(0.55, 0.01)),
+		cellAt("b", mechanism.LevelStrong, 0.12, est(0.70, 0.01), est(0.54, 0.02)),
+		cellAt("c", mechanism.LevelStrong, 0.30, est(0.80, 0.01), est(0.75, 0.01)),
 	}
 	got := verdicts(cells)
 	for _, want := range []string{
@@ -180,10 +182,48 @@ func TestVerdicts(t *testing.T) {
 		"privatized test: a 55.0 ± 1.0 (not told apart from b)", // overlapping intervals
 		"Above the level's protection: c (recovery 0.300, +0.200",
 		"**balanced**: not yet measured",
-		"clean test: b.", "privatized test: a.",
+		"the plane is not complete",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("verdicts lack %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestRecommend: another mechanism replaces the default only if it is at
+// every level's protection, among the most accurate there, and more
+// accurate than the default somewhere beyond the intervals.
+func TestRecommend(t *testing.T) {
+	brr, dg := mechanism.NameBRR, mechanism.Name1DG
+	plane := func(dgStrongRec, dgStrongPriv float64) []CellResult {
+		var cs []CellResult
+		for _, l := range study.PresetLevels {
+			cs = append(cs, cellAt(brr, l, 0.1, est(0.7, 0.01), est(0.6, 0.01)))
+			rec, priv := 0.11, 0.605
+			if l == mechanism.LevelStrong {
+				rec, priv = dgStrongRec, dgStrongPriv
+			}
+			cs = append(cs, cellAt(dg, l, rec, est(0.7, 0.01), est(priv, 0.01)))
+		}
+		return cs
+	}
+	cases := []struct {
+		name  string
+		cells []CellResult
+		want  string
+	}{
+		{"tied everywhere", plane(0.11, 0.61), "does not call for another default"},
+		{"better at strong", plane(0.11, 0.65), "1dg (more accurate at strong). The plane calls for the default to follow it"},
+		{"better only with more recovery", plane(0.30, 0.65), "does not call for another default"},
+		{"incomplete", plane(0.11, 0.65)[:4], "not complete"},
+	}
+	for _, c := range cases {
+		var vs []levelVerdict
+		for _, l := range study.PresetLevels {
+			vs = append(vs, verdictAt(c.cells, l))
+		}
+		if got := recommend(vs); !strings.Contains(got, c.want) {
+			t.Errorf("%s: %q, want it to contain %q", c.name, got, c.want)
 		}
 	}
 }

@@ -120,8 +120,9 @@ than the binomial one.)
 
 `)
 	measured, wide := 0, []string{}
-	trainN, testN, runs := 0, 0, 0
+	trainN, testN, runs, seeds, seconds := 0, 0, 0, 0, 0.0
 	for _, c := range cells {
+		seconds += c.Seconds
 		for _, pr := range []struct {
 			name string
 			e    Estimate
@@ -135,15 +136,15 @@ than the binomial one.)
 			}
 		}
 		if c.Clean.Runs > 0 {
-			trainN, testN, runs = c.TrainReviews, c.TestReviews, max(runs, c.Clean.Runs)
+			trainN, testN, seeds, runs = c.TrainReviews, c.TestReviews, c.Seeds, max(runs, c.Clean.Runs)
 		}
 	}
 	if config == "" || measured == 0 {
 		p("No results for this asset's presets yet.\n\n")
 	} else {
 		sum := a.SHA256()
-		p("Asset %s (SHA-256 %x…), configuration %s: %d training reviews (the first of TR1), runs of %d test reviews each, up to %d runs per cell. ",
-			a.Header.Name, sum[:6], config, trainN, testN, runs)
+		p("Asset %s (SHA-256 %x…), configuration %s: %d training reviews (the first of TR1), runs of %d test reviews each, %d classifiers per run, up to %d runs per cell; the cells took %.0f minutes in all (wall-clock, one worker). ",
+			a.Header.Name, sum[:6], config, trainN, testN, seeds, runs, seconds/60)
 		if len(wide) == 0 {
 			p("Every one of the %d intervals is within ±%.1f points.\n\n", measured, 100*TargetHalf)
 		} else {
@@ -194,79 +195,167 @@ func orDash(s string) string {
 	return s
 }
 
+// The protocols, in the table's order.
+var protocols = []string{"clean test", "privatized test"}
+
+func (c CellResult) get(protocol string) Estimate {
+	if protocol == protocols[0] {
+		return c.Clean
+	}
+	return c.Privatized
+}
+
+// levelVerdict is one level's comparison: the mechanisms at its
+// protection (recovery within EqualRecovery of its lowest), most accurate
+// first per protocol, and those above it.
+type levelVerdict struct {
+	level        string
+	lowest       float64
+	ranked       map[string][]CellResult // protocol → at the protection, most accurate first
+	above        []CellResult
+	measured     bool
+	atProtection map[string]bool
+}
+
+func verdictAt(cells []CellResult, level string) levelVerdict {
+	v := levelVerdict{level: level, lowest: math.Inf(1), ranked: map[string][]CellResult{}, atProtection: map[string]bool{}}
+	var at []CellResult
+	for _, c := range cells {
+		if c.Level == level && c.Clean.Runs > 0 && !math.IsNaN(c.Recovery.Point) {
+			at = append(at, c)
+			v.lowest = min(v.lowest, c.Recovery.Point)
+		}
+	}
+	v.measured = len(at) > 0
+	var equal []CellResult
+	for _, c := range at {
+		if c.Recovery.Point <= v.lowest+EqualRecovery {
+			equal = append(equal, c)
+			v.atProtection[c.Mech] = true
+		} else {
+			v.above = append(v.above, c)
+		}
+	}
+	for _, proto := range protocols {
+		r := append([]CellResult(nil), equal...)
+		sort.SliceStable(r, func(i, j int) bool { return r[i].get(proto).Mean > r[j].get(proto).Mean })
+		v.ranked[proto] = r
+	}
+	return v
+}
+
+// topTier is the most accurate mechanism at the level's protection and
+// those not told apart from it.
+func (v levelVerdict) topTier(proto string) map[string]bool {
+	r := v.ranked[proto]
+	tier := map[string]bool{}
+	if len(r) == 0 {
+		return tier
+	}
+	tier[r[0].Mech] = true
+	for _, c := range r[1:] {
+		if overlap(r[0].get(proto), c.get(proto)) {
+			tier[c.Mech] = true
+		}
+	}
+	return tier
+}
+
 // verdicts says, per level, which mechanisms are at the level's
-// protection (recovery within EqualRecovery of the level's lowest) and
-// which of them is the most accurate under each protocol, and which
-// mechanisms buy accuracy with more recovery.
+// protection and which of them is the most accurate under each protocol,
+// which mechanisms buy accuracy with more recovery, and what the plane
+// says about the product's default.
 func verdicts(cells []CellResult) string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("A level's protection is taken as its lowest recovery among the mechanisms measured there; a mechanism within %.2f of it (the calibration's tolerance) is at the level's protection, and only those are compared. A mechanism above it buys its extra accuracy with extra recovery, and is compared only once the levels are recalibrated to one recovery target for every mechanism. Two accuracies whose intervals overlap are not told apart.\n\n", EqualRecovery)
-	best := map[string][]string{} // protocol → best mechanism per level
+	var vs []levelVerdict
 	for _, level := range study.PresetLevels {
-		var at []CellResult
-		lowest := math.Inf(1)
-		for _, c := range cells {
-			if c.Level == level && c.Clean.Runs > 0 && !math.IsNaN(c.Recovery.Point) {
-				at = append(at, c)
-				lowest = min(lowest, c.Recovery.Point)
-			}
-		}
-		if len(at) == 0 {
+		v := verdictAt(cells, level)
+		vs = append(vs, v)
+		if !v.measured {
 			p("- **%s**: not yet measured.\n", level)
 			continue
 		}
-		var equal, above []CellResult
-		for _, c := range at {
-			if c.Recovery.Point <= lowest+EqualRecovery {
-				equal = append(equal, c)
-			} else {
-				above = append(above, c)
-			}
-		}
-		p("- **%s** (recovery %.3f–%.3f): ", level, lowest, lowest+EqualRecovery)
-		for k, proto := range []string{"clean test", "privatized test"} {
-			get := func(c CellResult) Estimate {
-				if k == 0 {
-					return c.Clean
-				}
-				return c.Privatized
-			}
-			sort.SliceStable(equal, func(i, j int) bool { return get(equal[i]).Mean > get(equal[j]).Mean })
-			top := equal[0]
-			tied := []string{}
-			for _, c := range equal[1:] {
-				if overlap(get(top), get(c)) {
+		p("- **%s** (recovery %.3f–%.3f): ", level, v.lowest, v.lowest+EqualRecovery)
+		for k, proto := range protocols {
+			r := v.ranked[proto]
+			var tied []string
+			for _, c := range r[1:] {
+				if v.topTier(proto)[c.Mech] {
 					tied = append(tied, c.Mech)
 				}
 			}
 			if k > 0 {
 				p("; ")
 			}
-			p("%s: %s %s", proto, top.Mech, get(top))
+			p("%s: %s %s", proto, r[0].Mech, r[0].get(proto))
 			if len(tied) > 0 {
 				p(" (not told apart from %s)", strings.Join(tied, ", "))
 			}
-			best[proto] = append(best[proto], top.Mech)
 		}
 		p(".")
-		if len(above) > 0 {
+		if len(v.above) > 0 {
 			var parts []string
-			for _, c := range above {
-				parts = append(parts, fmt.Sprintf("%s (recovery %s, +%.3f; %s / %s)", c.Mech, c.Recovery, c.Recovery.Point-lowest, c.Clean, c.Privatized))
+			for _, c := range v.above {
+				parts = append(parts, fmt.Sprintf("%s (recovery %s, +%.3f; %s / %s)", c.Mech, c.Recovery, c.Recovery.Point-v.lowest, c.Clean, c.Privatized))
 			}
 			p(" Above the level's protection: %s.", strings.Join(parts, ", "))
 		}
 		p("\n")
 	}
-	p("\nThe product's default mechanism is %s (core/config.go).", mechanism.NameBRR)
-	for _, proto := range []string{"clean test", "privatized test"} {
-		if len(best[proto]) > 0 {
-			p(" Most accurate at the levels' protection, %s: %s.", proto, strings.Join(best[proto], ", "))
+	p("\n%s\n", recommend(vs))
+	return b.String()
+}
+
+// recommend is the plane's word on the product's default (BRR,
+// core/config.go), under the privatized-test protocol, the product's own
+// use: everything an app uploads is privatized. A mechanism replaces the
+// default only if, at every level, it is at the level's protection and
+// among the most accurate there, and at some level more accurate than
+// the default beyond the intervals.
+func recommend(vs []levelVerdict) string {
+	def, proto := mechanism.NameBRR, protocols[1]
+	for _, v := range vs {
+		if !v.measured {
+			return fmt.Sprintf("The product's default is %s (core/config.go); the plane is not complete, so it says nothing about the default yet.", def)
 		}
 	}
-	p("\n")
-	return b.String()
+	beats := func(m string, v levelVerdict) bool {
+		var x, y Estimate
+		for _, c := range v.ranked[proto] {
+			switch c.Mech {
+			case m:
+				x = c.get(proto)
+			case def:
+				y = c.get(proto)
+			}
+		}
+		return !v.atProtection[def] || !overlap(x, y) && x.Mean > y.Mean
+	}
+	var better []string
+	for _, m := range Mechanisms {
+		if m == def {
+			continue
+		}
+		ok, wins := true, []string{}
+		for _, v := range vs {
+			if !v.atProtection[m] || !v.topTier(proto)[m] {
+				ok = false
+				break
+			}
+			if beats(m, v) {
+				wins = append(wins, v.level)
+			}
+		}
+		if ok && len(wins) > 0 {
+			better = append(better, fmt.Sprintf("%s (more accurate at %s)", m, strings.Join(wins, ", ")))
+		}
+	}
+	if len(better) == 0 {
+		return fmt.Sprintf("**The default.** The product's default is %s (core/config.go). Under the privatized-test protocol (an app privatizes everything it uploads), no mechanism is, at every level, at the level's protection and among the most accurate there while more accurate than %s somewhere beyond the intervals: the plane does not call for another default.", def, def)
+	}
+	return fmt.Sprintf("**The default.** The product's default is %s (core/config.go). Under the privatized-test protocol (an app privatizes everything it uploads), at every level's protection and among the most accurate there, and more accurate than %s beyond the intervals: %s. The plane calls for the default to follow it, once the levels are calibrated to equal recovery.", def, def, strings.Join(better, "; "))
 }
 
 // overlap reports whether two estimates' intervals overlap (an estimate

@@ -95,8 +95,11 @@ type CellResult struct {
 	Cell
 	Clean, Privatized Estimate
 	Recovery          Recovery
-	// TrainReviews and TestReviews are the runs' (the last record's).
-	TrainReviews, TestReviews int
+	// TrainReviews and TestReviews are the runs' (the last record's),
+	// Seconds is their time in all.
+	// Seeds the classifiers per run.
+	TrainReviews, TestReviews, Seeds int
+	Seconds                          float64
 }
 
 // Summarize returns every cell of a's presets (the baseline first, then
@@ -127,7 +130,8 @@ func Summarize(recs []Record, a *wva.Asset, bounds []Bound) ([]CellResult, strin
 			seen[rec.Run] = true
 			clean = append(clean, rec.Clean)
 			priv = append(priv, rec.Privatized)
-			r.TrainReviews, r.TestReviews = rec.TrainReviews, rec.TestReviews
+			r.TrainReviews, r.TestReviews, r.Seeds = rec.TrainReviews, rec.TestReviews, rec.Seeds
+			r.Seconds += rec.Seconds
 		}
 		r.Clean, r.Privatized = estimate(clean), estimate(priv)
 		out[i] = r
