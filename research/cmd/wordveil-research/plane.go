@@ -65,6 +65,9 @@ func evalPlane(args []string, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if *runs < 1 || *test < 1 || *train < 1 || *seeds < 1 {
+		return fmt.Errorf("%w: -runs, -test, -train and -seeds want ≥ 1", errUsage)
+	}
 	start := time.Now()
 	a, err := wva.Default()
 	if err != nil {
@@ -74,12 +77,12 @@ func evalPlane(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *train < 1 || *train > len(sp.TR1) {
+	if *train > len(sp.TR1) {
 		return fmt.Errorf("%w: -train %d, want 1..%d", errUsage, *train, len(sp.TR1))
 	}
 	pool := append(sp.TE1[:len(sp.TE1):len(sp.TE1)], sp.TE2...)
-	if *runs < 1 || *test < 1 || *runs**test > len(pool) {
-		return fmt.Errorf("%w: -runs %d × -test %d, want ≥ 1 each and at most %d test reviews", errUsage, *runs, *test, len(pool))
+	if *runs**test > len(pool) {
+		return fmt.Errorf("%w: -runs %d × -test %d, want at most %d test reviews", errUsage, *runs, *test, len(pool))
 	}
 	trainC, err := study.Encode(sp.TR1[:*train], a.Lookup, a.Len())
 	if err != nil {
