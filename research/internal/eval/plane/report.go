@@ -123,16 +123,22 @@ than the binomial one.)
 	trainN, testN, runs, seeds, seconds := 0, 0, 0, 0, 0.0
 	for _, c := range cells {
 		seconds += c.Seconds
-		for _, pr := range []struct {
-			name string
-			e    Estimate
-		}{{"clean", c.Clean}, {"privatized", c.Privatized}} {
-			if pr.e.Runs == 0 {
+		for k, proto := range protocols {
+			e := c.get(proto)
+			if e.Runs == 0 || c.Mech == Baseline && k > 0 { // the baseline's protocols are one
 				continue
 			}
 			measured++
-			if !(pr.e.Half <= TargetHalf) {
-				wide = append(wide, fmt.Sprintf("%s %s %s (%s)", c.Mech, c.Level, pr.name, pr.e))
+			if !(e.Half <= TargetHalf) {
+				name := c.Mech + " " + c.Level
+				if c.Mech == Baseline {
+					name = "no privatization"
+				}
+				width := "one run"
+				if !math.IsNaN(e.Half) {
+					width = fmt.Sprintf("±%.1f", 100*e.Half)
+				}
+				wide = append(wide, fmt.Sprintf("%s, %s (%s)", name, proto, width))
 			}
 		}
 		if c.Clean.Runs > 0 {
@@ -143,8 +149,12 @@ than the binomial one.)
 		p("No results for this asset's presets yet.\n\n")
 	} else {
 		sum := a.SHA256()
-		p("Asset %s (SHA-256 %x…), configuration %s: %d training reviews (the first of TR1), runs of %d test reviews each, %d classifiers per run, up to %d runs per cell; the cells took %.0f minutes in all (wall-clock, one worker). ",
-			a.Header.Name, sum[:6], config, trainN, testN, seeds, runs, seconds/60)
+		perRun := ""
+		if seeds > 1 {
+			perRun = fmt.Sprintf(" (each the mean of %d classifiers)", seeds)
+		}
+		p("Asset %s (SHA-256 %x…), configuration %s: %d training reviews (the first of TR1), runs%s of %d test reviews each, up to %d runs per cell; the cells took %.0f minutes in all (wall-clock, one worker). ",
+			a.Header.Name, sum[:6], config, trainN, perRun, testN, runs, seconds/60)
 		if len(wide) == 0 {
 			p("Every one of the %d intervals is within ±%.1f points.\n\n", measured, 100*TargetHalf)
 		} else {
