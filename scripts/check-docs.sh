@@ -26,7 +26,7 @@
 #   docs/eval/PLANE.md and   go run ./research/cmd/wordveil-research eval plane-report
 #   docs/eval/fig-levels-plane.{png,svg}   (from the committed docs/eval/results-plane.jsonl,
 #                            docs/eval/brr-bound.jsonl and the embedded asset's presets;
-#                            measured by eval plane, about 80 CPU-minutes, never here)
+#                            measured by eval plane, an hour or more of CPU, never here)
 #   internal/levelfacts/bounds_measured.go   go run ./research/cmd/wordveil-research eval brrbound-go
 #                            (BRR's two-sided top-1 bounds in wordveil stats, from docs/eval/brr-bound.jsonl)
 #                            (the committed docs/eval/results-mia.jsonl and the

@@ -293,7 +293,31 @@ func TestRunResumesAndReports(t *testing.T) {
 	if again, _ := ReadRecords(results); len(again) != 2*len(recs) {
 		t.Errorf("another seed: %d records, want %d", len(again), 2*len(recs))
 	}
-	recs, _ = ReadRecords(results)
+	// Top-up: a target no interval meets adds runs up to MaxRuns; one
+	// every interval meets adds none.
+	cfg.Test = append(cfg.Test, corpus(20))
+	cfg.Runs, cfg.MaxRuns = 2, 3
+	cfg.TargetHalf = 10
+	if err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := ReadRecords(results); len(again) != 2*len(recs) {
+		t.Errorf("a target every cell meets: %d records, want %d", len(again), 2*len(recs))
+	}
+	cfg.TargetHalf = 1e-9
+	if err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := ReadRecords(results)
+	if len(again) != 2*len(recs)+4 {
+		t.Errorf("a target no cell meets: %d records, want %d (run 2 of each cell)", len(again), 2*len(recs)+4)
+	}
+	for _, r := range again[2*len(recs):] {
+		if r.Run != 2 {
+			t.Errorf("top-up record of run %d, want 2", r.Run)
+		}
+	}
+	recs = again
 	var docs [2][]byte
 	for i := range docs {
 		out := filepath.Join(dir, "out", string(rune('a'+i)))
@@ -328,6 +352,7 @@ func TestRunRejects(t *testing.T) {
 		"no asset":      {Train: c, Test: []*study.Corpus{c}},
 		"no test":       {Asset: a, Train: c},
 		"too many runs": {Asset: a, Train: c, Test: []*study.Corpus{c}, Runs: 2},
+		"too many more": {Asset: a, Train: c, Test: []*study.Corpus{c}, Runs: 1, MaxRuns: 2},
 		"unknown":       {Asset: a, Train: c, Test: []*study.Corpus{c}, Mechanisms: []string{"nope"}},
 	} {
 		cfg.Results = filepath.Join(t.TempDir(), "r.jsonl")

@@ -187,6 +187,10 @@ scripts/fetch-eval-data.sh   # the pinned IMDB pack, once (make eval-data does i
 go run ./research/cmd/wordveil-research eval plane -workers 1   # every mechanism at the presets, and the baseline
 go run ./research/cmd/wordveil-research eval plane-report       # this page and its figure
 ` + "```" + `
+
+` + "`eval plane`" + ` runs 8 runs of every cell, then adds runs one at a time to
+each cell whose interval under either protocol is wider than ±1.5 points,
+up to 25; it prints its CPU estimate before it starts (docs/eval/README.md).
 `)
 	return b.String()
 }

@@ -37,10 +37,17 @@ type Config struct {
 	Asset *wva.Asset // the mechanisms and their presets
 	Train *study.Corpus
 	// Test holds each run's test reviews: run r is scored on Test[r],
-	// disjoint from the others (len(Test) ≥ Runs).
+	// disjoint from the others (len(Test) ≥ MaxRuns).
 	Test       []*study.Corpus
 	Mechanisms []string // default Mechanisms; the baseline always runs
-	Runs       int      // default len(Test)
+	Runs       int      // the base runs of every cell; default len(Test)
+	// TargetHalf > 0 adds runs, one at a time, to each cell whose 95%
+	// interval under either protocol is wider than it, up to MaxRuns
+	// (default Runs). A cell stops as soon as it is narrow enough, which
+	// favours runs that happened to agree: keep Runs large enough that
+	// the spread is estimated well before the rule applies.
+	TargetHalf float64
+	MaxRuns    int
 	// Seeds is the classifiers trained per run, each with its own seed
 	// on the same privatized reviews; a run's accuracy is their mean
 	// (default 1). More seeds cost training only, not privatization, and
@@ -83,10 +90,6 @@ type Record struct {
 
 // ReadRecords reads a results file; a missing file has none.
 func ReadRecords(path string) ([]Record, error) { return study.ReadLines[Record](path) }
-
-func (r Record) key() string {
-	return fmt.Sprintf("%s/%s/%d/%s", r.Mechanism, r.Level, r.Run, r.Fingerprint)
-}
 
 // Cell is one mechanism at one level (Level "" for the baseline).
 type Cell struct {
@@ -150,9 +153,12 @@ type task struct {
 }
 
 // Run runs the pending cells, skipping those already in the results file
-// with the same fingerprint, and appends each as it finishes, run-major
-// (an interrupted measurement has whole planes with fewer runs). It stops
-// between cells when ctx is cancelled and returns ctx's error.
+// with the same fingerprint, and appends each as it finishes: first runs
+// 0…Runs−1 of every cell, run-major (an interrupted measurement has whole
+// planes with fewer runs); then, when TargetHalf > 0, one more run at a
+// time for each cell whose interval under either protocol is still wider
+// than TargetHalf, up to MaxRuns. It stops between cells when ctx is
+// cancelled and returns ctx's error.
 func Run(ctx context.Context, cfg Config) error {
 	if cfg.Asset == nil || cfg.Train == nil || len(cfg.Test) == 0 {
 		return errors.New("plane: want an asset, training reviews and test reviews")
@@ -163,8 +169,11 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.Runs <= 0 {
 		cfg.Runs = len(cfg.Test)
 	}
-	if cfg.Runs > len(cfg.Test) {
-		return fmt.Errorf("plane: %d runs, %d test slices", cfg.Runs, len(cfg.Test))
+	if cfg.MaxRuns < cfg.Runs {
+		cfg.MaxRuns = cfg.Runs
+	}
+	if cfg.MaxRuns > len(cfg.Test) {
+		return fmt.Errorf("plane: up to %d runs, %d test slices", cfg.MaxRuns, len(cfg.Test))
 	}
 	if cfg.Seeds <= 0 {
 		cfg.Seeds = 1
@@ -180,7 +189,7 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 	common := cfg.common()
-	tests := make([]string, cfg.Runs)
+	tests := make([]string, cfg.MaxRuns)
 	for r := range tests {
 		tests[r] = study.CorpusHash(cfg.Test[r])
 	}
@@ -188,34 +197,97 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	done := map[string]bool{}
-	for _, r := range old {
-		done[r.key()] = true
-	}
-	var tasks []task
-	for run := range cfg.Runs {
-		for _, c := range cells {
-			r := Record{Mechanism: c.Mech, Level: c.Level, Run: run, Fingerprint: c.fingerprint(common, tests[run])}
-			if !done[r.key()] {
-				tasks = append(tasks, task{c, run})
+	// have[cell][run] is the cell's record of that run, when it is in the
+	// file with this configuration's fingerprint.
+	have := make([]map[int]Record, len(cells))
+	for i, c := range cells {
+		have[i] = map[int]Record{}
+		for _, r := range old {
+			if r.Mechanism == c.Mech && r.Level == c.Level && r.Run < cfg.MaxRuns && r.Fingerprint == c.fingerprint(common, tests[r.Run]) {
+				have[i][r.Run] = r
 			}
 		}
 	}
-	if len(tasks) == 0 {
-		fmt.Fprintf(cfg.Log, "plane: all cells are in %s\n", cfg.Results)
-		return nil
-	}
-	fmt.Fprintf(cfg.Log, "plane: %d cells to run, %d workers, results in %s\n", len(tasks), cfg.Workers, cfg.Results)
 	out, err := study.OpenAppender(cfg.Results)
 	if err != nil {
 		return err
 	}
 	defer out.Close()
+	for round := 0; ; round++ {
+		var tasks []task
+		if round == 0 {
+			for run := range cfg.Runs {
+				for i, c := range cells {
+					if _, ok := have[i][run]; !ok {
+						tasks = append(tasks, task{c, run})
+					}
+				}
+			}
+		} else {
+			for i, c := range cells {
+				if run, ok := cfg.next(have[i]); ok {
+					tasks = append(tasks, task{c, run})
+				}
+			}
+		}
+		if len(tasks) == 0 {
+			if round == 0 {
+				continue // the base runs are all in the file: top up
+			}
+			break
+		}
+		recs, err := cfg.execute(ctx, tasks, common, tests, out, round)
+		for _, r := range recs {
+			for i, c := range cells {
+				if r.Mechanism == c.Mech && r.Level == c.Level {
+					have[i][r.Run] = r
+				}
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(cfg.Log, "plane: every cell is in %s\n", cfg.Results)
+	return nil
+}
+
+// next is the run to add to a cell with runs have (after the base runs):
+// the first missing one, if the cell's interval under either protocol is
+// wider than TargetHalf and it has fewer than MaxRuns.
+func (cfg *Config) next(have map[int]Record) (int, bool) {
+	if !(cfg.TargetHalf > 0) || len(have) >= cfg.MaxRuns {
+		return 0, false
+	}
+	var clean, priv []float64
+	for _, r := range have {
+		clean, priv = append(clean, r.Clean), append(priv, r.Privatized)
+	}
+	if estimate(clean).Half <= cfg.TargetHalf && estimate(priv).Half <= cfg.TargetHalf {
+		return 0, false
+	}
+	for run := range cfg.MaxRuns {
+		if _, ok := have[run]; !ok {
+			return run, true
+		}
+	}
+	return 0, false
+}
+
+// execute runs tasks on cfg.Workers workers, appending each record as it
+// finishes, and returns the records made.
+func (cfg *Config) execute(ctx context.Context, tasks []task, common string, tests []string, out *study.Appender, round int) ([]Record, error) {
+	what := "base runs"
+	if round > 0 {
+		what = fmt.Sprintf("top-up round %d (cells wider than ±%.1f points)", round, 100*cfg.TargetHalf)
+	}
+	fmt.Fprintf(cfg.Log, "plane: %s: %d cells to run, %d workers, results in %s\n", what, len(tasks), cfg.Workers, cfg.Results)
 	bar := progress.New(cfg.Log, "plane", len(tasks))
 	var (
 		mu       sync.Mutex
 		finished int
 		firstErr error
+		recs     []Record
 	)
 	ch := make(chan task)
 	var wg sync.WaitGroup
@@ -231,6 +303,9 @@ func Run(ctx context.Context, cfg Config) error {
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = fmt.Errorf("plane %s %s run %d: %w", t.c.Mech, t.c.Level, t.run, err)
+				}
+				if err == nil {
+					recs = append(recs, rec)
 				}
 				finished++
 				bar.Set(finished)
@@ -253,14 +328,14 @@ func Run(ctx context.Context, cfg Config) error {
 	close(ch)
 	wg.Wait()
 	if firstErr != nil {
-		return firstErr
+		return recs, firstErr
 	}
 	if ctx.Err() != nil {
 		fmt.Fprintf(cfg.Log, "plane: stopped after %d of %d cells\n", finished, len(tasks))
-		return ctx.Err()
+		return recs, ctx.Err()
 	}
 	bar.Done()
-	return nil
+	return recs, nil
 }
 
 // runCell privatizes the training reviews (fresh noise), trains the
