@@ -256,13 +256,16 @@ func (fn *privatizeFn) flush(ctx context.Context, emit func(int, lineBatch)) err
 		return nil
 	}
 	var wg sync.WaitGroup
+	per := (len(b) + len(fn.ps) - 1) / len(fn.ps)
 	for w, p := range fn.ps {
+		lo, hi := min(len(b), w*per), min(len(b), (w+1)*per)
+		if lo == hi {
+			break
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := w; i < len(b); i += len(fn.ps) {
-				fn.do(p, &b[i])
-			}
+			fn.doAll(ctx, p, b[lo:hi])
 		}()
 	}
 	wg.Wait()
@@ -294,9 +297,57 @@ func (fn *privatizeFn) flush(ctx context.Context, emit func(int, lineBatch)) err
 	return nil
 }
 
+// doAll privatizes the granted records of js with p and writes every
+// job's line. Without a seed the granted texts go to the engine as
+// blocks (core.Privatizer.PrivatizeBlock: one call for many records,
+// which BRR searches together; each text still gets fresh noise for
+// every word and its own accounting), each at most MaxRecordBytes long,
+// the engine's bound on a call; with a seed each record is privatized
+// alone, from its own stream (RecordSeed).
+func (fn *privatizeFn) doAll(ctx context.Context, p *core.Privatizer, js []job) {
+	if fn.Seed != 0 {
+		for i := range js {
+			fn.do(p, &js[i], nil)
+		}
+		return
+	}
+	var texts []string
+	var at []int // texts[k] is js[at[k]]'s
+	size := 0
+	run := func() {
+		if len(texts) == 0 {
+			return
+		}
+		res, err := p.PrivatizeBlock(ctx, texts)
+		for k, i := range at {
+			j := &js[i]
+			if err != nil {
+				j.err = fmt.Errorf("wordveil-beam: %s line %d: %w", j.r.Source, j.r.Line, err)
+				continue
+			}
+			fn.do(p, j, &res[k])
+		}
+		texts, at, size = texts[:0], at[:0], 0
+	}
+	for i := range js {
+		j := &js[i]
+		if !j.granted || j.r.Text == "" {
+			fn.do(p, j, nil)
+			continue
+		}
+		if size+len(j.r.Text) > fn.MaxRecordBytes {
+			run()
+		}
+		texts, at = append(texts, j.r.Text), append(at, i)
+		size += len(j.r.Text)
+	}
+	run()
+}
+
 // do privatizes one job with p (a granted record) or writes its withheld
-// line, setting j.line, j.n and j.err.
-func (fn *privatizeFn) do(p *core.Privatizer, j *job) {
+// line, setting j.line, j.n and j.err. res, when not nil, is the granted
+// record's result, privatized already (doAll's block).
+func (fn *privatizeFn) do(p *core.Privatizer, j *job, res *core.Result) {
 	r := j.r
 	out := Output{User: r.User, Source: r.Source, Line: r.Line}
 	zero := 0.0
@@ -306,15 +357,18 @@ func (fn *privatizeFn) do(p *core.Privatizer, j *job) {
 	case r.Text == "":
 		out.Status, out.TotalEpsilon, out.UnitFree = StatusReleased, &zero, &zero
 	default:
-		if fn.Seed != 0 {
-			if j.err = core.UseEvaluationSeed(p, RecordSeed(fn.Seed, r.User, r.Source, r.Line)); j.err != nil {
+		if res == nil {
+			if fn.Seed != 0 {
+				if j.err = core.UseEvaluationSeed(p, RecordSeed(fn.Seed, r.User, r.Source, r.Line)); j.err != nil {
+					return
+				}
+			}
+			one, err := p.Privatize(r.Text)
+			if err != nil {
+				j.err = fmt.Errorf("wordveil-beam: %s line %d: %w", r.Source, r.Line, err)
 				return
 			}
-		}
-		res, err := p.Privatize(r.Text)
-		if err != nil {
-			j.err = fmt.Errorf("wordveil-beam: %s line %d: %w", r.Source, r.Line, err)
-			return
+			res = &one
 		}
 		a := res.Accounting
 		if w := j.want; a.Words-a.Memoized > w.Words || !(a.UnitFree <= w.Cost || math.IsNaN(w.Cost) && math.IsNaN(a.UnitFree)) {
