@@ -72,9 +72,9 @@ type privatizeFn struct {
 type job struct {
 	r       record
 	granted bool
-	want    slot   // a granted record's slot: its charge, to check
-	line    string // the output's JSON
-	n       int    // words privatized
+	want    slot       // a granted record's slot: its charge, to check
+	out     recordLine // its output line, for the writer to encode
+	n       int        // words privatized
 	err     error
 }
 
@@ -284,10 +284,8 @@ func (fn *privatizeFn) flush(ctx context.Context, emit func(int, lineBatch)) err
 			fn.released.Inc(ctx, 1)
 			fn.wordsOut.Inc(ctx, int64(j.n))
 		}
-		if j.line != "" {
-			k := shardOf(j.r.User, fn.Shards)
-			shards[k] = append(shards[k], outLine{User: j.r.User, Source: j.r.Source, Line: j.r.Line, JSON: j.line})
-		}
+		k := shardOf(j.r.User, fn.Shards)
+		shards[k] = append(shards[k], outLine{User: j.r.User, Source: j.r.Source, Line: j.r.Line, Rec: j.out})
 		*j = job{} // the texts go with the batch
 	}
 	for _, k := range slices.Sorted(maps.Keys(shards)) {
@@ -344,18 +342,16 @@ func (fn *privatizeFn) doAll(ctx context.Context, p *core.Privatizer, js []job) 
 	run()
 }
 
-// do privatizes one job with p (a granted record) or writes its withheld
-// line, setting j.line, j.n and j.err. res, when not nil, is the granted
+// do privatizes one job with p (a granted record) or makes its withheld
+// line, setting j.out, j.n and j.err. res, when not nil, is the granted
 // record's result, privatized already (doAll's block).
 func (fn *privatizeFn) do(p *core.Privatizer, j *job, res *core.Result) {
 	r := j.r
-	out := Output{User: r.User, Source: r.Source, Line: r.Line}
-	zero := 0.0
 	switch {
 	case !j.granted:
-		out.Status, out.Text = StatusWithheld, fn.Placeholder
+		j.out = recordLine{Status: withheld, Text: fn.Placeholder, TotalEpsilon: math.NaN(), UnitFree: math.NaN()}
 	case r.Text == "":
-		out.Status, out.TotalEpsilon, out.UnitFree = StatusReleased, &zero, &zero
+		j.out = recordLine{Status: released}
 	default:
 		if res == nil {
 			if fn.Seed != 0 {
@@ -377,12 +373,9 @@ func (fn *privatizeFn) do(p *core.Privatizer, j *job, res *core.Result) {
 			j.err = fmt.Errorf("wordveil-beam: %s line %d: privatized as %d words (charge %v), charged as %d (%v)", r.Source, r.Line, a.Words-a.Memoized, a.UnitFree, w.Words, w.Cost)
 			return
 		}
-		out.Status, out.Text = StatusReleased, res.Text
-		out.Words, out.OOV = a.Words, a.OOV
-		out.TotalEpsilon, out.UnitFree = finite(a.TotalEpsilon), finite(a.UnitFree)
+		j.out = recordLine{Status: released, Text: res.Text, Words: a.Words, OOV: a.OOV, TotalEpsilon: a.TotalEpsilon, UnitFree: a.UnitFree}
 		j.n = a.Words
 	}
-	j.line, j.err = toJSON(out)
 }
 
 // A record's status in the output.

@@ -63,7 +63,8 @@ func TestPrivatizeBlocks(t *testing.T) {
 					t.Fatalf("record %d: %v", i, j.err)
 				}
 				var out Output
-				if err := json.Unmarshal([]byte(j.line), &out); err != nil {
+				l := outLine{User: j.r.User, Source: j.r.Source, Line: j.r.Line, Rec: j.out}
+				if err := json.Unmarshal(appendRecordJSON(nil, &l), &out); err != nil {
 					t.Fatalf("record %d: %v", i, err)
 				}
 				switch {

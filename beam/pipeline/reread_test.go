@@ -161,8 +161,8 @@ func TestRereadPlaceholders(t *testing.T) {
 		var got []string
 		for _, l := range out {
 			got = append(got, fmt.Sprintf("%s@%d", l.User, l.Line))
-			if !strings.Contains(l.JSON, StatusWithheld) {
-				t.Errorf("%s: %s", tc.overCap, l.JSON)
+			if j := string(appendRecordJSON(nil, &l)); !strings.Contains(j, `"status":"`+StatusWithheld+`"`) {
+				t.Errorf("%s: %s", tc.overCap, j)
 			}
 		}
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {

@@ -14,12 +14,16 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 )
 
-// outLine is one line of an output file, with what orders it there.
+// outLine is one line of an output file, with what orders it there: its
+// JSON, or a record's output (Rec, Status set), which the writer encodes
+// (appendRecordJSON): the shuffle to the writers then carries a record's
+// user and source once, not again in its JSON, and no JSON keys.
 type outLine struct {
 	User   string
 	Source string
 	Line   int64
-	JSON   string
+	JSON   string     // the line, when Rec.Status is noRecord
+	Rec    recordLine // a record's line, when Rec.Status is set
 }
 
 // lineBatch is what crosses the shuffle to the writers: some lines of one
@@ -118,8 +122,15 @@ func writeLines(ctx context.Context, fs filesystem.Interface, name string, lines
 		return fmt.Errorf("wordveil-beam: creating %s: %w", name, err)
 	}
 	w := bufio.NewWriterSize(wc, 1<<20)
+	var buf []byte
 	for i := range lines {
-		w.WriteString(lines[i].JSON)
+		l := &lines[i]
+		if l.Rec.Status == noRecord {
+			w.WriteString(l.JSON)
+		} else {
+			buf = appendRecordJSON(buf[:0], l)
+			w.Write(buf)
+		}
 		w.WriteByte('\n')
 	}
 	if err := w.Flush(); err != nil {
