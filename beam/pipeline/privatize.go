@@ -79,9 +79,10 @@ type job struct {
 }
 
 // batchPerWorker is how many records each goroutine gets per batch: enough
-// that starting the goroutines costs little beside BRR's ~20 µs per word,
-// few enough that a batch's texts and outputs stay small.
-const batchPerWorker = 64
+// that starting the goroutines, each block's call and each batch's
+// elements to the writers cost little beside the words' privatization,
+// few enough that a batch's texts and outputs stay small (some 100 KiB).
+const batchPerWorker = 256
 
 func (fn *privatizeFn) Setup() error {
 	fn.released = beam.NewCounter(metricsNamespace, CounterReleased)

@@ -2,13 +2,14 @@ package pipeline
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"hash/fnv"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -65,20 +66,24 @@ type writeFn struct {
 }
 
 func (fn *writeFn) ProcessElement(ctx context.Context, shard int, batches func(*lineBatch) bool, written func(int, int)) error {
-	var all []outLine
+	// The lines are sorted by pointer: an outLine is some 120 bytes.
+	var all []*outLine
 	var b lineBatch
 	for batches(&b) {
-		all = append(all, b.Lines...)
+		// Each batch decodes into a slice of its own, which the
+		// pointers keep.
+		for i := range b.Lines {
+			all = append(all, &b.Lines[i])
+		}
 	}
-	sort.Slice(all, func(i, j int) bool {
-		a, b := &all[i], &all[j]
-		if a.User != b.User {
-			return a.User < b.User
+	slices.SortFunc(all, func(a, b *outLine) int {
+		if c := strings.Compare(a.User, b.User); c != 0 {
+			return c
 		}
-		if a.Source != b.Source {
-			return a.Source < b.Source
+		if c := strings.Compare(a.Source, b.Source); c != 0 {
+			return c
 		}
-		return a.Line < b.Line
+		return cmp.Compare(a.Line, b.Line)
 	})
 	name := joinPath(fn.Dir, shardName(fn.Prefix, shard, fn.Shards))
 	fs, err := filesystem.New(ctx, name)
@@ -116,15 +121,14 @@ func (fn *writeFn) ProcessElement(ctx context.Context, shard int, batches func(*
 }
 
 // writeLines writes lines to the file name, one JSON line each.
-func writeLines(ctx context.Context, fs filesystem.Interface, name string, lines []outLine) error {
+func writeLines(ctx context.Context, fs filesystem.Interface, name string, lines []*outLine) error {
 	wc, err := fs.OpenWrite(ctx, name)
 	if err != nil {
 		return fmt.Errorf("wordveil-beam: creating %s: %w", name, err)
 	}
 	w := bufio.NewWriterSize(wc, 1<<20)
 	var buf []byte
-	for i := range lines {
-		l := &lines[i]
+	for _, l := range lines {
 		if l.Rec.Status == noRecord {
 			w.WriteString(l.JSON)
 		} else {
