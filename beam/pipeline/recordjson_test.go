@@ -29,7 +29,7 @@ func TestRecordJSON(t *testing.T) {
 		{"ü", "gs://b/x", "", 0, 0},
 		{"a\"b\\c", "tab\there", "line\nbreak\r\x00\x01\x1f\x7f <b>&amp;</b>", 1e-7, 1e21},
 		{"\xff\xfe", "x\u2028y\u2029z", "caf\xc3 é 😀 \u2027", math.NaN(), math.Inf(1)},
-		{"u", "s", "x", -0.0, math.Inf(-1)},
+		{"u", "s", "x", math.Copysign(0, -1), math.Inf(-1)},
 		{"u", "s", "x", 123456789.123456789, 1e-6},
 		{"u", "s", "x", 9.999999999e20, 5e-324},
 		{"u", "s", "x", 1.5e-10, 1e300},
