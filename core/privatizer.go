@@ -168,6 +168,7 @@ func (h handle) block(ctx context.Context, texts []string, src rand.Source) ([]R
 	for i := range rs {
 		res[i] = newResult(&rs[i])
 	}
+	privatize.ReleaseResults(rs) // converted: the next block reuses the array
 	return res, nil
 }
 

@@ -176,16 +176,28 @@ func encodeLineBatch(b lineBatch) []byte {
 	n := binary.MaxVarintLen64
 	for i := range b.Lines {
 		l := &b.Lines[i]
-		n += 4*binary.MaxVarintLen64 + len(l.User) + len(l.Source) + len(l.JSON)
+		n += 8*binary.MaxVarintLen64 + 17 + len(l.User) + len(l.Source) + len(l.JSON) + len(l.Rec.Text)
 	}
 	buf := make([]byte, 0, n)
 	buf = binary.AppendUvarint(buf, uint64(len(b.Lines)))
 	for i := range b.Lines {
 		l := &b.Lines[i]
-		buf = appendString(buf, l.User)
-		buf = appendString(buf, l.Source)
+		// A line's user and source are mostly the previous line's: a
+		// batch is one shard's lines of a segment or two.
+		buf = append(buf, byte(l.Rec.Status))
+		buf = appendSameOr(buf, l.User, i > 0 && l.User == b.Lines[i-1].User)
+		buf = appendSameOr(buf, l.Source, i > 0 && l.Source == b.Lines[i-1].Source)
 		buf = binary.AppendVarint(buf, l.Line)
-		buf = appendString(buf, l.JSON)
+		if l.Rec.Status == noRecord {
+			buf = appendString(buf, l.JSON)
+			continue
+		}
+		r := &l.Rec
+		buf = appendString(buf, r.Text)
+		buf = binary.AppendVarint(buf, int64(r.Words))
+		buf = binary.AppendVarint(buf, int64(r.OOV))
+		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(r.TotalEpsilon))
+		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(r.UnitFree))
 	}
 	return buf
 }
@@ -199,15 +211,44 @@ func decodeLineBatch(p []byte) (lineBatch, error) {
 	b := lineBatch{Lines: make([]outLine, n)}
 	for i := range b.Lines {
 		l := &b.Lines[i]
-		l.User = d.string()
-		l.Source = d.string()
+		var prev outLine
+		if i > 0 {
+			prev = b.Lines[i-1]
+		}
+		switch s := recordStatus(d.byte()); s {
+		case noRecord, released, withheld:
+			l.Rec.Status = s
+		default:
+			d.fail()
+		}
+		l.User = d.sameOr(i > 0, prev.User)
+		l.Source = d.sameOr(i > 0, prev.Source)
 		l.Line = d.varint()
-		l.JSON = d.string()
+		if l.Rec.Status == noRecord {
+			l.JSON = d.string()
+		} else {
+			r := &l.Rec
+			r.Text = d.string()
+			r.Words = int(d.varint())
+			r.OOV = int(d.varint())
+			r.TotalEpsilon = d.float()
+			r.UnitFree = d.float()
+		}
 		if d.err != nil {
 			return lineBatch{}, errShuffleBytes
 		}
 	}
 	return b, d.end()
+}
+
+// appendSameOr appends s as decoder.sameOr reads it: 0 when same (s is
+// the previous element's), else its length plus one and its bytes.
+func appendSameOr(buf []byte, s string, same bool) []byte {
+	if same {
+		return append(buf, 0)
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(s))+1)
+	return append(buf, s...)
 }
 
 func appendString(buf []byte, s string) []byte {

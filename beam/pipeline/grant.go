@@ -34,9 +34,11 @@ type grantFn struct {
 
 func (fn *grantFn) CreateAccumulator() grants { return grants{} }
 
-func (fn *grantFn) AddInput(a grants, r ref) grants {
-	a.Refs = append(a.Refs, r)
-	a.Records++
+// AddInput adds in, some of a user's refs as readFn batches them (in.Refs,
+// in.Records of them: readFn prunes nothing).
+func (fn *grantFn) AddInput(a grants, in grants) grants {
+	a.Refs = append(a.Refs, in.Refs...)
+	a.Records += in.Records
 	// Amortized: prune once the unsorted tail is half the pruned part, so
 	// that an accumulator holds at most 1.5 times what pruning keeps (and
 	// each prune's sort is paid for by the refs added since the last).

@@ -65,7 +65,7 @@ func TestGrantFnKeepsGreedy(t *testing.T) {
 				}
 				for _, i := range rng.Perm(len(all)) {
 					p := rng.IntN(len(parts))
-					parts[p] = fn.AddInput(parts[p], all[i])
+					parts[p] = fn.AddInput(parts[p], grants{Refs: []ref{all[i]}, Records: 1})
 				}
 				for len(parts) > 1 {
 					i := rng.IntN(len(parts) - 1)

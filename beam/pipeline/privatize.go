@@ -72,16 +72,17 @@ type privatizeFn struct {
 type job struct {
 	r       record
 	granted bool
-	want    slot   // a granted record's slot: its charge, to check
-	line    string // the output's JSON
-	n       int    // words privatized
+	want    slot       // a granted record's slot: its charge, to check
+	out     recordLine // its output line, for the writer to encode
+	n       int        // words privatized
 	err     error
 }
 
 // batchPerWorker is how many records each goroutine gets per batch: enough
-// that starting the goroutines costs little beside BRR's ~20 µs per word,
-// few enough that a batch's texts and outputs stay small.
-const batchPerWorker = 64
+// that starting the goroutines, each block's call and each batch's
+// elements to the writers cost little beside the words' privatization,
+// few enough that a batch's texts and outputs stay small (some 100 KiB).
+const batchPerWorker = 256
 
 func (fn *privatizeFn) Setup() error {
 	fn.released = beam.NewCounter(metricsNamespace, CounterReleased)
@@ -256,13 +257,16 @@ func (fn *privatizeFn) flush(ctx context.Context, emit func(int, lineBatch)) err
 		return nil
 	}
 	var wg sync.WaitGroup
+	per := (len(b) + len(fn.ps) - 1) / len(fn.ps)
 	for w, p := range fn.ps {
+		lo, hi := min(len(b), w*per), min(len(b), (w+1)*per)
+		if lo == hi {
+			break
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := w; i < len(b); i += len(fn.ps) {
-				fn.do(p, &b[i])
-			}
+			fn.doAll(ctx, p, b[lo:hi])
 		}()
 	}
 	wg.Wait()
@@ -281,10 +285,8 @@ func (fn *privatizeFn) flush(ctx context.Context, emit func(int, lineBatch)) err
 			fn.released.Inc(ctx, 1)
 			fn.wordsOut.Inc(ctx, int64(j.n))
 		}
-		if j.line != "" {
-			k := shardOf(j.r.User, fn.Shards)
-			shards[k] = append(shards[k], outLine{User: j.r.User, Source: j.r.Source, Line: j.r.Line, JSON: j.line})
-		}
+		k := shardOf(j.r.User, fn.Shards)
+		shards[k] = append(shards[k], outLine{User: j.r.User, Source: j.r.Source, Line: j.r.Line, Rec: j.out})
 		*j = job{} // the texts go with the batch
 	}
 	for _, k := range slices.Sorted(maps.Keys(shards)) {
@@ -294,27 +296,76 @@ func (fn *privatizeFn) flush(ctx context.Context, emit func(int, lineBatch)) err
 	return nil
 }
 
-// do privatizes one job with p (a granted record) or writes its withheld
-// line, setting j.line, j.n and j.err.
-func (fn *privatizeFn) do(p *core.Privatizer, j *job) {
+// doAll privatizes the granted records of js with p and writes every
+// job's line. Without a seed the granted texts go to the engine as
+// blocks (core.Privatizer.PrivatizeBlock: one call for many records,
+// which BRR searches together; each text still gets fresh noise for
+// every word and its own accounting), each at most MaxRecordBytes long,
+// the engine's bound on a call; with a seed each record is privatized
+// alone, from its own stream (RecordSeed).
+func (fn *privatizeFn) doAll(ctx context.Context, p *core.Privatizer, js []job) {
+	if fn.Seed != 0 {
+		for i := range js {
+			fn.do(p, &js[i], nil)
+		}
+		return
+	}
+	var texts []string
+	var at []int // texts[k] is js[at[k]]'s
+	size := 0
+	run := func() {
+		if len(texts) == 0 {
+			return
+		}
+		res, err := p.PrivatizeBlock(ctx, texts)
+		for k, i := range at {
+			j := &js[i]
+			if err != nil {
+				j.err = fmt.Errorf("wordveil-beam: %s line %d: %w", j.r.Source, j.r.Line, err)
+				continue
+			}
+			fn.do(p, j, &res[k])
+		}
+		texts, at, size = texts[:0], at[:0], 0
+	}
+	for i := range js {
+		j := &js[i]
+		if !j.granted || j.r.Text == "" {
+			fn.do(p, j, nil)
+			continue
+		}
+		if size+len(j.r.Text) > fn.MaxRecordBytes {
+			run()
+		}
+		texts, at = append(texts, j.r.Text), append(at, i)
+		size += len(j.r.Text)
+	}
+	run()
+}
+
+// do privatizes one job with p (a granted record) or makes its withheld
+// line, setting j.out, j.n and j.err. res, when not nil, is the granted
+// record's result, privatized already (doAll's block).
+func (fn *privatizeFn) do(p *core.Privatizer, j *job, res *core.Result) {
 	r := j.r
-	out := Output{User: r.User, Source: r.Source, Line: r.Line}
-	zero := 0.0
 	switch {
 	case !j.granted:
-		out.Status, out.Text = StatusWithheld, fn.Placeholder
+		j.out = recordLine{Status: withheld, Text: fn.Placeholder, TotalEpsilon: math.NaN(), UnitFree: math.NaN()}
 	case r.Text == "":
-		out.Status, out.TotalEpsilon, out.UnitFree = StatusReleased, &zero, &zero
+		j.out = recordLine{Status: released}
 	default:
-		if fn.Seed != 0 {
-			if j.err = core.UseEvaluationSeed(p, RecordSeed(fn.Seed, r.User, r.Source, r.Line)); j.err != nil {
+		if res == nil {
+			if fn.Seed != 0 {
+				if j.err = core.UseEvaluationSeed(p, RecordSeed(fn.Seed, r.User, r.Source, r.Line)); j.err != nil {
+					return
+				}
+			}
+			one, err := p.Privatize(r.Text)
+			if err != nil {
+				j.err = fmt.Errorf("wordveil-beam: %s line %d: %w", r.Source, r.Line, err)
 				return
 			}
-		}
-		res, err := p.Privatize(r.Text)
-		if err != nil {
-			j.err = fmt.Errorf("wordveil-beam: %s line %d: %w", r.Source, r.Line, err)
-			return
+			res = &one
 		}
 		a := res.Accounting
 		if w := j.want; a.Words-a.Memoized > w.Words || !(a.UnitFree <= w.Cost || math.IsNaN(w.Cost) && math.IsNaN(a.UnitFree)) {
@@ -323,12 +374,9 @@ func (fn *privatizeFn) do(p *core.Privatizer, j *job) {
 			j.err = fmt.Errorf("wordveil-beam: %s line %d: privatized as %d words (charge %v), charged as %d (%v)", r.Source, r.Line, a.Words-a.Memoized, a.UnitFree, w.Words, w.Cost)
 			return
 		}
-		out.Status, out.Text = StatusReleased, res.Text
-		out.Words, out.OOV = a.Words, a.OOV
-		out.TotalEpsilon, out.UnitFree = finite(a.TotalEpsilon), finite(a.UnitFree)
+		j.out = recordLine{Status: released, Text: res.Text, Words: a.Words, OOV: a.OOV, TotalEpsilon: a.TotalEpsilon, UnitFree: a.UnitFree}
 		j.n = a.Words
 	}
-	j.line, j.err = toJSON(out)
 }
 
 // A record's status in the output.

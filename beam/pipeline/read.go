@@ -16,11 +16,11 @@ import (
 // readFn reads one input file line by line and works out each record's
 // charge there, with the engine (core.Privatizer.Cost: tokenization and
 // vocabulary lookup, no draws): it emits each record's ref keyed by user,
-// for the decision, and one marker per segment of the file, for the
-// re-read. The texts never leave it: they are read again, from the file,
-// by privatizeFn, for the records the cap grants (see reread.go). Memory
-// is one line (at most MaxRecordBytes) and a 64 KiB buffer, whatever the
-// file. A malformed line fails the run, naming its file and line (never
+// for the decision (a user's refs in batches: see refBatch), and one
+// marker per segment of the file, for the re-read. The texts never leave
+// it: they are read again, from the file, by privatizeFn, for the records
+// the cap grants. Memory is one line (at most MaxRecordBytes), a 64 KiB
+// buffer and at most refBatch refs, whatever the file. A malformed line fails the run, naming its file and line (never
 // its text), unless SkipMalformed, which counts it and goes on.
 type readFn struct {
 	Format         string
@@ -42,7 +42,7 @@ func (fn *readFn) Setup() error {
 
 func (fn *readFn) Teardown() error { return fn.p.Close() }
 
-func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, refs func(string, ref), markers func(string, slotBatch)) (err error) {
+func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emitRefs func(string, grants), markers func(string, slotBatch)) (err error) {
 	path := f.Metadata.Path
 	rc, err := f.Open(ctx)
 	if err != nil {
@@ -62,6 +62,24 @@ func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, ref
 			markers(segmentKey(path, seg.Offset), slotBatch{Slots: []slot{seg}})
 		}
 	}
+	// The refs go to the per-user combine in batches, one element per
+	// user per refBatch refs read (a runner pays its per-element work
+	// once per batch, not per record); what is held is at most refBatch
+	// refs, whatever the file.
+	byUser := map[string][]ref{}
+	held := 0
+	send := func() {
+		for u, rs := range byUser {
+			emitRefs(u, grants{Refs: rs, Records: len(rs)})
+		}
+		clear(byUser)
+		held = 0
+	}
+	defer func() {
+		if err == nil {
+			send()
+		}
+	}()
 	for n := int64(1); ; n++ {
 		start := r.off
 		l, err := r.readLine()
@@ -102,7 +120,10 @@ func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, ref
 				seg.End = r.off
 				fn.read.Inc(ctx, 1)
 				progressAdd(rf.Words)
-				refs(user, rf)
+				byUser[user] = append(byUser[user], rf)
+				if held++; held == refBatch {
+					send()
+				}
 				crashPoint("read")
 			}
 		}
@@ -112,6 +133,10 @@ func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, ref
 		}
 	}
 }
+
+// refBatch is how many refs readFn holds before it sends them to the
+// per-user combine (about 80 bytes each).
+const refBatch = 4096
 
 // bad handles a malformed line: an error that ends the run, or, with
 // SkipMalformed, a count.

@@ -13,7 +13,7 @@ import (
 // any runner's workers (which run this binary again) can find them, and
 // without reflection on the hot path.
 func init() {
-	register.DoFn4x1[context.Context, fileio.ReadableFile, func(string, ref), func(string, slotBatch), error](&readFn{})
+	register.DoFn4x1[context.Context, fileio.ReadableFile, func(string, grants), func(string, slotBatch), error](&readFn{})
 	register.DoFn7x1[context.Context, string, func(*grants) bool, func(*spending) bool, func(string, slotBatch), func(int, lineBatch), func(int, lineBatch), error](&decideFn{})
 	register.DoFn3x1[context.Context, stateShard, func(string, spending), error](&readStateFn{})
 	register.DoFn4x1[context.Context, string, func(*slotBatch) bool, func(int, lineBatch), error](&privatizeFn{})
@@ -21,12 +21,12 @@ func init() {
 	register.DoFn2x0[int, func(*int) bool](&writtenFn{})
 	register.Emitter2[int, int]()
 	register.Iter1[int]()
-	register.Emitter2[string, ref]()
+	register.Emitter2[string, grants]()
 	register.Emitter2[string, slotBatch]()
 	register.Emitter2[int, lineBatch]()
 	register.Emitter2[string, spending]()
 	register.Iter1[grants]()
-	register.Combiner3[grants, ref, grants](&grantFn{})
+	register.Combiner3[grants, grants, grants](&grantFn{})
 	register.Iter1[slotBatch]()
 	register.Iter1[lineBatch]()
 	beam.RegisterCoder(reflect.TypeOf(lineBatch{}), encodeLineBatch, decodeLineBatch)

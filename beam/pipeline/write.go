@@ -2,24 +2,29 @@ package pipeline
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"hash/fnv"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 )
 
-// outLine is one line of an output file, with what orders it there.
+// outLine is one line of an output file, with what orders it there: its
+// JSON, or a record's output (Rec, Status set), which the writer encodes
+// (appendRecordJSON): the shuffle to the writers then carries a record's
+// user and source once, not again in its JSON, and no JSON keys.
 type outLine struct {
 	User   string
 	Source string
 	Line   int64
-	JSON   string
+	JSON   string     // the line, when Rec.Status is noRecord
+	Rec    recordLine // a record's line, when Rec.Status is set
 }
 
 // lineBatch is what crosses the shuffle to the writers: some lines of one
@@ -61,20 +66,24 @@ type writeFn struct {
 }
 
 func (fn *writeFn) ProcessElement(ctx context.Context, shard int, batches func(*lineBatch) bool, written func(int, int)) error {
-	var all []outLine
+	// The lines are sorted by pointer: an outLine is some 120 bytes.
+	var all []*outLine
 	var b lineBatch
 	for batches(&b) {
-		all = append(all, b.Lines...)
+		// Each batch decodes into a slice of its own, which the
+		// pointers keep.
+		for i := range b.Lines {
+			all = append(all, &b.Lines[i])
+		}
 	}
-	sort.Slice(all, func(i, j int) bool {
-		a, b := &all[i], &all[j]
-		if a.User != b.User {
-			return a.User < b.User
+	slices.SortFunc(all, func(a, b *outLine) int {
+		if c := strings.Compare(a.User, b.User); c != 0 {
+			return c
 		}
-		if a.Source != b.Source {
-			return a.Source < b.Source
+		if c := strings.Compare(a.Source, b.Source); c != 0 {
+			return c
 		}
-		return a.Line < b.Line
+		return cmp.Compare(a.Line, b.Line)
 	})
 	name := joinPath(fn.Dir, shardName(fn.Prefix, shard, fn.Shards))
 	fs, err := filesystem.New(ctx, name)
@@ -112,14 +121,20 @@ func (fn *writeFn) ProcessElement(ctx context.Context, shard int, batches func(*
 }
 
 // writeLines writes lines to the file name, one JSON line each.
-func writeLines(ctx context.Context, fs filesystem.Interface, name string, lines []outLine) error {
+func writeLines(ctx context.Context, fs filesystem.Interface, name string, lines []*outLine) error {
 	wc, err := fs.OpenWrite(ctx, name)
 	if err != nil {
 		return fmt.Errorf("wordveil-beam: creating %s: %w", name, err)
 	}
 	w := bufio.NewWriterSize(wc, 1<<20)
-	for i := range lines {
-		w.WriteString(lines[i].JSON)
+	var buf []byte
+	for _, l := range lines {
+		if l.Rec.Status == noRecord {
+			w.WriteString(l.JSON)
+		} else {
+			buf = appendRecordJSON(buf[:0], l)
+			w.Write(buf)
+		}
 		w.WriteByte('\n')
 	}
 	if err := w.Flush(); err != nil {

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -169,16 +168,23 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (err
 			err = fromRoot(cerr, "")
 		}
 	}()
-	// Opening leaves garbage behind (the asset's decoding, the mechanism's
-	// tables): return it before the stream, whose line buffer may grow to
-	// -max-line.
-	debug.FreeOSMemory()
+	// No forced collection after the open: the garbage it leaves is
+	// reused by the stream's allocations (and returned to the OS by the
+	// runtime's scavenger over time), while a forced collection handing it
+	// back first cost 2–6 ms of one core before any block started and did
+	// not lower the peak RSS (reached while opening; docs/BENCHMARKS.md).
 	if f.seed != 0 {
 		fmt.Fprintln(stderr, "wordveil: WARNING: -seed makes the output reproducible by anyone who knows the seed; use it for evaluation only, never on real data")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	enc := recordEncoder{info: p.Info(), json: f.asJSON}
+	enc := recordEncoder{json: f.asJSON}
+	if f.asJSON {
+		// Only the records name the asset: Info hashes the whole asset
+		// file (a few milliseconds before the first block), so plain text
+		// does without.
+		enc.info = p.Info()
+	}
 	return stream(ctx, privatizeBlocks(p, f.seed), f.blockThreads(), linereader.New(stdin, f.maxLine), stdout, enc, inputBar(stdin, stdout, stderr))
 }
 

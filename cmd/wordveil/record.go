@@ -144,7 +144,7 @@ func addAccounting(a *core.Accounting, b core.Accounting) {
 // part after its block's charge, and whose other keys, after the last
 // part, sum the parts' accounting.
 type recordEncoder struct {
-	info core.Info // the privatizer's: the records' asset
+	info core.Info // the privatizer's: the records' asset (with json only)
 	json bool
 	open bool            // a record's text has been begun and not ended
 	acc  core.Accounting // the open record's accounting so far

@@ -43,16 +43,21 @@ type block struct {
 func readBlocks(ctx context.Context, r *linereader.Reader, out chan<- block, cut bool) {
 	defer close(out)
 	var pending []string // the parts of the current line not yet in a block
+	var whole [1]string  // pending's array for a line in one part (most lines: no allocation per line)
 	var rerr error       // the reader's error, passed on once pending is empty
 	line := 1            // the number of the line pending (or the next line read) belongs to
+	room := 0            // the lines of the block before: the next one's likely count
 	for index := uint64(0); ; index++ {
 		b := block{first: line, last: line, index: index}
+		if room > 0 {
+			b.lines = make([]string, 0, room)
+		}
 		size := 0
 		for {
 			if len(pending) == 0 && rerr == nil {
 				l, err := r.ReadLine()
 				if l != "" {
-					pending = splitLine(l, cut)
+					pending = splitLine(whole[:0], l, cut)
 				}
 				rerr = err
 			}
@@ -75,6 +80,7 @@ func readBlocks(ctx context.Context, r *linereader.Reader, out chan<- block, cut
 				break
 			}
 		}
+		room = min(len(b.lines), blockLines)
 		select {
 		case out <- b:
 		case <-ctx.Done():
@@ -86,11 +92,12 @@ func readBlocks(ctx context.Context, r *linereader.Reader, out chan<- block, cut
 	}
 }
 
-// splitLine returns the parts a line is privatized in: the line itself,
-// or with cut and a line over blockBytes its parts at token boundaries.
-func splitLine(l string, cut bool) []string {
+// splitLine returns the parts a line is privatized in: the line itself
+// (appended to dst), or with cut and a line over blockBytes its parts at
+// token boundaries.
+func splitLine(dst []string, l string, cut bool) []string {
 	if !cut || len(l) <= blockBytes {
-		return []string{l}
+		return append(dst, l)
 	}
 	return tokenize.Split(l, blockBytes)
 }

@@ -55,7 +55,7 @@ func (m *mih) countWork(q *Code, r int) (probes, entries int) {
 		if j > a {
 			rj = s - 1
 		}
-		for _, mask := range masks[:ballKeys(rj)] {
+		for _, mask := range masks()[:ballKeys(rj)] {
 			k := key ^ uint32(mask)
 			probes++
 			entries += int(m.off[j][k+1] - m.off[j][k])

@@ -25,7 +25,10 @@
 // the codes (each block compared with up to [MaxBatch] queries while it is
 // in cache; on AVX-512 a block transposed once serves every query), each
 // answer exact with its ties broken uniformly, for callers with several
-// words at hand.
+// words at hand. On AVX-512 an index that has answered a few full batches
+// (a bulk job) keeps a transposed copy of its codes, as large as they are,
+// so that later passes do not transpose each block again; other CPUs,
+// and an index that never sees full batches (a keyboard's), never make it.
 //
 // Ties. With integer distances, ties are common. [TiesAll] returns every
 // code tied at the k-th distance (so a result may hold more than k codes);

@@ -17,6 +17,7 @@ import (
 type Index struct {
 	scan   *scan
 	tables *lazyMIH
+	tposed *lazyTransposed // the codes transposed, for bulk batch searches
 	// radiusEMA is a running estimate of recent k-th distances, in 1/256
 	// bits, used when a query gives no ExpectedRadius.
 	radiusEMA atomic.Int64
@@ -52,7 +53,7 @@ func NewIndex(codes []Code) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Index{scan: s, tables: new(lazyMIH)}, nil
+	return &Index{scan: s, tables: new(lazyMIH), tposed: new(lazyTransposed)}, nil
 }
 
 // Len returns the number of codes searched: every code but the skipped

@@ -2,34 +2,19 @@
 
 #include "textflag.h"
 
-// func distMultiAVX512x8(qs []Code, codes []Code, thr []int, marks []blockMarks, t *[1024]uint64) uint64
-// First the block is transposed into t, eight codes at a time: the
-// shuffles of distBlockAVX512x8 give four vectors holding word 0, 1, 2
-// and 3 of the eight codes, codes 0,2,1,3,4,6,5,7 in lanes 0..7 (the
-// caller puts the marks back in code order: a permutation of the codes
-// costs nothing to the search, a VPERMQ per word four shuffles in 12).
-// Then, per query, each group of eight codes costs four XORs with the
-// query's broadcast words, four VPOPCNTQ, three adds and a minimum per
-// lane: no shuffle, no store. Only when a lane's minimum is within the
-// query's threshold (with none, above Bits, the block's minimum is the
-// threshold) is the pass made again, storing each group's comparison
-// mask as its byte of the query's marks, and the query's bit set in the
-// result: a store per group costs more than the second pass a far query
-// rarely needs. Registers Z16-Z31 only, so X15 (ABIInternal's zero
-// register) is never touched.
-TEXT ·distMultiAVX512x8(SB), NOSPLIT, $0-112
-	MOVQ qs_base+0(FP), AX
-	MOVQ qs_len+8(FP), BX
-	MOVQ codes_base+24(FP), SI
-	MOVQ codes_len+32(FP), CX
-	MOVQ thr_base+48(FP), R8
-	MOVQ marks_base+72(FP), R9
-	MOVQ t+96(FP), R10
-	XORQ DX, DX // the hits
-	MOVQ $1, R13 // the current query's bit
+// func transposeAVX512x8(codes []Code, t []uint64)
+// Transposes codes (a multiple of 8 of them, at least 8; t holds 4 words
+// per code) eight codes at a time: the shuffles of distBlockAVX512x8 give
+// four vectors holding word 0, 1, 2 and 3 of the eight codes, codes
+// 0,2,1,3,4,6,5,7 in lanes 0..7 (distMultiAVX512x8T's callers put the
+// marks back in code order: a permutation of the codes costs nothing to
+// the search, a VPERMQ per word four shuffles in 12). Registers Z20-Z31
+// only, so X15 (ABIInternal's zero register) is never touched.
+TEXT ·transposeAVX512x8(SB), NOSPLIT, $0-48
+	MOVQ codes_base+0(FP), SI
+	MOVQ codes_len+8(FP), CX
+	MOVQ t_base+24(FP), R12
 	SHRQ $3, CX
-	MOVQ CX, R11
-	MOVQ R10, R12
 
 transpose:
 	VMOVDQU64 0(SI), Z20
@@ -52,6 +37,31 @@ transpose:
 	ADDQ $256, R12
 	DECQ CX
 	JNZ transpose
+	VZEROUPPER
+	RET
+
+// func distMultiAVX512x8T(qs []Code, t []uint64, thr []int, marks []blockMarks) uint64
+// t is a block of 8 to blockSize codes (a multiple of 8) as
+// transposeAVX512x8 leaves them: word w of codes 8g..8g+7 at t[32g+8w:].
+// Per query, each group of eight codes costs four XORs with the query's
+// broadcast words, four VPOPCNTQ, three adds and a minimum per lane: no
+// shuffle, no store. Only when a lane's minimum is within the query's
+// threshold (with none, above Bits, the block's minimum is the threshold)
+// is the pass made again, storing each group's comparison mask as its
+// byte of the query's marks, and the query's bit set in the result: a
+// store per group costs more than the second pass a far query rarely
+// needs. Registers Z16-Z31 only, so X15 (ABIInternal's zero register) is
+// never touched.
+TEXT ·distMultiAVX512x8T(SB), NOSPLIT, $0-104
+	MOVQ qs_base+0(FP), AX
+	MOVQ qs_len+8(FP), BX
+	MOVQ t_base+24(FP), R10
+	MOVQ t_len+32(FP), R11
+	MOVQ thr_base+48(FP), R8
+	MOVQ marks_base+72(FP), R9
+	XORQ DX, DX // the hits
+	MOVQ $1, R13 // the current query's bit
+	SHRQ $5, R11 // groups of eight codes
 
 query:
 	VPBROADCASTQ 0(AX), Z16
@@ -135,6 +145,6 @@ next:
 	DECQ BX
 	JNZ query
 
-	MOVQ DX, ret+104(FP)
+	MOVQ DX, ret+96(FP)
 	VZEROUPPER
 	RET

@@ -6,6 +6,15 @@ package hamming
 // distances.
 type multiScratch struct{ row [blockSize]uint16 }
 
+// setPre is a no-op: no kernel here reads transposed codes.
+func (ms *multiScratch) setPre([]uint64) {}
+
+// transposed returns nil: no kernel here reads transposed codes.
+func (ms *multiScratch) transposed() []uint64 { return nil }
+
+// transposeCodes returns nil: no kernel here reads transposed codes.
+func transposeCodes([]Code) []uint64 { return nil }
+
 // distMultiWith runs kernel k for every query over a block (at most
 // blockSize codes) while it is in cache: the block is read from memory
 // once for all the queries; see distMultiGeneric.

@@ -101,26 +101,33 @@ func substring(c *Code, j int) uint32 {
 	return uint32(c[j>>2]>>(subBits*(uint(j)&3))) & (buckets - 1)
 }
 
-// masks lists every 16-bit mask ordered by popcount; maskStart[w] is where
-// masks of weight w begin. Probing key^mask for the masks of weight w visits
-// every bucket at distance exactly w from key.
-var masks, maskStart = func() ([]uint16, [subBits + 2]int) {
-	var start [subBits + 2]int
-	for v := 0; v < buckets; v++ {
-		start[bits.OnesCount16(uint16(v))+1]++
+// maskStart[w] is where the 16-bit masks of weight w begin in masks():
+// the number of masks of weight below w, a sum of binomial coefficients.
+var maskStart = func() (start [subBits + 2]int) {
+	c := 1 // C(subBits, w)
+	for w := 0; w <= subBits; w++ {
+		start[w+1] = start[w] + c
+		c = c * (subBits - w) / (w + 1)
 	}
-	for w := 1; w < len(start); w++ {
-		start[w] += start[w-1]
-	}
+	return start
+}()
+
+// masks lists every 16-bit mask ordered by popcount, masks of weight w
+// from maskStart[w] on. Probing key^mask for the masks of weight w visits
+// every bucket at distance exactly w from key. Made on first use (128 KiB,
+// 65,536 popcounts): only multi-index hashing needs it, so a process that
+// never searches near (BRR, the list mechanisms) does not pay for it at
+// start-up.
+var masks = sync.OnceValue(func() []uint16 {
 	out := make([]uint16, buckets)
-	fill := start
+	fill := maskStart
 	for v := 0; v < buckets; v++ {
 		w := bits.OnesCount16(uint16(v))
 		out[fill[w]] = uint16(v)
 		fill[w]++
 	}
-	return out, start
-}()
+	return out
+})
 
 // masksOfWeight returns the number of 16-bit masks of popcount w.
 func masksOfWeight(w int) int { return maskStart[w+1] - maskStart[w] }
@@ -205,7 +212,7 @@ func (m *mih) rangeSpans(sc *mihScratch, q *Code, r int) (entries int) {
 		if j > a {
 			rj = s - 1
 		}
-		m.addSpans(sc, j, substring(q, j), masks[:ballKeys(rj)])
+		m.addSpans(sc, j, substring(q, j), masks()[:ballKeys(rj)])
 	}
 	for _, sp := range sc.spans {
 		entries += int(sp.hi - sp.lo)
@@ -313,7 +320,7 @@ func (m *mih) knn(sc *mihScratch, warm int, dst []Neighbor, q Code, k int, opt O
 	}
 	for s := s0; s <= subBits; s++ {
 		for j := j0; j < substrings; j++ {
-			m.addSpans(sc, j, keys[j], masks[maskStart[s]:maskStart[s+1]])
+			m.addSpans(sc, j, keys[j], masks()[maskStart[s]:maskStart[s+1]])
 			entries := m.gather(sc)
 			verified = m.verifyKNN(&t, sc, verified, q, &opt, skip)
 			work += float64(masksOfWeight(s))*costProbe + float64(entries)*cv

@@ -11,7 +11,9 @@ import (
 // with each block of codes (8 KiB, in L1 cache while they are); a longer
 // batch is answered in passes of MaxBatch. Each block's trip from memory
 // and (AVX-512) its transpose are paid once per pass: at 32 queries they
-// were about a tenth of a pass on an AMD EPYC (Zen 4), at 64 half that.
+// were about a tenth of a pass on an AMD EPYC (Zen 4), at 64 half that
+// (and no transpose once the index keeps its codes transposed:
+// lazyTransposed).
 const MaxBatch = 64
 
 // blockMarks is a set of positions in a block of codes, bit i%64 of word
@@ -144,7 +146,8 @@ func (x *Index) NearestBatch(dst []Neighbor, qs []Code, opt Options) ([]Neighbor
 		nq := min(len(qs), MaxBatch)
 		x.stats.Scans.Add(int64(nq))
 		var err error
-		if dst, err = x.scan.nearestBatch(dst, qs[:nq], &opt, sc, activeBatch); err != nil {
+		tcodes := x.tposed.get(x.scan.codes, nq)
+		if dst, err = x.scan.nearestBatch(dst, qs[:nq], &opt, sc, activeBatch, tcodes); err != nil {
 			return dst, err
 		}
 		x.observe(int(dst[len(dst)-1].Dist))
@@ -154,8 +157,9 @@ func (x *Index) NearestBatch(dst []Neighbor, qs []Code, opt Options) ([]Neighbor
 }
 
 // nearestBatch is NearestBatch's pass over the codes for at most MaxBatch
-// queries, with kernels ks.
-func (s *scan) nearestBatch(dst []Neighbor, qs []Code, opt *Options, sc *batchScratch, ks batchKernels) ([]Neighbor, error) {
+// queries, with kernels ks and, when not nil, the codes transposed
+// (transposeCodes: the AVX-512 kernel then reads each block from there).
+func (s *scan) nearestBatch(dst []Neighbor, qs []Code, opt *Options, sc *batchScratch, ks batchKernels, tcodes []uint64) ([]Neighbor, error) {
 	nq := len(qs)
 	best := sc.best[:nq]
 	for j := range best {
@@ -176,14 +180,16 @@ func (s *scan) nearestBatch(dst []Neighbor, qs []Code, opt *Options, sc *batchSc
 		if skipHere {
 			skipBlk = skip
 		}
+		sc.multi.setPre(preBlock(tcodes, base, len(blk)))
 		hits := ks.multi(qs, blk, best, sc.marks[:nq], &sc.multi)
+		tblk := sc.multi.transposed()
 		for ; hits != 0; hits &= hits - 1 {
 			j := bits.TrailingZeros64(hits)
 			if best[j] == noDistance && skipHere {
 				s.walkBlock(&qs[j], blk, base, skip, &best[j], &sc.ties[j], sc.dist[:len(blk)], ks.row)
 				continue
 			}
-			walkMarked(&qs[j], blk, base, skipBlk, &sc.marks[j], &best[j], &sc.ties[j])
+			walkMarked(&qs[j], blk, tblk, base, skipBlk, &sc.marks[j], &best[j], &sc.ties[j])
 		}
 	}
 	for j := range nq {
@@ -231,8 +237,10 @@ func (s *scan) walkBlock(q *Code, blk []Code, base int, skip []int32, best *int,
 // walkMarked computes q's distance to each marked code of blk (ids from
 // base), in id order, and updates its best distance and ties: the sparse
 // case. The marks were made against the best distance before the block,
-// so a code is compared with the best so far again.
-func walkMarked(q *Code, blk []Code, base int, skip []int32, mk *blockMarks, best *int, ties *[]int32) {
+// so a code is compared with the best so far again. tblk, when not nil, is
+// blk transposed (transposeCodes' layout), read instead of blk: the
+// kernel has just read it, so it is in cache.
+func walkMarked(q *Code, blk []Code, tblk []uint64, base int, skip []int32, mk *blockMarks, best *int, ties *[]int32) {
 	for w, word := range mk {
 		for word != 0 {
 			i := w<<6 + bits.TrailingZeros64(word)
@@ -240,7 +248,12 @@ func walkMarked(q *Code, blk []Code, base int, skip []int32, mk *blockMarks, bes
 			if isSkipped(skip, uint32(base+i)) {
 				continue
 			}
-			d := Distance(*q, blk[i])
+			var d int
+			if tblk != nil {
+				d = transposedDistance(q, tblk, i)
+			} else {
+				d = Distance(*q, blk[i])
+			}
 			if d > *best {
 				continue
 			}
@@ -251,6 +264,15 @@ func walkMarked(q *Code, blk []Code, base int, skip []int32, mk *blockMarks, bes
 			*ties = append(*ties, int32(base+i))
 		}
 	}
+}
+
+// transposedDistance is Distance(*q, code i) of a block transposed as
+// transposeCodes lays it out: word w of codes 8g..8g+7 at t[32g+8w:],
+// codes 8g+0,2,1,3,4,6,5,7 in that order (bits 0 and 1 of i%8 swapped).
+func transposedDistance(q *Code, t []uint64, i int) int {
+	o := 32*(i>>3) + (i&4 | i<<1&2 | i>>1&1)
+	t = t[o : o+25]
+	return bits.OnesCount64(q[0]^t[0]) + bits.OnesCount64(q[1]^t[8]) + bits.OnesCount64(q[2]^t[16]) + bits.OnesCount64(q[3]^t[24])
 }
 
 // batchPool recycles NearestBatch's scratch (about 13 KiB, and the tie lists'

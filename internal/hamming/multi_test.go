@@ -18,6 +18,18 @@ func kernelsOf(k int) batchKernels {
 	}
 }
 
+// kernelsPre returns the batch kernels of kernel k given each block
+// transposed beforehand (transposeCodes, as an index keeps it for bulk
+// searches), where this CPU has such a layout.
+func kernelsPre(k int) batchKernels {
+	ks := kernelsOf(k)
+	ks.multi = func(qs []Code, codes []Code, thr []int, marks []blockMarks, ms *multiScratch) uint64 {
+		ms.setPre(transposeCodes(codes))
+		return distMultiWith(k, qs, codes, thr, marks, ms)
+	}
+	return ks
+}
+
 // offByOne is a deliberately broken pair of kernels: right everywhere
 // except that code 5 of every block is one bit farther than it is. The
 // exactness tests must catch it (the negative controls).
@@ -78,7 +90,7 @@ func checkMulti(ks batchKernels, qs, codes []Code) error {
 }
 
 // TestMultiKernelsAgree checks every multi-query kernel this CPU can run
-// against the portable one, for every block length up to blockSize
+// (also reading blocks transposed beforehand) against the portable one, for every block length up to blockSize
 // (unrolled groups of 8 and their tails) and batch sizes up to MaxBatch,
 // on extreme codes too (distance 0 and 256).
 func TestMultiKernelsAgree(t *testing.T) {
@@ -96,6 +108,9 @@ func TestMultiKernelsAgree(t *testing.T) {
 				}
 				if err := checkMulti(kernelsOf(k), qs[:nq], codes[:n]); err != nil {
 					t.Fatalf("kernel %s: %v", kernelNames[k], err)
+				}
+				if err := checkMulti(kernelsPre(k), qs[:nq], codes[:n]); err != nil {
+					t.Fatalf("kernel %s, block transposed beforehand: %v", kernelNames[k], err)
 				}
 			}
 		}
@@ -161,8 +176,8 @@ func checkBatch(codes, qs []Code, res []Neighbor, ties Ties) error {
 }
 
 // TestNearestBatchMatchesBruteForce runs the batch search with every
-// kernel this CPU can run (forced), and through Index, against brute
-// force; and the same check with an off-by-one kernel must fail.
+// kernel this CPU can run (forced, with and without the codes transposed
+// beforehand), and through Index, against brute force; and the same check with an off-by-one kernel must fail.
 func TestNearestBatchMatchesBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	for _, c := range batchCases(r) {
@@ -172,15 +187,18 @@ func TestNearestBatchMatchesBruteForce(t *testing.T) {
 			for _, k := range availableKernels() {
 				var sc batchScratch
 				var res []Neighbor
-				for qs := c.queries; len(qs) > 0; qs = qs[min(len(qs), MaxBatch):] {
-					var err error
-					res, err = s.nearestBatch(res, qs[:min(len(qs), MaxBatch)], &opt, &sc, kernelsOf(k))
-					if err != nil {
-						t.Fatal(err)
+				for _, tcodes := range [][]uint64{nil, transposeCodes(c.codes)} {
+					res = res[:0]
+					for qs := c.queries; len(qs) > 0; qs = qs[min(len(qs), MaxBatch):] {
+						var err error
+						res, err = s.nearestBatch(res, qs[:min(len(qs), MaxBatch)], &opt, &sc, kernelsOf(k), tcodes)
+						if err != nil {
+							t.Fatal(err)
+						}
 					}
-				}
-				if err := checkBatch(c.codes, c.queries, res, ties); err != nil {
-					t.Fatalf("%s kernel %s: %v", c.name, kernelNames[k], err)
+					if err := checkBatch(c.codes, c.queries, res, ties); err != nil {
+						t.Fatalf("%s kernel %s, transposed codes %t: %v", c.name, kernelNames[k], tcodes != nil, err)
+					}
 				}
 			}
 			x, _ := NewIndex(c.codes)
@@ -203,7 +221,7 @@ func TestNearestBatchMatchesBruteForce(t *testing.T) {
 	s, _ := newScan(codes)
 	var sc batchScratch
 	qs := []Code{codes[5], codes[7]}
-	res, err := s.nearestBatch(nil, qs, &Options{}, &sc, offByOne)
+	res, err := s.nearestBatch(nil, qs, &Options{}, &sc, offByOne, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +316,8 @@ func TestNearestBatchErrors(t *testing.T) {
 	}
 }
 
-// TestNearestBatchAllocs: in the steady state a batch allocates nothing.
+// TestNearestBatchAllocs: in the steady state (the codes kept transposed,
+// where this CPU does) a batch allocates nothing.
 func TestNearestBatchAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts do not hold under the race detector (sync.Pool drops items on purpose)")
@@ -308,6 +327,9 @@ func TestNearestBatchAllocs(t *testing.T) {
 	qs := randomCodes(r, 2*MaxBatch+5)
 	res := make([]Neighbor, 0, len(qs))
 	opt := Options{Ties: TiesRandom, Rand: r, ExpectedRadius: 100}
+	for range transposeAfter {
+		res, _ = x.NearestBatch(res, qs, opt) // past the one-time transposed copy (transposed.go)
+	}
 	if a := testing.AllocsPerRun(20, func() { res, _ = x.NearestBatch(res, qs, opt) }); a > 0 {
 		t.Fatalf("NearestBatch allocates %.1f times per call", a)
 	}
@@ -330,6 +352,93 @@ func FuzzMultiKernel(f *testing.F) {
 			if err := checkMulti(kernelsOf(k), qs, codes); err != nil {
 				t.Fatalf("kernel %s: %v", kernelNames[k], err)
 			}
+			if err := checkMulti(kernelsPre(k), qs, codes); err != nil {
+				t.Fatalf("kernel %s, block transposed beforehand: %v", kernelNames[k], err)
+			}
 		}
 	})
+}
+
+// TestNearestBatchTransposed: once an index keeps its codes transposed
+// (after transposeAfter full passes; here at once), a batch gives the same
+// answers, ties drawn alike, as one that transposes each block as it goes
+// (same seeds), on the index and on one Without derives from it, and
+// matches brute force; the copy exists exactly when this CPU's kernel
+// reads it, and is shared with the derived index. The negative control:
+// a wrong copy is caught.
+func TestNearestBatchTransposed(t *testing.T) {
+	defer func(n int64) { transposeAfter = n }(transposeAfter)
+	r := rand.New(rand.NewPCG(23, 24))
+	codes := tieCodes(r, 3*blockSize+50)
+	qs := queriesFor(r, codes, 3*MaxBatch+9)
+	skip := []int32{0, 5, 300, int32(len(codes) - 1)}
+	for _, after := range []int64{1 << 40, 0} {
+		transposeAfter = after
+		x, _ := NewIndex(codes)
+		y, _ := x.Without(skip)
+		ref, _ := NewIndex(codes)
+		refY, _ := ref.Without(skip)
+		ref.tposed, refY.tposed = nil, nil // never transposed beforehand
+		for _, pair := range [][2]*Index{{x, ref}, {y, refY}} {
+			for _, ties := range []Ties{TiesAll, TiesRandom} {
+				got, err1 := pair[0].NearestBatch(nil, qs, Options{Ties: ties, Rand: rand.NewPCG(3, 4)})
+				want, err2 := pair[1].NearestBatch(nil, qs, Options{Ties: ties, Rand: rand.NewPCG(3, 4)})
+				if err1 != nil || err2 != nil {
+					t.Fatal(err1, err2)
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("transposeAfter %d ties=%d: %v, want %v", after, ties, head(got), head(want))
+				}
+			}
+		}
+		if err := checkBatch(codes, qs, mustBatch(t, x, qs), TiesAll); err != nil {
+			t.Fatal(err)
+		}
+		kept := x.tposed.t != nil
+		if want := after == 0 && activeKernel == kernelAVX512; kept != want {
+			t.Fatalf("transposeAfter %d, kernel %s: codes kept transposed %t, want %t", after, Kernel(), kept, want)
+		}
+		if x.tposed != y.tposed {
+			t.Fatal("an index made by Without does not share the transposed codes")
+		}
+	}
+	// Negative control: a transposed copy of other codes (the codes
+	// rotated by one group) gives answers brute force refuses.
+	if activeKernel == kernelAVX512 {
+		x, _ := NewIndex(codes)
+		rotated := append(slices.Clone(codes[8:]), codes[:8]...)
+		x.tposed.once.Do(func() {})
+		x.tposed.t = transposeCodes(rotated)
+		if checkBatch(codes, qs, mustBatch(t, x, qs), TiesAll) == nil {
+			t.Fatal("the brute-force check passed a batch over wrong transposed codes")
+		}
+	}
+}
+
+func mustBatch(t *testing.T, x *Index, qs []Code) []Neighbor {
+	t.Helper()
+	res, err := x.NearestBatch(nil, qs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestTransposedDistance: the distance to code i read from the codes
+// transposed (as walkMarked reads a marked code) is Distance's, for every
+// position in a block; where this CPU keeps no transposed codes there is
+// nothing to read.
+func TestTransposedDistance(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	codes := randomCodes(r, blockSize)
+	tc := transposeCodes(codes)
+	if tc == nil {
+		t.Skipf("kernel %s reads no transposed codes", Kernel())
+	}
+	q := randomCodes(r, 1)[0]
+	for i := range codes {
+		if got, want := transposedDistance(&q, tc, i), Distance(q, codes[i]); got != want {
+			t.Fatalf("code %d: %d, want %d", i, got, want)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -302,6 +303,24 @@ func TestKNNWarmStart(t *testing.T) {
 					t.Fatalf("warm %d k %d: %v (%v), want %v", warm, k, head(got), err, head(want))
 				}
 			}
+		}
+	}
+}
+
+// TestMasksByWeight: masks() lists each 16-bit mask once, in order of
+// weight, with maskStart (binomial sums) where each weight begins.
+func TestMasksByWeight(t *testing.T) {
+	ms := masks()
+	if len(ms) != buckets || maskStart[subBits+1] != buckets {
+		t.Fatalf("%d masks, maskStart ends at %d, want %d", len(ms), maskStart[subBits+1], buckets)
+	}
+	seen := make([]bool, buckets)
+	for w := 0; w <= subBits; w++ {
+		for _, m := range ms[maskStart[w]:maskStart[w+1]] {
+			if bits.OnesCount16(m) != w || seen[m] {
+				t.Fatalf("mask %#x at weight %d (seen before: %t)", m, w, seen[m])
+			}
+			seen[m] = true
 		}
 	}
 }

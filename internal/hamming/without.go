@@ -34,7 +34,7 @@ func (x *Index) Without(skip []int32) (*Index, error) {
 		return nil, err
 	}
 	s := &scan{codes: x.scan.codes, skip: ids, skipCodes: skippedCodes(x.scan.codes, ids), ends: blockEnds(ids, len(x.scan.codes))}
-	return &Index{scan: s, tables: x.tables}, nil
+	return &Index{scan: s, tables: x.tables, tposed: x.tposed}, nil
 }
 
 // skippedCodes returns a copy of the codes of ids, in their order (nil for

@@ -30,5 +30,6 @@ func (p *Privatizer) Cost(text string) (*Accounting, error) {
 		return nil, err
 	}
 	acc := p.textAccounting(textCursor{}, sc.ends[0], nil, sc.cls)
+	sc.release()
 	return &acc, nil
 }

@@ -71,7 +71,6 @@ func (s *sink) word(c tokenize.Case, w string, curly bool) {
 // need not look it up again.
 type bitset []uint64
 
-func newBitset(n int) bitset    { return make(bitset, (n+63)/64) }
 func (b bitset) set(i int)      { b[i/64] |= 1 << (i % 64) }
 func (b bitset) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
 
@@ -87,10 +86,18 @@ type idSlice[T int32 | uint8] struct{ s []T }
 // idsFirst is the room an idSlice starts with: a keyboard's text.
 const idsFirst = 64
 
-func newIDSlices(classes bool) (ids *idSlice[int32], cls *idSlice[uint8]) {
-	ids = &idSlice[int32]{make([]int32, 0, idsFirst)}
+// newIDSlices returns empty idSlices on b's arrays (a block before's,
+// reuse.go) when they have room for a short text, else on new ones.
+func newIDSlices(b *passBufs, classes bool) (ids *idSlice[int32], cls *idSlice[uint8]) {
+	ids = &idSlice[int32]{b.ids[:0]}
+	if cap(ids.s) < idsFirst {
+		ids.s = make([]int32, 0, idsFirst)
+	}
 	if classes {
-		cls = &idSlice[uint8]{make([]uint8, 0, idsFirst)}
+		cls = &idSlice[uint8]{b.cls[:0]}
+		if cap(cls.s) < idsFirst {
+			cls.s = make([]uint8, 0, idsFirst)
+		}
 	}
 	return ids, cls
 }

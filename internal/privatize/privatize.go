@@ -182,6 +182,10 @@ type Privatizer struct {
 	pavg    float64
 	known   bool
 	unknown string
+	// acc is every text's Accounting before its counts: the mechanism's
+	// ε, metric (a string some mechanisms format on each call) and name,
+	// and the metric loss's constants, fixed at New.
+	acc     Accounting
 	classes *classSet // nil: every word at m's ε (New)
 	// fullWords[i] is cliticFull[i].full when the asset has it and the
 	// mechanism may release it, else "" (pieces.go).
@@ -238,6 +242,10 @@ func New(m mechanism.Mechanism, asset *wva.Asset, opt Options) (*Privatizer, err
 	if !p.known {
 		p.pavg = math.NaN()
 		p.unknown = fmt.Sprintf("P_avg of the %s metric is not known on this device", m.Metric())
+	}
+	p.acc = Accounting{Epsilon: m.Epsilon(), Metric: m.Metric(), PAvg: p.pavg, LossUnknown: p.unknown}
+	if f, ok := m.(mechanism.Facts); ok {
+		p.acc.Mechanism = f.Name()
 	}
 	if opt.Ledger != nil && !p.known {
 		return nil, errwrap.Tag(ErrNoUnitLoss, "privatize: the metric loss of the %s metric is unknown on this device (P_avg unknown), so it cannot be charged to a ledger (open without a ledger, or use another mechanism)", m.Metric())
@@ -361,6 +369,11 @@ func (p *Privatizer) block(ctx context.Context, texts []string, src rand.Source,
 	for i := range out {
 		out[i].Accounting.Ledger = receipt
 	}
+	if p.opt.Memo == nil {
+		// Nothing holds pass 1's arrays any more (a memo is left out: it
+		// is handed the word ids, and need not be read for what it keeps).
+		sc.release()
+	}
 	return out, nil
 }
 
@@ -394,6 +407,7 @@ type scanned struct {
 	found  bitset       // which content segments are words
 	ends   []textCursor // ends[i]: where text i's segments and words end
 	shapes []textShape  // shapes[i]: what text i's output size depends on besides the draws (output.go)
+	bufs   *passBufs    // where the arrays are handed back (release)
 }
 
 // scan runs pass 1 of a block (checked by checkTexts): tokenize each text
@@ -408,10 +422,11 @@ func (p *Privatizer) scan(ctx context.Context, texts []string) (scanned, error) 
 	for _, t := range texts {
 		total += len(t)
 	}
-	ids, cls := newIDSlices(p.classes != nil)
-	found := newBitset(total) // every content segment has a byte of its own
-	ends := make([]textCursor, len(texts))
-	shapes := make([]textShape, len(texts))
+	bufs := getPassBufs() // a block before's arrays, when one was released (reuse.go)
+	ids, cls := newIDSlices(bufs, p.classes != nil)
+	found := bitset(reuse(bufs.found, (total+63)/64)) // every content segment has a byte of its own
+	ends := reuse(bufs.ends, len(texts))
+	shapes := reuse(bufs.shapes, len(texts))
 	seg, read := 0, 0 // read: the bytes of the block before the current token
 	for i, t := range texts {
 		var word tokenize.Case // as in writeText: each text starts afresh
@@ -454,7 +469,7 @@ func (p *Privatizer) scan(ctx context.Context, texts []string) (scanned, error) 
 		ends[i] = textCursor{seg: seg, word: len(ids.s)}
 		shapes[i] = sh
 	}
-	sc := scanned{ids: ids.s, found: found, ends: ends, shapes: shapes}
+	sc := scanned{ids: ids.s, found: found, ends: ends, shapes: shapes, bufs: bufs}
 	if cls != nil {
 		sc.cls = cls.s
 	}
@@ -584,7 +599,7 @@ func (p *Privatizer) oovWord(src rand.Source) string {
 // Each text is written once, into a builder grown first to a bound on its
 // size (output.go, outputBound). Its bill is textAccounting's.
 func (p *Privatizer) assemble(texts []string, sc *scanned, resp []int32, memoized []bool, src rand.Source, record recordFunc) []Result {
-	out := make([]Result, len(texts))
+	out := results(len(texts)) // a released array, or a new one (results.go)
 	var at textCursor
 	var key [32]byte
 	var draws rand.ChaCha8
@@ -701,10 +716,7 @@ func (p *Privatizer) writeText(t string, at *textCursor, found bitset, resp []in
 // one place these are computed, for Privatize, PrivatizeBlock's ledger
 // charge and Cost alike. memoized is nil when no word is memoized.
 func (p *Privatizer) textAccounting(from, to textCursor, memoized []bool, cls []uint8) Accounting {
-	acc := Accounting{Epsilon: p.m.Epsilon(), Metric: p.m.Metric(), PAvg: p.pavg, LossUnknown: p.unknown}
-	if f, ok := p.m.(mechanism.Facts); ok {
-		acc.Mechanism = f.Name()
-	}
+	acc := p.acc
 	if p.classes != nil {
 		acc.Classes = p.classes.counts()
 	}

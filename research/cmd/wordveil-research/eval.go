@@ -34,6 +34,8 @@ Usage:
   wordveil-research eval context [flags]    the attacker who reads the whole released sentence, beside the one-word attacker, on held-out text
   wordveil-research eval mia [flags]        the papers' shadow-model membership attack at the embedded asset's presets, resumable
   wordveil-research eval mia-report [flags] docs/eval/MIA.md from the membership attack's results
+  wordveil-research eval plane [flags]      accuracy under both test protocols at the embedded asset's presets, resumable
+  wordveil-research eval plane-report       docs/eval/PLANE.md and fig-levels-plane from the plane's results
   wordveil-research eval brrbound [flags]   a two-sided bound on the best one-word attacker against BRR at the presets (docs/eval/brr-bound.jsonl)
   wordveil-research eval brrbound-go        internal/levelfacts/bounds_measured.go from those bounds (wordveil stats reads it)
 
@@ -66,6 +68,10 @@ func evalCmd(args []string, stdout, stderr io.Writer) error {
 		return evalMIA(args[1:], stderr)
 	case "mia-report":
 		return evalMIAReport(args[1:], stdout, stderr)
+	case "plane":
+		return evalPlane(args[1:], stderr)
+	case "plane-report":
+		return evalPlaneReport(args[1:], stdout, stderr)
 	case "brrbound-go":
 		return evalBRRBoundGo(args[1:], stdout, stderr)
 	case "brrbound":

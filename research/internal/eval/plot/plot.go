@@ -5,8 +5,9 @@
 //
 // Guarantees: inputs are validated before anything is written (equal slice
 // lengths, at least one series with a point, finite values, positive x on a
-// log axis, Lo ≤ Y ≤ Hi); series i always gets the same colour and marker
-// (14 distinct colours, cycling 7 marker shapes), so a mechanism keeps its
+// log axis, Lo ≤ Y ≤ Hi, XLo ≤ X ≤ XHi); series i always gets the same
+// colour and marker (14 distinct colours, cycling 7 marker shapes) unless it
+// asks for another series' look (Series.Look), so a mechanism keeps its
 // look across figures when callers keep its index; the PNG is
 // Width × Height at DPI dots per inch.
 package plot
@@ -32,11 +33,17 @@ import (
 
 // Series is one named curve or point set. Lo and Hi are optional (both nil,
 // or both as long as X): the lower and upper ends of an error bar or
-// confidence interval at each point, in data units (not offsets).
+// confidence interval at each point, in data units (not offsets); XLo and
+// XHi the same horizontally. Look, when > 0, draws the series with the
+// colour and marker of series Look−1 instead of its own (two series of one
+// subject, told apart by Dashed: a dashed line).
 type Series struct {
-	Name   string
-	X, Y   []float64
-	Lo, Hi []float64
+	Name     string
+	X, Y     []float64
+	Lo, Hi   []float64
+	XLo, XHi []float64
+	Look     int
+	Dashed   bool
 }
 
 // Ref is a reference: for Options.HLines a horizontal line at Y (X unused)
@@ -134,7 +141,22 @@ func validate(series []Series, opts Options) error {
 		if s.Lo != nil && (len(s.Lo) != len(s.X) || len(s.Hi) != len(s.X)) {
 			return fmt.Errorf("series %q: %d points, %d Lo and %d Hi values", s.Name, len(s.X), len(s.Lo), len(s.Hi))
 		}
+		if (s.XLo == nil) != (s.XHi == nil) {
+			return fmt.Errorf("series %q: XLo and XHi must both be set or both nil", s.Name)
+		}
+		if s.XLo != nil && (len(s.XLo) != len(s.X) || len(s.XHi) != len(s.X)) {
+			return fmt.Errorf("series %q: %d points, %d XLo and %d XHi values", s.Name, len(s.X), len(s.XLo), len(s.XHi))
+		}
+		if s.Look < 0 {
+			return fmt.Errorf("series %q: Look %d < 0", s.Name, s.Look)
+		}
 		for i := range s.X {
+			if s.XLo != nil && !(s.XLo[i] <= s.X[i] && s.X[i] <= s.XHi[i]) {
+				return fmt.Errorf("series %q: point %d: want XLo ≤ X ≤ XHi, have %v, %v, %v", s.Name, i, s.XLo[i], s.X[i], s.XHi[i])
+			}
+			if s.XLo != nil && opts.LogX && s.XLo[i] <= 0 {
+				return fmt.Errorf("series %q: XLo %v ≤ 0 on a log axis", s.Name, s.XLo[i])
+			}
 			if !finite(s.X[i]) || !finite(s.Y[i]) {
 				return fmt.Errorf("series %q: point %d (%v, %v) is not finite", s.Name, i, s.X[i], s.Y[i])
 			}
@@ -168,6 +190,11 @@ type errPoints struct {
 	plotter.YErrors
 }
 
+type xErrPoints struct {
+	plotter.XYs
+	plotter.XErrors
+}
+
 func render(path, title, xLabel, yLabel string, series []Series, opts Options, lines bool) error {
 	if err := validate(series, opts); err != nil {
 		return fmt.Errorf("plot %s: %w", filepath.Base(path), err)
@@ -188,9 +215,13 @@ func render(path, title, xLabel, yLabel string, series []Series, opts Options, l
 	legend.TextStyle.Font.Size = vg.Points(9)
 
 	xmin, xmax := math.Inf(1), math.Inf(-1)
-	for i, s := range series {
+	for k, s := range series {
 		if len(s.X) == 0 {
 			continue
+		}
+		i := k
+		if s.Look > 0 {
+			i = s.Look - 1
 		}
 		xys := make(plotter.XYs, len(s.X))
 		for j := range s.X {
@@ -205,6 +236,9 @@ func render(path, title, xLabel, yLabel string, series []Series, opts Options, l
 			}
 			l.Color = Color(i)
 			l.Width = vg.Points(1.5)
+			if s.Dashed {
+				l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+			}
 			p.Add(l)
 			thumbs = append(thumbs, l)
 		}
@@ -221,6 +255,20 @@ func render(path, title, xLabel, yLabel string, series []Series, opts Options, l
 				errs[j] = struct{ Low, High float64 }{s.Y[j] - s.Lo[j], s.Hi[j] - s.Y[j]}
 			}
 			eb, err := plotter.NewYErrorBars(errPoints{xys, errs})
+			if err != nil {
+				return fmt.Errorf("plot %s: %w", filepath.Base(path), err)
+			}
+			eb.Color = Color(i)
+			eb.CapWidth = vg.Points(4)
+			p.Add(eb)
+		}
+		if s.XLo != nil {
+			errs := make(plotter.XErrors, len(s.X))
+			for j := range errs {
+				errs[j] = struct{ Low, High float64 }{s.X[j] - s.XLo[j], s.XHi[j] - s.X[j]}
+				xmin, xmax = min(xmin, s.XLo[j]), max(xmax, s.XHi[j])
+			}
+			eb, err := plotter.NewXErrorBars(xErrPoints{xys, errs})
 			if err != nil {
 				return fmt.Errorf("plot %s: %w", filepath.Base(path), err)
 			}

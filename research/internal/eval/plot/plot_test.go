@@ -86,6 +86,7 @@ func TestScatter(t *testing.T) {
 		{Name: "a", X: []float64{1, 2, 3}, Y: []float64{3, 1, 2}},
 		{Name: "empty"},
 		{Name: "b", X: []float64{-1}, Y: []float64{0}, Lo: []float64{-0.5}, Hi: []float64{0.2}},
+		{Name: "b again", X: []float64{-1, 0}, Y: []float64{0.5, 1}, XLo: []float64{-1.5, 0}, XHi: []float64{-0.5, 0.1}, Look: 3, Dashed: true},
 	}
 	base := filepath.Join(dir, "scatter")
 	if err := Scatter(base, "t", "x", "y", s, Options{Width: 300, Height: 200, HLines: []Ref{{Y: 1}}}); err != nil {
@@ -108,6 +109,10 @@ func TestErrors(t *testing.T) {
 		"lo only":    {[]Series{{Name: "a", X: []float64{1}, Y: []float64{1}, Lo: []float64{0}}}, Options{}, "both"},
 		"lo length":  {[]Series{{Name: "a", X: []float64{1}, Y: []float64{1}, Lo: []float64{0, 0}, Hi: []float64{2}}}, Options{}, "Lo and"},
 		"lo > y":     {[]Series{{Name: "a", X: []float64{1}, Y: []float64{1}, Lo: []float64{2}, Hi: []float64{3}}}, Options{}, "Lo ≤ Y ≤ Hi"},
+		"xlo only":   {[]Series{{Name: "a", X: []float64{1}, Y: []float64{1}, XHi: []float64{2}}}, Options{}, "XLo and XHi"},
+		"xlo length": {[]Series{{Name: "a", X: []float64{1}, Y: []float64{1}, XLo: []float64{0, 0}, XHi: []float64{2}}}, Options{}, "XLo and"},
+		"xlo > x":    {[]Series{{Name: "a", X: []float64{1}, Y: []float64{1}, XLo: []float64{2}, XHi: []float64{3}}}, Options{}, "XLo ≤ X ≤ XHi"},
+		"look":       {[]Series{{Name: "a", X: []float64{1}, Y: []float64{1}, Look: -1}}, Options{}, "Look"},
 		"log x":      {[]Series{{Name: "a", X: []float64{0}, Y: []float64{1}}}, Options{LogX: true}, "log axis"},
 		"nan":        {[]Series{{Name: "a", X: []float64{1}, Y: []float64{nan()}}}, Options{}, "not finite"},
 	}

@@ -83,6 +83,11 @@ func corpusHash(c *Corpus) string {
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
+// CorpusHash is the short hash of a corpus's tokens, review boundaries
+// and labels that the study's fingerprints use, for other evaluations'
+// fingerprints.
+func CorpusHash(c *Corpus) string { return corpusHash(c) }
+
 // groupKey is the group a record's fingerprint is compared within: its
 // kind, mechanism and (for ratios) metric.
 func (r Record) groupKey() string {
