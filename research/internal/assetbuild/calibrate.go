@@ -199,7 +199,7 @@ func calibrate(a *wva.Asset, seed uint64, workers int, prior []float64, priorNam
 	if len(a.Lists) > 0 {
 		// 1-DT's draw slows down near its floor (about 5 ms a word at
 		// 10⁻⁴): its bracket starts where the levels are still far.
-		brackets = append(brackets, bracket{mechanism.Name1DG, 1e-4, 10}, bracket{mechanism.Name1DT, 1e-2, 10})
+		brackets = append(brackets, bracket{mechanism.Name1DG, 1e-4, 10}, bracket{mechanism.Name1DT, 1e-3, 10})
 	}
 	if a.TEM != nil {
 		// The smallest ε whose Theorem-4.2 radius fits the stored balls.
