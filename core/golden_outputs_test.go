@@ -100,6 +100,9 @@ func goldenCases() []goldenCase {
 	var cs []goldenCase
 	for _, m := range []Mechanism{BRR, TEMHamming, OneDG, OneDT, SanText, CusText} {
 		for _, l := range []Level{Strong, Balanced, Light} {
+			if !defaultHasPreset(m, l) {
+				continue // out of the mechanism's reach on this asset: TestGoldenUnreachableLevels
+			}
 			cs = append(cs, goldenCase{name: fmt.Sprintf("%s/%s", m, l), cfg: Config{Mechanism: m, Level: l}, short: l == Balanced})
 		}
 		for _, e := range []string{"floor", "ceiling"} {
@@ -110,12 +113,51 @@ func goldenCases() []goldenCase {
 		goldenCase{name: "brr/balanced/excluded-outputs", cfg: Config{Mechanism: BRR, Level: Balanced, AllowExcludedOutputs: true}, short: true},
 		goldenCase{name: "1dg/balanced/excluded-outputs", cfg: Config{Mechanism: OneDG, Level: Balanced, AllowExcludedOutputs: true}},
 		goldenCase{name: "brr/balanced/oov=placeholder", cfg: Config{Mechanism: BRR, Level: Balanced, OOV: Placeholder}, short: true},
-		goldenCase{name: "custext/balanced/oov=placeholder<?>", cfg: Config{Mechanism: CusText, Level: Balanced, OOV: Placeholder, Placeholder: "<?>"}},
+		goldenCase{name: "custext/light/oov=placeholder<?>", cfg: Config{Mechanism: CusText, Level: Light, OOV: Placeholder, Placeholder: "<?>"}},
 		goldenCase{name: "1dt/balanced/numbers=replace", cfg: Config{Mechanism: OneDT, Level: Balanced, Numbers: ReplaceNumbers}, short: true},
 		goldenCase{name: "santext/balanced/punctuation", cfg: Config{Mechanism: SanText, Level: Balanced, PrivatizePunctuation: true}},
 		goldenCase{name: "brr/balanced/classes", cfg: Config{Mechanism: BRR, Level: Balanced,
 			Classes: Classes{RareRank: goldenRareRank, Rare: 0.2, Capitalized: 0.3, Number: 0.1}}},
 	)
+}
+
+// defaultHasPreset reports whether the embedded asset calibrated m at l.
+func defaultHasPreset(m Mechanism, l Level) bool {
+	a, err := wva.Default()
+	if err != nil {
+		panic(err)
+	}
+	_, err = mechanism.Preset(a, string(m), string(l))
+	return err == nil
+}
+
+// TestGoldenUnreachableLevels: a level the calibration could not reach
+// for a mechanism (the attacker recovers more than its target even as
+// ε → 0: CusText at strong and balanced on the default asset) is refused
+// by Open with ErrInvalidConfig naming it, never served at some other ε.
+func TestGoldenUnreachableLevels(t *testing.T) {
+	missing := 0
+	for _, m := range []Mechanism{BRR, TEMHamming, OneDG, OneDT, SanText, CusText} {
+		for _, l := range []Level{Strong, Balanced, Light} {
+			if defaultHasPreset(m, l) {
+				continue
+			}
+			missing++
+			p, err := Open(Config{Mechanism: m, Level: l})
+			if err == nil {
+				p.Close()
+				t.Fatalf("%s/%s: Open accepted a level the asset lacks", m, l)
+			}
+			if !errors.Is(err, ErrInvalidConfig) || !strings.Contains(err.Error(), string(l)) {
+				t.Errorf("%s/%s: %v", m, l, err)
+			}
+		}
+	}
+	// The default asset's CusText reaches light only (its sets each hold
+	// a frequent word the attacker guesses at any ε).
+	if missing != 2 || !defaultHasPreset(CusText, Light) {
+		t.Errorf("%d levels out of reach, want CusText's strong and balanced", missing)
+	}
 }
 
 // goldenRecord is what one case released.

@@ -109,7 +109,8 @@ type Cell struct {
 }
 
 // Cells returns the experiment's cells for mechs at the asset's presets
-// against each shadow, the baseline first.
+// against each shadow, the baseline first. A level the asset has no
+// preset for (one its calibration could not reach) has no cell.
 func Cells(a *wva.Asset, mechs, shadows []string) ([]Cell, error) {
 	cells := []Cell{{Mech: Baseline, Shadow: ShadowClean}}
 	for _, sh := range shadows {
@@ -123,6 +124,9 @@ func Cells(a *wva.Asset, mechs, shadows []string) ([]Cell, error) {
 		}
 		for _, level := range study.PresetLevels {
 			eps, err := mechanism.Preset(a, m, level)
+			if errors.Is(err, mechanism.ErrNoPreset) && a != nil && a.Header.Presets != nil {
+				continue // a level the calibration could not reach: not offered, not measured
+			}
 			if err != nil {
 				return nil, err
 			}
