@@ -319,7 +319,7 @@ func TestWordCostIsOneWordsCharge(t *testing.T) {
 			p.Close()
 		}
 	}
-	p, err := Open(Config{Mechanism: CusText})
+	p, err := Open(Config{Mechanism: CusText, Level: Light})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,8 +391,8 @@ func TestWordCapRefused(t *testing.T) {
 		{"above 2^40 words", Config{Caps: Caps{LifetimeWords: int(aboveCapWords)}}}, // wraps where int has 32 bits: skipped there
 		{"lifetime in words and in loss", Config{Caps: Caps{LifetimeWords: 5, Lifetime: 1}}},
 		{"per period in words and in loss", Config{Caps: Caps{PerPeriodWords: 5, PerPeriod: 1}}},
-		{"CusText: no cost per word", Config{Mechanism: CusText, Caps: Caps{LifetimeWords: 5}}},
-		{"CusText: no cost per word, per period", Config{Mechanism: CusText, Caps: Caps{PerPeriodWords: 5}}},
+		{"CusText: no cost per word", Config{Mechanism: CusText, Level: Light, Caps: Caps{LifetimeWords: 5}}},
+		{"CusText: no cost per word, per period", Config{Mechanism: CusText, Level: Light, Caps: Caps{PerPeriodWords: 5}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if int64(tc.cfg.Caps.LifetimeWords) != aboveCapWords && tc.name == "above 2^40 words" {

@@ -87,7 +87,7 @@ func TestWordCostZeroAndUnknown(t *testing.T) {
 		t.Errorf("nil: %v", c)
 	}
 	cfg := NewConfig()
-	cfg.Mechanism = "custext"
+	cfg.Mechanism, cfg.Preset = "custext", "light" // its only level on the default asset
 	p, err := OpenPrivatizer(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -27,7 +27,7 @@ func TestEveryMechanism(t *testing.T) {
 		}
 	}
 	cfg := NewConfig()
-	cfg.Mechanism = "custext"
+	cfg.Mechanism, cfg.Preset = "custext", "light" // its only level on the default asset
 	p, err := OpenPrivatizer(cfg)
 	if err != nil {
 		t.Fatalf("custext: %v", err)

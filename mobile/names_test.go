@@ -16,6 +16,9 @@ func TestMechanismNamesAndEpsilonFloor(t *testing.T) {
 	for _, name := range mechanism.Offered() {
 		cfg := NewConfig()
 		cfg.Mechanism = name
+		if name == "custext" {
+			cfg.Preset = "light" // its only level on the default asset
+		}
 		p, err := OpenPrivatizer(cfg)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -30,7 +33,7 @@ func TestMechanismNamesAndEpsilonFloor(t *testing.T) {
 			_, err := OpenPrivatizer(c)
 			wantCode(t, name+" at a tiny ε", err, CodeInvalidArgument)
 			c = NewConfig()
-			c.Mechanism, c.Epsilon, c.RareEpsilon, c.RareRank = name, cfg.Epsilon, tiny, 1000
+			c.Mechanism, c.Epsilon, c.RareEpsilon, c.RareRank, c.Preset = name, cfg.Epsilon, tiny, 1000, cfg.Preset
 			_, err = OpenPrivatizer(c)
 			wantCode(t, name+" at a tiny rare-class ε", err, CodeInvalidArgument)
 		}

@@ -45,8 +45,9 @@ func TestOptionsRefused(t *testing.T) {
 		{"ε NaN", func(o *Options) { o.Engine.Epsilon = math.NaN() }},
 		{"ε above 10^6", func(o *Options) { o.Engine.Epsilon = 2e6 }},
 		{"missing asset file", func(o *Options) { o.Engine.AssetFile = filepath.Join(dir, "none.wva") }},
-		{"cap with CusText (loss unknown)", func(o *Options) { o.Engine.Mechanism, o.Cap = "custext", 100 }},
-		{"cap words with CusText", func(o *Options) { o.Engine.Mechanism, o.CapWords = "custext", 100 }},
+		{"cap with CusText (loss unknown)", func(o *Options) { o.Engine.Mechanism, o.Engine.Level, o.Cap = "custext", "light", 100 }},
+		{"cap words with CusText", func(o *Options) { o.Engine.Mechanism, o.Engine.Level, o.CapWords = "custext", "light", 100 }},
+		{"CusText at a level out of its reach", func(o *Options) { o.Engine.Mechanism = "custext" }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -69,7 +70,7 @@ func TestOptionsRefused(t *testing.T) {
 		func(o *Options) { o.Shards, o.MaxRecordBytes, o.Parallelism = 1, 1, 1 },
 		func(o *Options) { o.CapWords = 1 << 40 },
 		func(o *Options) { o.Cap = math.MaxFloat64 },
-		func(o *Options) { o.Engine.Mechanism = "custext" }, // no cap: the loss may be unknown
+		func(o *Options) { o.Engine.Mechanism, o.Engine.Level = "custext", "light" }, // no cap: the loss may be unknown
 	} {
 		o := ok
 		edit(&o)

@@ -185,7 +185,8 @@ func fdRows(t *testing.T, vocab int) []fdRow {
 		{name: "mechanism 1dg", cfg: core.Config{Mechanism: core.OneDG}, cli: []string{"-mechanism", "1dg"}, want: fdOK},
 		{name: "mechanism 1dt", cfg: core.Config{Mechanism: core.OneDT}, cli: []string{"-mechanism", "1dt"}, want: fdOK, long: true},
 		{name: "mechanism santext", cfg: core.Config{Mechanism: core.SanText}, cli: []string{"-mechanism", "santext"}, want: fdOK, long: true},
-		{name: "mechanism custext", cfg: core.Config{Mechanism: core.CusText}, cli: []string{"-mechanism", "custext"}, want: fdOK},
+		{name: "mechanism custext", cfg: core.Config{Mechanism: core.CusText, Level: core.Light}, cli: []string{"-mechanism", "custext", "-preset", "light"}, want: fdOK},
+		{name: "mechanism custext, a level out of its reach", cfg: core.Config{Mechanism: core.CusText}, cli: []string{"-mechanism", "custext"}, want: fdInvalid},
 		// Unknown names, and the "+" variants that keep words by construction.
 		{name: "mechanism santext+", cfg: core.Config{Mechanism: "santext+"}, cli: []string{"-mechanism", "santext+"}, want: fdInvalid},
 		{name: "mechanism custext+", cfg: core.Config{Mechanism: "custext+"}, cli: []string{"-mechanism", "custext+"}, want: fdInvalid},
@@ -278,7 +279,7 @@ func fdRows(t *testing.T, vocab int) []fdRow {
 		{name: "ledger, words cap 10^9", cfg: ledgerCaps(core.Caps{LifetimeWords: 1e9}), cli: []string{"-cap-words", "1000000000"}, want: fdOK, long: true},
 		{name: "ledger, words cap negative", cfg: ledgerCaps(core.Caps{PerPeriodWords: -1}), cli: []string{"-cap-period-words", "-1"}, want: fdInvalid},
 		{name: "ledger, words and loss cap", cfg: ledgerCaps(core.Caps{LifetimeWords: 5, Lifetime: 1}), cli: []string{"-cap-words", "5", "-cap", "1"}, want: fdInvalid},
-		{name: "ledger, words cap, custext", cfg: core.Config{Mechanism: core.CusText, LedgerDir: fdDir, Caps: core.Caps{LifetimeWords: 5}}, cli: []string{"-mechanism", "custext", "-cap-words", "5"}, want: fdInvalid},
+		{name: "ledger, words cap, custext", cfg: core.Config{Mechanism: core.CusText, Level: core.Light, LedgerDir: fdDir, Caps: core.Caps{LifetimeWords: 5}}, cli: []string{"-mechanism", "custext", "-preset", "light", "-cap-words", "5"}, want: fdInvalid},
 		{name: "words cap without ledger", cfg: core.Config{Caps: core.Caps{LifetimeWords: 5}}, cli: []string{"-cap-words", "5"}, want: fdInvalid},
 		{name: "period without ledger", cfg: core.Config{Caps: core.Caps{Period: time.Hour}}, cli: []string{"-period", "1h"}, want: fdInvalid, long: true},
 

@@ -99,7 +99,7 @@ func TestPrivatizeCapWordsUsage(t *testing.T) {
 		{"{ledger}", "-cap", "1", "-cap-words", "5"},
 		{"{ledger}", "-cap-period", "1", "-cap-period-words", "5"},
 		{"{ledger}", "-cap-period-words", "5", "-period", "0s"},
-		{"{ledger}", "-mechanism", "custext", "-cap-words", "5"}, // no cost per word
+		{"{ledger}", "-mechanism", "custext", "-preset", "light", "-cap-words", "5"}, // no cost per word
 	} {
 		args := []string{"privatize"}
 		for _, a := range extra {

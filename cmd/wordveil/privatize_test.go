@@ -45,7 +45,7 @@ func TestPrivatizeCmd(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if err := run([]string{"privatize", "-mechanism", "custext", "-json", "-oov", "placeholder"}, strings.NewReader("the 4217 cats\n"), &out, &errb); err != nil {
+	if err := run([]string{"privatize", "-mechanism", "custext", "-preset", "light", "-json", "-oov", "placeholder"}, strings.NewReader("the 4217 cats\n"), &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	var res record
@@ -225,7 +225,7 @@ func TestPrivatizeJSONSchema(t *testing.T) {
 		{"-json", "-ledger", t.TempDir()},
 		{"-json", "-ledger", t.TempDir(), "-cap", "1e9", "-cap-period", "1e8"},
 		{"-json", "-ledger", t.TempDir(), "-cap-words", "1000", "-cap-period-words", "500"},
-		{"-json", "-mechanism", "custext"},
+		{"-json", "-mechanism", "custext", "-preset", "light"},
 		{"-json", "-mechanism", "1dt", "-preset", "light", "-memo", t.TempDir(), "-oov", "placeholder", "-punct"},
 		{"-json", "-epsilon", "1e5", "-allow-saturated", "-ledger", t.TempDir()},
 		{"-json", "-class-epsilon", "capitalized=0.3,number=0.2", "-ledger", t.TempDir()},

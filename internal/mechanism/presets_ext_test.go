@@ -27,22 +27,26 @@ func defaultAsset(t testing.TB) *wva.Asset {
 }
 
 // TestPresetsHitTargets checks every preset of the default asset
-// against its level. The levels are calibrated on typed text (each word
-// weighted by its frequency), so the asset records, per preset, the
-// calibration's estimate of the share kept, the most-kept frequent word
-// and the share kept on held-out text; the test holds them to the level's
-// target (held-out: within 0.03, the acceptance bound), and re-measures
-// the worst word's N_w with draws of its own, which must agree with the
-// recorded value within 4 standard errors (the negative control of the
-// recorded figures: a preset ε edited by hand moves the worst word's N_w).
+// against its level. The levels are calibrated on what the one-word
+// attacker recovers from typed text, so the asset records, per preset,
+// the calibration's estimate of that recovery (top1), the share kept,
+// the most-kept frequent word, and the attacker's recovery on held-out
+// text; the test holds them to the level's target (held-out: within 0.03,
+// the acceptance bound; BRR's held-out figure is a lower bound, held to
+// the upper side only, its two-sided bound is levelfacts'), and
+// re-measures the worst word's N_w with draws of its own, which must
+// agree with the recorded value within 4 standard errors (the negative
+// control of the recorded figures: a preset ε edited by hand moves the
+// worst word's N_w). A level a mechanism cannot reach has no preset; the
+// default asset lacks exactly CusText's strong and balanced.
 func TestPresetsHitTargets(t *testing.T) {
 	if testing.Short() {
-		t.Skip("re-measures 18 presets on 50k words")
+		t.Skip("re-measures 16 presets on 50k words")
 	}
 	a := defaultAsset(t)
 	p := a.Header.Presets
-	if p.Weighting != wva.WeightTyped || p.HeldOut == "" {
-		t.Fatalf("the default asset's levels are weighted %q, held-out %q; want typed, measured", p.Weighting, p.HeldOut)
+	if p.Weighting != wva.WeightTyped || p.Objective != wva.ObjectiveTop1 || p.HeldOut == "" {
+		t.Fatalf("the default asset's levels are weighted %q, objective %q, held-out %q; want typed, top1, measured", p.Weighting, p.Objective, p.HeldOut)
 	}
 	outputs, err := mechanism.DefaultOutputs(a)
 	if err != nil {
@@ -53,6 +57,12 @@ func TestPresetsHitTargets(t *testing.T) {
 	for _, name := range []string{mechanism.NameBRR, mechanism.NameTEMHamming, mechanism.Name1DG, mechanism.Name1DT, mechanism.NameSanText, mechanism.NameCusText} {
 		for _, level := range []string{mechanism.LevelStrong, mechanism.LevelBalanced, mechanism.LevelLight} {
 			eps, err := mechanism.Preset(a, name, level)
+			if name == mechanism.NameCusText && level != mechanism.LevelLight {
+				if !errors.Is(err, mechanism.ErrNoPreset) {
+					t.Errorf("%s %s: ε %v, err %v; want out of reach", name, level, eps, err)
+				}
+				continue
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,11 +71,19 @@ func TestPresetsHitTargets(t *testing.T) {
 			if !ok || f.HeldOut == nil {
 				t.Fatalf("%s %s: no measurements recorded", name, level)
 			}
-			if math.Abs(f.Kept-target) > 0.02 {
-				t.Errorf("%s %s: calibration's share %.3f, target %.2f", name, level, f.Kept, target)
+			if math.Abs(f.Top1-target) > 0.02 {
+				t.Errorf("%s %s: calibration's recovery %.3f, target %.2f", name, level, f.Top1, target)
 			}
-			if h := f.HeldOut.Kept.Rate; math.Abs(h-target) > 0.03 {
-				t.Errorf("%s %s: held-out share %.3f, target %.2f ± 0.03", name, level, h, target)
+			h := f.HeldOut.Top1.Rate
+			if f.HeldOut.Bound == "lower" {
+				if h > target+0.03 {
+					t.Errorf("%s %s: held-out recovery at least %.3f, target %.2f + 0.03", name, level, h, target)
+				}
+			} else if math.Abs(h-target) > 0.03 {
+				t.Errorf("%s %s: held-out recovery %.3f, target %.2f ± 0.03", name, level, h, target)
+			}
+			if f.Kept > f.Top1+0.02 {
+				t.Errorf("%s %s: kept share %.3f above the recovery %.3f (the echo attacker recovers the kept share)", name, level, f.Kept, f.Top1)
 			}
 			w, ok := a.Lookup(f.WorstWord)
 			if !ok {
@@ -94,8 +112,8 @@ func TestPresetsHitTargets(t *testing.T) {
 			n++
 		}
 	}
-	if n != 18 {
-		t.Fatalf("measured %d presets, want 18", n)
+	if n != 16 {
+		t.Fatalf("measured %d presets, want 16", n)
 	}
 }
 
@@ -132,6 +150,13 @@ func TestPresetErrors(t *testing.T) {
 	for _, n := range mechanism.Names() {
 		for _, l := range []string{mechanism.LevelStrong, mechanism.LevelBalanced, mechanism.LevelLight} {
 			e, err := mechanism.Preset(a, n, l)
+			// TEM on lists reaches no level, CusText light only.
+			if n == mechanism.NameCusText && l != mechanism.LevelLight {
+				if !errors.Is(err, mechanism.ErrNoPreset) {
+					t.Errorf("%s %s: %v %v, want out of reach", n, l, e, err)
+				}
+				continue
+			}
 			if n != mechanism.NameTEM && (err != nil || !(e > 0)) {
 				t.Errorf("%s %s: %v %v", n, l, e, err)
 			}
@@ -153,7 +178,7 @@ func ExamplePreset() {
 		panic(err)
 	}
 	fmt.Printf("%s %s\n", mechanism.LevelBalanced, m.(mechanism.Facts).Params())
-	// Output: balanced epsilon=0.5333
+	// Output: balanced epsilon=0.5239
 }
 
 // TestPresetsMatchDocs keeps docs/PRIVACY_LEVELS.md (generated by
@@ -169,6 +194,9 @@ func TestPresetsMatchDocs(t *testing.T) {
 	for _, name := range []string{mechanism.NameBRR, mechanism.NameTEMHamming, mechanism.Name1DG, mechanism.Name1DT, mechanism.NameSanText, mechanism.NameCusText} {
 		for _, level := range []string{mechanism.LevelStrong, mechanism.LevelBalanced, mechanism.LevelLight} {
 			eps, err := mechanism.Preset(a, name, level)
+			if errors.Is(err, mechanism.ErrNoPreset) {
+				continue // out of the mechanism's reach: no row
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -43,6 +43,6 @@ func ExamplePrivatizer_Privatize() {
 	fmt.Printf("%s: %d words, %d OOV, ε = %g per word in %s, total %g, metric loss %.2f\n",
 		acc.Mechanism, acc.Words, acc.OOV, acc.Epsilon, acc.Metric, acc.TotalEpsilon, acc.UnitFree)
 	// Output:
-	// History quick fluid fox doctored tin participants 1998 justice.
-	// brr: 8 words, 1 OOV, ε = 0.5333 per word in hamming, total 4.2664, metric loss 544.78
+	// Traditionally plenty routed mtv grandpappy clicks home an pm.
+	// brr: 8 words, 1 OOV, ε = 0.5239 per word in hamming, total 4.1912, metric loss 535.18
 }

@@ -57,7 +57,7 @@ func TestExitCodes(t *testing.T) {
 		{"unknown flag", []string{"-input", in, "-output", filepath.Join(dir, "o3"), "-capp", "1"}, 2, "flag provided but not defined"},
 		{"stray argument", []string{"-input", in, "-output", filepath.Join(dir, "o4"), "extra"}, 2, "unexpected arguments"},
 		{"bad ε", []string{"-input", in, "-output", filepath.Join(dir, "o5"), "-epsilon", "-1"}, 2, "Epsilon -1"},
-		{"cap with CusText", []string{"-input", in, "-output", filepath.Join(dir, "o6"), "-mechanism", "custext", "-cap", "10"}, 2, "loss is unknown"},
+		{"cap with CusText", []string{"-input", in, "-output", filepath.Join(dir, "o6"), "-mechanism", "custext", "-preset", "light", "-cap", "10"}, 2, "loss is unknown"},
 		{"malformed line", []string{"-input", bad, "-output", filepath.Join(dir, "o7")}, 1, "bad.jsonl line 1: malformed record"},
 		{"nothing matches", []string{"-input", filepath.Join(dir, "none-*.jsonl"), "-output", filepath.Join(dir, "o8")}, 1, "no files matching"},
 		{"help", []string{"-h"}, 0, "Usage: wordveil-beam"},
