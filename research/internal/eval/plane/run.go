@@ -98,7 +98,7 @@ type Cell struct {
 }
 
 // Cells returns the baseline and then mechs × the named levels at a's
-// presets.
+// presets (a level the asset has no preset for has no cell).
 func Cells(a *wva.Asset, mechs []string) ([]Cell, error) {
 	cells := []Cell{{Mech: Baseline}}
 	for _, m := range mechs {
@@ -107,6 +107,9 @@ func Cells(a *wva.Asset, mechs []string) ([]Cell, error) {
 		}
 		for _, level := range study.PresetLevels {
 			eps, err := mechanism.Preset(a, m, level)
+			if errors.Is(err, mechanism.ErrNoPreset) && a != nil && a.Header.Presets != nil {
+				continue // a level the calibration could not reach: not offered
+			}
 			if err != nil {
 				return nil, fmt.Errorf("plane: %w", err)
 			}
