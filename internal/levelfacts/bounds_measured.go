@@ -4,7 +4,7 @@ package levelfacts
 
 // measuredBounds are the two-sided bounds of eval brrbound (docs/eval/README.md).
 var measuredBounds = []attackBound{
-	{asset: "81ad6ec415791bd215c4b0f2a8ff8d8bd4f0f62a9c56236e80a35c83467af460", mechanism: "brr", level: "strong", epsilon: 0.4129, lo: 0.1095186355924457, hi: 0.13992457617397178, draws: 1048576, delta: 0.025},
-	{asset: "81ad6ec415791bd215c4b0f2a8ff8d8bd4f0f62a9c56236e80a35c83467af460", mechanism: "brr", level: "balanced", epsilon: 0.5333, lo: 0.30272496853702213, hi: 0.3352629277881765, draws: 1048576, delta: 0.025},
-	{asset: "81ad6ec415791bd215c4b0f2a8ff8d8bd4f0f62a9c56236e80a35c83467af460", mechanism: "brr", level: "light", epsilon: 0.6618, lo: 0.6052954306423779, hi: 0.6297798447646216, draws: 1048576, delta: 0.025},
+	{asset: "d598fe50c6f2317103e666aaa73813d409a31ca3bbb9a87840f6f0cc10cd58fc", mechanism: "brr", level: "strong", epsilon: 0.3745, lo: 0.0800521702521453, hi: 0.10743525395897244, lo5: 0.18404496509637946, hi5: 0.2505106273900451, draws: 1048576, delta: 0.025},
+	{asset: "d598fe50c6f2317103e666aaa73813d409a31ca3bbb9a87840f6f0cc10cd58fc", mechanism: "brr", level: "balanced", epsilon: 0.5239, lo: 0.2824667863812481, hi: 0.31483656632551255, lo5: 0.39211175459575026, hi5: 0.4870302994483031, draws: 1048576, delta: 0.025},
+	{asset: "d598fe50c6f2317103e666aaa73813d409a31ca3bbb9a87840f6f0cc10cd58fc", mechanism: "brr", level: "light", epsilon: 0.6584, lo: 0.5977613074774298, hi: 0.6218372286970564, lo5: 0.6768340709919021, hi5: 0.7551611759613931, draws: 1048576, delta: 0.025},
 }
