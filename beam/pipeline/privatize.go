@@ -84,15 +84,6 @@ type job struct {
 // few enough that a batch's texts and outputs stay small (some 100 KiB).
 const batchPerWorker = 256
 
-// cpuSlots bounds the goroutines privatizing at once in this process to
-// its cores: a runner may run several bundles of the stage at once, each
-// with its Parallelism goroutines (Prism on a 2-core machine had 4
-// privatizing at once), and more goroutines than cores searching BRR's
-// codes only take turns evicting each other's data from the caches. A
-// goroutine holds a slot for its doAll only, never while waiting on
-// anything else, so the bound cannot deadlock.
-var cpuSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
-
 func (fn *privatizeFn) Setup() error {
 	fn.released = beam.NewCounter(metricsNamespace, CounterReleased)
 	fn.wordsOut = beam.NewCounter(metricsNamespace, CounterWordsReleased)
@@ -275,8 +266,6 @@ func (fn *privatizeFn) flush(ctx context.Context, emit func(int, lineBatch)) err
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cpuSlots <- struct{}{}
-			defer func() { <-cpuSlots }()
 			fn.doAll(ctx, p, b[lo:hi])
 		}()
 	}
