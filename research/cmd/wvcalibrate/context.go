@@ -62,7 +62,7 @@ func contextAttack(out io.Writer, a *wva.Asset, path string) error {
 		"sentence still reads like its input and the model can pick the input among the few words the law allows; the Hamming "+
 		"mechanisms (BRR, TEM-Hamming, SanText) either keep a word or release one far away in code space, so a replaced word's "+
 		"neighbours are mostly replaced too and the law spreads the input over thousands of words. Where the mass outside is large (the Hamming mechanisms, whose posterior is spread over many words at "+
-		"equal code distance), the decoder cannot reach many inputs and its rate says little about the best attacker with context; "+
+		"equal code distance, and every mechanism at strong, where the law is nearly flat over a word's lists), the decoder cannot reach many inputs and its rate says little about the best attacker with context; "+
 		"where it is near 0, the pruning costs next to nothing. This attacker is one valid attacker, not the best: a trigram model, "+
 		"more candidates, or a model of the text's own genre may recover more.\n", k)
 	return nil
