@@ -18,6 +18,9 @@ func TestPrivatizeMechanismNames(t *testing.T) {
 	const in = "the bill is on fire and the system is down\n"
 	for _, name := range mechanism.Offered() {
 		args := []string{"-preset", "balanced"}
+		if name == mechanism.NameCusText {
+			args = []string{"-preset", "light"} // its only level on the default asset
+		}
 		var out, errb bytes.Buffer
 		err := run(append([]string{"privatize", "-mechanism", name}, args...), strings.NewReader(in), &out, &errb)
 		if code := exitCode(err); code != 0 || out.Len() == 0 {

@@ -45,16 +45,28 @@ func TestTightBracketsOptimum(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		few, err := Tight(setup, TightConfig{Draws: 1 << 9, Delta: 0.025, Workers: 2, Key: key, TopK: MaxK})
-		if err != nil {
-			t.Fatal(err)
+		// The few-draw plug-in's upward bias is its expectation; one run
+		// of 256 draws varies by about as much, so the control averages
+		// eight independent ones.
+		var fewPlug [MaxK]float64
+		const fewRuns = 8
+		for j := range fewRuns {
+			fk := key
+			fk[31] = byte(j + 1)
+			few, err := Tight(setup, TightConfig{Draws: 1 << 8, Delta: 0.025, Workers: 2, Key: fk, TopK: MaxK})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range MaxK {
+				fewPlug[k] += few.TopK[k].PlugIn / fewRuns
+			}
 		}
 		for _, k := range []int{1, MaxK} {
 			opt := s.optimumK(k)
-			kb, kc, kf := b.TopK[k-1], cut.TopK[k-1], few.TopK[k-1]
+			kb, kc, kf := b.TopK[k-1], cut.TopK[k-1], fewPlug[k-1]
 			noTau := kc.PlugIn + cut.DevHi
 			t.Logf("%s top-%d: optimum %.4f in [%.4f, %.4f] (width %.4f; fitted %.4f = %.3f of it, plug-in %.4f); controls: no k·τ term %.4f, few-draw plug-in %.4f",
-				level, k, opt, kb.Lo, kb.Hi, kb.Hi-kb.Lo, kb.Fitted, kb.Fitted/opt, kb.PlugIn, noTau, kf.PlugIn)
+				level, k, opt, kb.Lo, kb.Hi, kb.Hi-kb.Lo, kb.Fitted, kb.Fitted/opt, kb.PlugIn, noTau, kf)
 			// The optimum is itself an estimate (4000 draws per word): a
 			// slack of 0.01 covers its error.
 			const slack = 0.01
@@ -69,8 +81,8 @@ func TestTightBracketsOptimum(t *testing.T) {
 			if opt <= noTau+slack {
 				t.Errorf("%s top-%d: control not caught: the upper end without k·τ at τ = 0.3, %.4f, holds the optimum %.4f", level, k, noTau, opt)
 			}
-			if kf.PlugIn <= opt+slack {
-				t.Errorf("%s top-%d: control not caught: the few-draw plug-in %.4f does not exceed the optimum %.4f", level, k, kf.PlugIn, opt)
+			if kf <= opt+slack {
+				t.Errorf("%s top-%d: control not caught: the few-draw plug-in %.4f does not exceed the optimum %.4f", level, k, kf, opt)
 			}
 		}
 	}
