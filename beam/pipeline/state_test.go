@@ -219,6 +219,9 @@ func TestStateFaults(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if raceEnabled {
+				t.Skip(beamFailureRace)
+			}
 			dir := t.TempDir()
 			copyDir(t, good, dir)
 			c.fault(dir)
