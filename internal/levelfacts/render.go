@@ -101,6 +101,18 @@ func cost(r Row) string {
 	return fmt.Sprintf("%.1f", r.Cost)
 }
 
+// Targets lists the levels' targets, strongest first: "strong 0.10,
+// balanced 0.30, light 0.60" (a level without a target is left out).
+func Targets(p *wva.Presets) string {
+	var parts []string
+	for _, l := range Levels {
+		if t, ok := p.Targets[l]; ok {
+			parts = append(parts, fmt.Sprintf("%s %.2f", l, t))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // legend says what each column measures on this asset.
 func legend(a *wva.Asset, s Sample) string {
 	var b strings.Builder
@@ -111,27 +123,11 @@ func legend(a *wva.Asset, s Sample) string {
 		b.WriteString("It carries no presets. ")
 	case p.Weighting == wva.WeightTyped && p.Objective == wva.ObjectiveTop1:
 		fmt.Fprintf(&b, "Levels are calibrated on what an attacker recovers from typed text: each level's ε is the one at which the one-word attacker described below, with inputs drawn from the word frequencies (%s), recovers the level's target share of typed words with its first guess (top-1 (typed), the builder's estimate at the level's ε), the same target for every mechanism; kept (typed) is the share of typed word tokens released unchanged there. The levels' targets are", p.Prior)
-		for i, l := range Levels {
-			if t, ok := p.Targets[l]; ok {
-				sep := ","
-				if i == 0 {
-					sep = ""
-				}
-				fmt.Fprintf(&b, "%s %s %.2f", sep, l, t)
-			}
-		}
+		b.WriteString(" " + Targets(p))
 		b.WriteString("; a level a mechanism cannot reach at any ε is left out. ")
 	case p.Weighting == wva.WeightTyped:
 		fmt.Fprintf(&b, "Levels are calibrated on typed text: kept (typed) is the share of typed word tokens released unchanged, each word weighted by its frequency (%s), as the builder estimated it at the level's ε; the levels' targets are", p.Prior)
-		for i, l := range Levels {
-			if t, ok := p.Targets[l]; ok {
-				sep := ","
-				if i == 0 {
-					sep = ""
-				}
-				fmt.Fprintf(&b, "%s %s %.2f", sep, l, t)
-			}
-		}
+		b.WriteString(" " + Targets(p))
 		b.WriteString(". ")
 	default:
 		b.WriteString("Levels are calibrated on the mean N_w over the vocabulary, every word alike: kept (typed) is that mean as the builder estimated it. ")

@@ -5,7 +5,6 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/wordveil/wordveil/internal/levelfacts"
 	"github.com/wordveil/wordveil/internal/wva"
@@ -40,7 +39,7 @@ func namedLevels(out io.Writer, a *wva.Asset) error {
 			"attacker recovered about what they kept (BRR, TEM on codes, SanText) ε hardly moved, and the others now give "+
 			"the same protection by drawing more widely. Strong cannot go much lower: an attacker who ignores the output "+
 			"and guesses the most frequent word already recovers %s of the held-out tokens, and a target near that would "+
-			"leave only ε → 0.\n\n", targets(p), p.Prior, baseline(p))
+			"leave only ε → 0.\n\n", levelfacts.Targets(p), p.Prior, baseline(p))
 	case p.Weighting == wva.WeightTyped:
 		fmt.Fprintf(out, "So a level means the same thing for every mechanism on what people type: the same share of typed "+
 			"words comes back unchanged. The frequencies are %s. The uniform mean N_w of the papers is kept beside it: it weighs "+
@@ -64,17 +63,6 @@ func namedLevels(out io.Writer, a *wva.Asset) error {
 	}
 	fmt.Fprintf(out, "%s\n", statsEnd)
 	return capsBuy(out, rows)
-}
-
-// targets lists the levels' targets, strongest first.
-func targets(p *wva.Presets) string {
-	var parts []string
-	for _, l := range levelfacts.Levels {
-		if t, ok := p.Targets[l]; ok {
-			parts = append(parts, fmt.Sprintf("%s %.2f", l, t))
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 // baseline is the held-out top-1 of the attacker who ignores the
