@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"sync"
+
+	"github.com/wordveil/wordveil/core"
 )
 
 // maxThreads bounds -threads: more blocks at once than this gain nothing on
@@ -24,8 +26,9 @@ type job struct {
 // running and waits for the goroutines it started; next must not be
 // called after it. The blocks carry no charge that depends on another
 // block (the CLI runs a ledger or a memo in turn, inTurn), so the order in
-// which they finish changes nothing but when they are written.
-func inParallel(ctx context.Context, privatize blockFunc, blocks <-chan block, threads int) (next func() (outcome, error), stop func()) {
+// which they finish changes nothing but when they are written. A block's
+// results go into an array from spare, if it has one.
+func inParallel(ctx context.Context, privatize blockFunc, blocks <-chan block, threads int, spare recycler[core.Result]) (next func() (outcome, error), stop func()) {
 	wctx, cancel := context.WithCancel(ctx)
 	order := make(chan *job, threads) // the blocks in input order, for next
 	work := make(chan *job)           // the blocks to privatize, for the workers
@@ -70,7 +73,7 @@ func inParallel(ctx context.Context, privatize blockFunc, blocks <-chan block, t
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				j.res, j.err = privatize(wctx, &j.b)
+				j.res, j.err = privatize(wctx, &j.b, spare.get())
 				close(j.done)
 			}
 		}()

@@ -31,7 +31,7 @@ func TestPrivatizeThreadsSeeded(t *testing.T) {
 	in := multiBlockInput(2*blockLines + 500)
 	var blocks atomic.Int64
 	p := testPrivatizer(t, core.Config{})
-	count := func(ctx context.Context, b *block) ([]core.Result, error) {
+	count := func(ctx context.Context, b *block, _ []core.Result) ([]core.Result, error) {
 		blocks.Add(1)
 		return []core.Result{{Text: strings.Join(b.lines, "")}}, nil
 	}
@@ -90,7 +90,7 @@ func newFakeBlocks(threads int, failAt int64) *fakeBlocks {
 	return &fakeBlocks{threads: threads, failAt: failAt, release: make(chan struct{}), failed: make(chan struct{})}
 }
 
-func (f *fakeBlocks) privatize(ctx context.Context, b *block) ([]core.Result, error) {
+func (f *fakeBlocks) privatize(ctx context.Context, b *block, _ []core.Result) ([]core.Result, error) {
 	if f.started.Add(1) == int64(f.threads) {
 		close(f.release)
 	}
