@@ -35,7 +35,7 @@ func TestPrivatizeThreadsSeeded(t *testing.T) {
 		blocks.Add(1)
 		return []core.Result{{Text: strings.Join(b.lines, "")}}, nil
 	}
-	if err := stream(context.Background(), count, 2, linereader.New(strings.NewReader(in), 1<<20), discard{}, recordEncoder{info: p.Info()}, nil); err != nil {
+	if err := stream(context.Background(), count, 2, 0, linereader.New(strings.NewReader(in), 1<<20), discard{}, recordEncoder{info: p.Info()}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if blocks.Load() < 3 {
@@ -152,7 +152,7 @@ func TestStreamOrderAndFirstError(t *testing.T) {
 			}
 			r := &smallBlocks{lines: append([]string(nil), lines...)}
 			var out bytes.Buffer
-			err := stream(context.Background(), f.privatize, tc.threads, linereader.New(r, 1<<10), &out, recordEncoder{}, nil)
+			err := stream(context.Background(), f.privatize, tc.threads, 0, linereader.New(r, 1<<10), &out, recordEncoder{}, nil)
 			want := strings.ToUpper(strings.Join(lines, ""))
 			if tc.failAt >= 0 {
 				want = strings.ToUpper(strings.Join(lines[:tc.failAt], ""))

@@ -133,8 +133,10 @@ func privatizeBlocks(p *core.Privatizer, seed uint64) blockFunc {
 // blocks already running are cancelled. A signal stops at once, writing
 // nothing of an unfinished block. bar, if not nil, counts input bytes
 // written out. A written block's arrays (its lines, its results) go to
-// the blocks after it.
-func stream(ctx context.Context, privatize blockFunc, threads int, r *linereader.Reader, w io.Writer, enc recordEncoder, bar *progress.Bar) error {
+// the blocks after it. With part > 0 and threads > 1 the blocks are
+// privatized in parts of part lines (inParallel): only for a privatize
+// whose output does not depend on where blocks are cut.
+func stream(ctx context.Context, privatize blockFunc, threads, part int, r *linereader.Reader, w io.Writer, enc recordEncoder, bar *progress.Bar) error {
 	blocks := make(chan block, 1)
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -145,7 +147,7 @@ func stream(ctx context.Context, privatize blockFunc, threads int, r *linereader
 	next := inTurn(ctx, privatize, blocks, results)
 	if threads > 1 {
 		var stop func()
-		next, stop = inParallel(ctx, privatize, blocks, threads, results)
+		next, stop = inParallel(ctx, privatize, blocks, threads, part, results)
 		defer stop()
 	}
 	defer bar.Done()
