@@ -41,11 +41,19 @@ func UseEvaluationSeed(p *Privatizer, seed uint64) error {
 // Privatizer it returns ErrInvalidConfig, on a closed one ErrClosed; it
 // never panics.
 func PrivatizeEvaluationBlock(ctx context.Context, p *Privatizer, texts []string, seed, block uint64) (res []Result, err error) {
+	return AppendEvaluationBlock(ctx, nil, p, texts, seed, block)
+}
+
+// AppendEvaluationBlock is PrivatizeEvaluationBlock appending the block's
+// results to dst, as AppendBlock does (dst itself on an error), for a
+// seeded stream that reuses its arrays. Evaluation only, like
+// PrivatizeEvaluationBlock.
+func AppendEvaluationBlock(ctx context.Context, dst []Result, p *Privatizer, texts []string, seed, block uint64) (res []Result, err error) {
 	defer func() { err = classify(err) }()
 	h, err := p.enter()
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
 	defer p.life.RUnlock()
-	return h.block(ctx, texts, seeded.Block(seed, block))
+	return h.block(ctx, dst, texts, seeded.Block(seed, block))
 }

@@ -185,7 +185,14 @@ func privatizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (err
 		// does without.
 		enc.info = p.Info()
 	}
-	return stream(ctx, privatizeBlocks(p, f.seed), f.blockThreads(), linereader.New(stdin, f.maxLine), stdout, enc, inputBar(stdin, stdout, stderr))
+	// Unseeded, every draw is fresh whatever the blocks: they are cut in
+	// parts so that the run's last blocks keep every core busy. Seeded,
+	// block i draws block i's stream, so blocks stay whole.
+	part := 0
+	if f.seed == 0 {
+		part = partLines
+	}
+	return stream(ctx, privatizeBlocks(p, f.seed), f.blockThreads(), part, linereader.New(stdin, f.maxLine), stdout, enc, inputBar(stdin, stdout, stderr))
 }
 
 // blockThreads is how many blocks are privatized at once: -threads, but

@@ -19,7 +19,7 @@ func TestReadBlocksCutsLongLines(t *testing.T) {
 	input := "first\n" + long + "last"
 	for _, cut := range []bool{true, false} {
 		out := make(chan block)
-		go readBlocks(context.Background(), linereader.New(strings.NewReader(input), 4*blockBytes), out, cut)
+		go readBlocks(context.Background(), linereader.New(strings.NewReader(input), 4*blockBytes), out, cut, nil)
 		var texts []string
 		var got strings.Builder
 		var blocks []block

@@ -316,7 +316,7 @@ func TestStreamInterrupt(t *testing.T) {
 		var out bytes.Buffer
 		done := make(chan error)
 		go func() {
-			done <- stream(ctx, privatizeBlocks(p, 0), threads, linereader.New(r, 16<<20), &out, recordEncoder{info: p.Info()}, nil)
+			done <- stream(ctx, privatizeBlocks(p, 0), threads, partLines, linereader.New(r, 16<<20), &out, recordEncoder{info: p.Info()}, nil)
 		}()
 		time.Sleep(50 * time.Millisecond)
 		cancel()
@@ -328,7 +328,7 @@ func TestStreamInterrupt(t *testing.T) {
 		ctx, cancel = context.WithCancel(context.Background())
 		long := strings.Repeat("the cat sat ", 1<<16) + "\n"
 		go func() {
-			done <- stream(ctx, privatizeBlocks(p, 0), threads, linereader.New(strings.NewReader(long), 16<<20), &out, recordEncoder{info: p.Info()}, nil)
+			done <- stream(ctx, privatizeBlocks(p, 0), threads, partLines, linereader.New(strings.NewReader(long), 16<<20), &out, recordEncoder{info: p.Info()}, nil)
 		}()
 		time.Sleep(20 * time.Millisecond)
 		cancel()

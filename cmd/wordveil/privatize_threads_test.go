@@ -31,11 +31,11 @@ func TestPrivatizeThreadsSeeded(t *testing.T) {
 	in := multiBlockInput(2*blockLines + 500)
 	var blocks atomic.Int64
 	p := testPrivatizer(t, core.Config{})
-	count := func(ctx context.Context, b *block) ([]core.Result, error) {
+	count := func(ctx context.Context, b *block, _ []core.Result) ([]core.Result, error) {
 		blocks.Add(1)
 		return []core.Result{{Text: strings.Join(b.lines, "")}}, nil
 	}
-	if err := stream(context.Background(), count, 2, linereader.New(strings.NewReader(in), 1<<20), discard{}, recordEncoder{info: p.Info()}, nil); err != nil {
+	if err := stream(context.Background(), count, 2, 0, linereader.New(strings.NewReader(in), 1<<20), discard{}, recordEncoder{info: p.Info()}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if blocks.Load() < 3 {
@@ -90,7 +90,7 @@ func newFakeBlocks(threads int, failAt int64) *fakeBlocks {
 	return &fakeBlocks{threads: threads, failAt: failAt, release: make(chan struct{}), failed: make(chan struct{})}
 }
 
-func (f *fakeBlocks) privatize(ctx context.Context, b *block) ([]core.Result, error) {
+func (f *fakeBlocks) privatize(ctx context.Context, b *block, _ []core.Result) ([]core.Result, error) {
 	if f.started.Add(1) == int64(f.threads) {
 		close(f.release)
 	}
@@ -152,7 +152,7 @@ func TestStreamOrderAndFirstError(t *testing.T) {
 			}
 			r := &smallBlocks{lines: append([]string(nil), lines...)}
 			var out bytes.Buffer
-			err := stream(context.Background(), f.privatize, tc.threads, linereader.New(r, 1<<10), &out, recordEncoder{}, nil)
+			err := stream(context.Background(), f.privatize, tc.threads, 0, linereader.New(r, 1<<10), &out, recordEncoder{}, nil)
 			want := strings.ToUpper(strings.Join(lines, ""))
 			if tc.failAt >= 0 {
 				want = strings.ToUpper(strings.Join(lines[:tc.failAt], ""))

@@ -164,7 +164,7 @@ func TestJSONLongLineAllocations(t *testing.T) {
 		var ms0, ms1 runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&ms0)
-		err := stream(context.Background(), privatizeBlocks(p, 0), 1, linereader.New(strings.NewReader(in), 2*n), discard{}, recordEncoder{info: p.Info(), json: true}, nil)
+		err := stream(context.Background(), privatizeBlocks(p, 0), 1, partLines, linereader.New(strings.NewReader(in), 2*n), discard{}, recordEncoder{info: p.Info(), json: true}, nil)
 		runtime.ReadMemStats(&ms1)
 		if err != nil {
 			t.Fatal(name, err)

@@ -38,9 +38,10 @@ type block struct {
 // (tokenize.Split) into parts of about blockBytes, each privatized, charged
 // and written as a block of its own: memory then follows blockBytes, not
 // the line (whose output can be 7 times its size), and the output is the
-// same text as the line's would be. It runs in its own goroutine so that a
-// signal is seen while a read blocks.
-func readBlocks(ctx context.Context, r *linereader.Reader, out chan<- block, cut bool) {
+// same text as the line's would be. A block's lines go into an array from
+// spare when it has one (the blocks are the same either way). It runs in
+// its own goroutine so that a signal is seen while a read blocks.
+func readBlocks(ctx context.Context, r *linereader.Reader, out chan<- block, cut bool, spare recycler[string]) {
 	defer close(out)
 	var pending []string // the parts of the current line not yet in a block
 	var whole [1]string  // pending's array for a line in one part (most lines: no allocation per line)
@@ -48,8 +49,8 @@ func readBlocks(ctx context.Context, r *linereader.Reader, out chan<- block, cut
 	line := 1            // the number of the line pending (or the next line read) belongs to
 	room := 0            // the lines of the block before: the next one's likely count
 	for index := uint64(0); ; index++ {
-		b := block{first: line, last: line, index: index}
-		if room > 0 {
+		b := block{first: line, last: line, index: index, lines: spare.get()}
+		if b.lines == nil && room > 0 {
 			b.lines = make([]string, 0, room)
 		}
 		size := 0
@@ -102,22 +103,24 @@ func splitLine(dst []string, l string, cut bool) []string {
 	return tokenize.Split(l, blockBytes)
 }
 
-// blockFunc privatizes one block's texts: the privatizer's PrivatizeBlock,
-// or with -seed core.PrivatizeEvaluationBlock at the block's index.
-type blockFunc func(ctx context.Context, b *block) ([]core.Result, error)
+// blockFunc privatizes one block's texts and appends their results to dst
+// (an array of a block already written, or nil): the privatizer's
+// AppendBlock, or with -seed core.AppendEvaluationBlock at the block's
+// index.
+type blockFunc func(ctx context.Context, b *block, dst []core.Result) ([]core.Result, error)
 
 // privatizeBlocks is the blockFunc of p: with a seed, block i draws from
-// the seed's stream for block i (core.PrivatizeEvaluationBlock), so that
+// the seed's stream for block i (core.AppendEvaluationBlock), so that
 // the output does not depend on how many blocks run at once; without,
 // from p's secure sources.
 func privatizeBlocks(p *core.Privatizer, seed uint64) blockFunc {
 	if seed != 0 {
-		return func(ctx context.Context, b *block) ([]core.Result, error) {
-			return core.PrivatizeEvaluationBlock(ctx, p, b.lines, seed, b.index)
+		return func(ctx context.Context, b *block, dst []core.Result) ([]core.Result, error) {
+			return core.AppendEvaluationBlock(ctx, dst, p, b.lines, seed, b.index)
 		}
 	}
-	return func(ctx context.Context, b *block) ([]core.Result, error) {
-		return p.PrivatizeBlock(ctx, b.lines)
+	return func(ctx context.Context, b *block, dst []core.Result) ([]core.Result, error) {
+		return p.AppendBlock(ctx, dst, b.lines)
 	}
 }
 
@@ -129,16 +132,22 @@ func privatizeBlocks(p *core.Privatizer, seed uint64) blockFunc {
 // in input order ends the stream: nothing after it is written, and the
 // blocks already running are cancelled. A signal stops at once, writing
 // nothing of an unfinished block. bar, if not nil, counts input bytes
-// written out.
-func stream(ctx context.Context, privatize blockFunc, threads int, r *linereader.Reader, w io.Writer, enc recordEncoder, bar *progress.Bar) error {
+// written out. A written block's arrays (its lines, its results) go to
+// the blocks after it. With part > 0 and threads > 1 the blocks are
+// privatized in parts of part lines (inParallel): only for a privatize
+// whose output does not depend on where blocks are cut.
+func stream(ctx context.Context, privatize blockFunc, threads, part int, r *linereader.Reader, w io.Writer, enc recordEncoder, bar *progress.Bar) error {
 	blocks := make(chan block, 1)
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go readBlocks(rctx, r, blocks, true)
-	next := inTurn(ctx, privatize, blocks)
+	// Enough arrays for every block in flight: read ahead, queued in
+	// order and running (inParallel), plus the one being written.
+	lines, results := newRecycler[string](2*threads+4), newRecycler[core.Result](2*threads+2)
+	go readBlocks(rctx, r, blocks, true, lines)
+	next := inTurn(ctx, privatize, blocks, results)
 	if threads > 1 {
 		var stop func()
-		next, stop = inParallel(ctx, privatize, blocks, threads)
+		next, stop = inParallel(ctx, privatize, blocks, threads, part, results)
 		defer stop()
 	}
 	defer bar.Done()
@@ -168,6 +177,8 @@ func stream(ctx context.Context, privatize blockFunc, threads int, r *linereader
 				done += len(l)
 			}
 			bar.Set(done)
+			lines.put(b.lines)
+			results.put(o.res)
 		}
 		switch {
 		case b.err == io.EOF:
@@ -188,9 +199,10 @@ type outcome struct {
 }
 
 // inTurn returns the blocks' outcomes in input order, privatizing each
-// when asked for it: the sequential stream, in which a block is charged
-// only after the one before it is written. Its error is errInterrupted.
-func inTurn(ctx context.Context, privatize blockFunc, blocks <-chan block) func() (outcome, error) {
+// when asked for it (its results in an array from spare, if it has one):
+// the sequential stream, in which a block is charged only after the one
+// before it is written. Its error is errInterrupted.
+func inTurn(ctx context.Context, privatize blockFunc, blocks <-chan block, spare recycler[core.Result]) func() (outcome, error) {
 	return func() (outcome, error) {
 		var o outcome
 		select {
@@ -199,7 +211,7 @@ func inTurn(ctx context.Context, privatize blockFunc, blocks <-chan block) func(
 		case o.b = <-blocks:
 		}
 		if len(o.b.lines) > 0 {
-			o.res, o.err = privatize(ctx, &o.b)
+			o.res, o.err = privatize(ctx, &o.b, spare.get())
 		}
 		return o, nil
 	}

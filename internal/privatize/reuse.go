@@ -10,12 +10,15 @@ import "sync"
 var resultPool sync.Pool
 
 // results returns a slice of n zero Results: a released array when one
-// is large enough, else a new one.
+// is large enough, else a new one with an eighth more room, so that a
+// stream of blocks of about the same size (the CLI's, a few lines more or
+// less each) keeps reusing it rather than replacing it whenever a block
+// is a line longer.
 func results(n int) []Result {
 	if v, ok := resultPool.Get().(*[]Result); ok && cap(*v) >= n {
 		return (*v)[:n]
 	}
-	return make([]Result, n)
+	return make([]Result, n, n+n/8)
 }
 
 // ReleaseResults hands back rs, the results of a PrivatizeBlock call
