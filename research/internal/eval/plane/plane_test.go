@@ -176,7 +176,7 @@ func TestVerdicts(t *testing.T) {
 		cellAt("b", mechanism.LevelStrong, 0.12, est(0.70, 0.01), est(0.54, 0.02)),
 		cellAt("c", mechanism.LevelStrong, 0.30, est(0.80, 0.01), est(0.75, 0.01)),
 	}
-	got := verdicts(cells)
+	got := verdicts(cells, nil)
 	for _, want := range []string{
 		"clean test: b 70.0 ± 1.0;",                             // c is above the level's protection
 		"privatized test: a 55.0 ± 1.0 (not told apart from b)", // overlapping intervals
@@ -187,6 +187,34 @@ func TestVerdicts(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("verdicts lack %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestVerdictsTargets: with the asset's top-1 targets, a level's
+// protection is its target plus the tolerance, not its lowest recovery:
+// two mechanisms 0.06 apart, both within the tolerance of the target,
+// are compared, and one beyond it is not.
+func TestVerdictsTargets(t *testing.T) {
+	cells := []CellResult{
+		cellAt("a", mechanism.LevelBalanced, 0.275, est(0.60, 0.01), est(0.55, 0.01)),
+		cellAt("b", mechanism.LevelBalanced, 0.325, est(0.70, 0.01), est(0.65, 0.01)),
+		cellAt("c", mechanism.LevelBalanced, 0.335, est(0.80, 0.01), est(0.75, 0.01)),
+	}
+	presets := &wva.Presets{Objective: wva.ObjectiveTop1, Targets: map[string]float64{mechanism.LevelBalanced: 0.30}}
+	got := verdicts(cells, presets)
+	for _, want := range []string{
+		"calibrated to one top-1 recovery target for every mechanism (balanced 0.30)",
+		"**balanced** (recovery 0.275–0.330): clean test: b 70.0 ± 1.0;",
+		"Above the level's protection: c (recovery 0.335",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("verdicts lack %q:\n%s", want, got)
+		}
+	}
+	// The negative control: without targets, b (0.05 above the lowest)
+	// is not at the level's protection.
+	if got := verdicts(cells, nil); !strings.Contains(got, "clean test: a 60.0 ± 1.0;") {
+		t.Errorf("without targets, a should lead alone:\n%s", got)
 	}
 }
 
@@ -220,7 +248,7 @@ func TestRecommend(t *testing.T) {
 	for _, c := range cases {
 		var vs []levelVerdict
 		for _, l := range study.PresetLevels {
-			vs = append(vs, verdictAt(c.cells, l))
+			vs = append(vs, verdictAt(c.cells, l, math.NaN()))
 		}
 		if got := recommend(vs); !strings.Contains(got, c.want) {
 			t.Errorf("%s: %q, want it to contain %q", c.name, got, c.want)

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/wordveil/wordveil/internal/levelfacts"
 	"github.com/wordveil/wordveil/internal/mechanism"
 	"github.com/wordveil/wordveil/internal/wva"
 	"github.com/wordveil/wordveil/research/internal/eval/plot"
@@ -21,8 +22,9 @@ import (
 const TargetHalf = 0.015
 
 // EqualRecovery is how far (in top-1) a mechanism's recovery may lie above
-// a level's lowest and still count as the level's protection: the
-// tolerance the levels are calibrated to (±0.03).
+// the level's target (or, for an asset calibrated on another objective,
+// above the level's lowest recovery) and still count as the level's
+// protection: the tolerance the levels are calibrated to (±0.03).
 const EqualRecovery = 0.03
 
 // Figure is the plane's figure, written as Figure.png and Figure.svg.
@@ -177,7 +179,7 @@ than the binomial one.)
 		p("Solid lines: clean test; dashed: privatized test; each mechanism's points are its strong, balanced and light levels, left to right; vertical bars are the accuracy's 95%% intervals, horizontal bars BRR's recovery bounds. The grey line is the classifier without privatization.\n\n")
 	}
 	p("## Which mechanism gives the most utility at a level's protection\n\n")
-	b.WriteString(verdicts(cells))
+	b.WriteString(verdicts(cells, recoveryTargets(a)))
 	p(`
 **To run or complete it** (resumable: finished cells are kept in the results
 file and skipped; a cell whose asset or preset changed runs again):
@@ -219,19 +221,32 @@ func (c CellResult) get(protocol string) Estimate {
 	return c.Privatized
 }
 
+// recoveryTargets is the asset's presets when its levels are calibrated
+// on the top-1 recovery, nil when on something else (the kept share).
+func recoveryTargets(a *wva.Asset) *wva.Presets {
+	if a == nil || a.Header.Presets == nil || a.Header.Presets.Objective != wva.ObjectiveTop1 {
+		return nil
+	}
+	return a.Header.Presets
+}
+
 // levelVerdict is one level's comparison: the mechanisms at its
-// protection (recovery within EqualRecovery of its lowest), most accurate
-// first per protocol, and those above it.
+// protection (recovery at most EqualRecovery above the level's target,
+// or above its lowest when there is no target), most accurate first per
+// protocol, and those above it.
 type levelVerdict struct {
 	level        string
 	lowest       float64
+	bound        float64                 // the most recovery at the level's protection
 	ranked       map[string][]CellResult // protocol → at the protection, most accurate first
 	above        []CellResult
 	measured     bool
 	atProtection map[string]bool
 }
 
-func verdictAt(cells []CellResult, level string) levelVerdict {
+// verdictAt compares the cells of level; target is the level's top-1
+// recovery target, NaN when the asset has none.
+func verdictAt(cells []CellResult, level string, target float64) levelVerdict {
 	v := levelVerdict{level: level, lowest: math.Inf(1), ranked: map[string][]CellResult{}, atProtection: map[string]bool{}}
 	var at []CellResult
 	for _, c := range cells {
@@ -241,9 +256,13 @@ func verdictAt(cells []CellResult, level string) levelVerdict {
 		}
 	}
 	v.measured = len(at) > 0
+	v.bound = v.lowest + EqualRecovery
+	if !math.IsNaN(target) {
+		v.bound = target + EqualRecovery
+	}
 	var equal []CellResult
 	for _, c := range at {
-		if c.Recovery.Point <= v.lowest+EqualRecovery {
+		if c.Recovery.Point <= v.bound {
 			equal = append(equal, c)
 			v.atProtection[c.Mech] = true
 		} else {
@@ -279,19 +298,29 @@ func (v levelVerdict) topTier(proto string) map[string]bool {
 // protection and which of them is the most accurate under each protocol,
 // which mechanisms buy accuracy with more recovery, and what the plane
 // says about the product's default.
-func verdicts(cells []CellResult) string {
+func verdicts(cells []CellResult, presets *wva.Presets) string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	p("A level's protection is taken as its lowest recovery among the mechanisms measured there; a mechanism within %.2f of it (the calibration's tolerance) is at the level's protection, and only those are compared. A mechanism above it buys its extra accuracy with extra recovery, and is compared only once the levels are recalibrated to one recovery target for every mechanism. Two accuracies whose intervals overlap are not told apart.\n\n", EqualRecovery)
+	var targets map[string]float64
+	if presets != nil {
+		targets = presets.Targets
+		p("The asset's levels are calibrated to one top-1 recovery target for every mechanism (%s). A mechanism whose recovery is at most %.2f above its level's target (the calibration's tolerance) is at the level's protection, and only those are compared; a mechanism above it would buy its extra accuracy with extra recovery. Two accuracies whose intervals overlap are not told apart.\n\n", levelfacts.Targets(presets), EqualRecovery)
+	} else {
+		p("A level's protection is taken as its lowest recovery among the mechanisms measured there; a mechanism within %.2f of it (the calibration's tolerance) is at the level's protection, and only those are compared. A mechanism above it buys its extra accuracy with extra recovery, and is compared only once the levels are recalibrated to one recovery target for every mechanism. Two accuracies whose intervals overlap are not told apart.\n\n", EqualRecovery)
+	}
 	var vs []levelVerdict
 	for _, level := range study.PresetLevels {
-		v := verdictAt(cells, level)
+		target, ok := targets[level]
+		if !ok {
+			target = math.NaN()
+		}
+		v := verdictAt(cells, level, target)
 		vs = append(vs, v)
 		if !v.measured {
 			p("- **%s**: not yet measured.\n", level)
 			continue
 		}
-		p("- **%s** (recovery %.3f–%.3f): ", level, v.lowest, v.lowest+EqualRecovery)
+		p("- **%s** (recovery %.3f–%.3f): ", level, v.lowest, v.bound)
 		for k, proto := range protocols {
 			r := v.ranked[proto]
 			var tied []string
@@ -369,7 +398,7 @@ func recommend(vs []levelVerdict) string {
 	if len(better) == 0 {
 		return fmt.Sprintf("**The default.** The product's default is %s (core/config.go). Under the privatized-test protocol (an app privatizes everything it uploads), no mechanism is, at every level, at the level's protection and among the most accurate there while more accurate than %s somewhere beyond the intervals: the plane does not call for another default.", def, def)
 	}
-	return fmt.Sprintf("**The default.** The product's default is %s (core/config.go). Under the privatized-test protocol (an app privatizes everything it uploads), at every level's protection and among the most accurate there, and more accurate than %s beyond the intervals: %s. The plane calls for the default to follow it, once the levels are calibrated to equal recovery.", def, def, strings.Join(better, "; "))
+	return fmt.Sprintf("**The default.** The product's default is %s (core/config.go). Under the privatized-test protocol (an app privatizes everything it uploads), at every level's protection and among the most accurate there, and more accurate than %s beyond the intervals: %s. The plane calls for the default to follow it.", def, def, strings.Join(better, "; "))
 }
 
 // overlap reports whether two estimates' intervals overlap (an estimate
