@@ -12,7 +12,10 @@ import (
 // marker, to the re-read) and lineBatch (output lines, to the writers). Beam's
 // default coder for a struct works by reflection on every element and
 // field; these are a few appends each: strings length-prefixed, integers
-// as varints, a charge as its float64 bits (NaN included, bit for bit).
+// as varints, a charge as its float64 bits (NaN included, bit for bit);
+// in grants, whose refs are the largest shuffle, a ref's Line and Offset
+// as the difference from the previous ref's and a charge the element
+// already holds as its index.
 // A decoder refuses bytes cut short or with more after the element: the
 // run fails (errShuffleBytes), it never reads a wrong element.
 
@@ -21,28 +24,43 @@ import (
 var errShuffleBytes = errors.New("wordveil-beam: malformed element bytes in a shuffle")
 
 func encodeGrants(g grants) []byte {
-	buf := make([]byte, 0, 3*binary.MaxVarintLen64+len(g.Refs)*48)
+	buf := make([]byte, 0, 3*binary.MaxVarintLen64+len(g.Refs)*32)
 	buf = binary.AppendUvarint(buf, uint64(g.Records))
 	buf = binary.AppendUvarint(buf, uint64(g.Sorted))
 	buf = binary.AppendUvarint(buf, uint64(len(g.Refs)))
-	prev := ""
+	prev := ref{}
+	var costs map[uint64]uint64 // a charge's bits → its index in the element
 	for i := range g.Refs {
 		r := &g.Refs[i]
 		// The refs are mostly sorted by Source: a Source equal to the
 		// previous ref's is a 0, any other its length plus one and its
-		// bytes.
-		if i > 0 && r.Source == prev {
+		// bytes. Line and Offset are the difference from the previous
+		// ref's (a few bytes where a user's lines are near each other).
+		if i > 0 && r.Source == prev.Source {
 			buf = append(buf, 0)
 		} else {
 			buf = binary.AppendUvarint(buf, uint64(len(r.Source))+1)
 			buf = append(buf, r.Source...)
-			prev = r.Source
 		}
-		buf = binary.AppendVarint(buf, r.Line)
-		buf = binary.AppendVarint(buf, r.Offset)
+		buf = binary.AppendVarint(buf, r.Line-prev.Line)
+		buf = binary.AppendVarint(buf, r.Offset-prev.Offset)
 		buf = appendString(buf, r.Sum)
 		buf = binary.AppendVarint(buf, int64(r.Words))
-		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(r.Cost))
+		// A charge seen before in the element is its index plus one (a
+		// user's records have a few distinct charges); a new one is 0
+		// and its bits.
+		bits := math.Float64bits(r.Cost)
+		if k, ok := costs[bits]; ok {
+			buf = binary.AppendUvarint(buf, k+1)
+		} else {
+			if costs == nil {
+				costs = map[uint64]uint64{}
+			}
+			costs[bits] = uint64(len(costs))
+			buf = append(buf, 0)
+			buf = binary.LittleEndian.AppendUint64(buf, bits)
+		}
+		prev = *r
 	}
 	return buf
 }
@@ -55,19 +73,28 @@ func decodeGrants(p []byte) (grants, error) {
 		return grants{}, errShuffleBytes
 	}
 	g.Refs = make([]ref, n)
-	prev := ""
+	prev := ref{}
+	var costs []float64
 	for i := range g.Refs {
 		r := &g.Refs[i]
-		r.Source = d.sameOr(i > 0, prev)
-		prev = r.Source
-		r.Line = d.varint()
-		r.Offset = d.varint()
+		r.Source = d.sameOr(i > 0, prev.Source)
+		r.Line = prev.Line + d.varint()
+		r.Offset = prev.Offset + d.varint()
 		r.Sum = d.string()
 		r.Words = int(d.varint())
-		r.Cost = d.float()
+		switch k := d.uvarint(); {
+		case k == 0:
+			r.Cost = d.float()
+			costs = append(costs, r.Cost)
+		case k <= uint64(len(costs)):
+			r.Cost = costs[k-1]
+		default:
+			d.fail()
+		}
 		if d.err != nil {
 			return grants{}, errShuffleBytes
 		}
+		prev = *r
 	}
 	if g.Sorted > len(g.Refs) {
 		d.fail()
