@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 )
 
 // The coders of what crosses the pipeline's shuffles (registered in
@@ -23,13 +24,18 @@ import (
 // or a coder's).
 var errShuffleBytes = errors.New("wordveil-beam: malformed element bytes in a shuffle")
 
+// maxCosts is how many distinct charges a grants element refers to by
+// index (the rest are written out).
+const maxCosts = 32
+
 func encodeGrants(g grants) []byte {
 	buf := make([]byte, 0, 3*binary.MaxVarintLen64+len(g.Refs)*32)
 	buf = binary.AppendUvarint(buf, uint64(g.Records))
 	buf = binary.AppendUvarint(buf, uint64(g.Sorted))
 	buf = binary.AppendUvarint(buf, uint64(len(g.Refs)))
 	prev := ref{}
-	var costs map[uint64]uint64 // a charge's bits → its index in the element
+	var costs [maxCosts]uint64 // the element's first distinct charges, by bits
+	ncosts := 0
 	for i := range g.Refs {
 		r := &g.Refs[i]
 		// The refs are mostly sorted by Source: a Source equal to the
@@ -46,17 +52,19 @@ func encodeGrants(g grants) []byte {
 		buf = binary.AppendVarint(buf, r.Offset-prev.Offset)
 		buf = appendString(buf, r.Sum)
 		buf = binary.AppendVarint(buf, int64(r.Words))
-		// A charge seen before in the element is its index plus one (a
-		// user's records have a few distinct charges); a new one is 0
-		// and its bits.
+		// A charge among the element's first maxCosts distinct ones is
+		// its index plus one (a user's records have a few distinct
+		// charges); any other is 0 and its bits.
 		bits := math.Float64bits(r.Cost)
-		if k, ok := costs[bits]; ok {
-			buf = binary.AppendUvarint(buf, k+1)
-		} else {
-			if costs == nil {
-				costs = map[uint64]uint64{}
+		k := slices.Index(costs[:ncosts], bits)
+		switch {
+		case k >= 0:
+			buf = binary.AppendUvarint(buf, uint64(k)+1)
+		default:
+			if ncosts < maxCosts {
+				costs[ncosts] = bits
+				ncosts++
 			}
-			costs[bits] = uint64(len(costs))
 			buf = append(buf, 0)
 			buf = binary.LittleEndian.AppendUint64(buf, bits)
 		}
@@ -74,7 +82,8 @@ func decodeGrants(p []byte) (grants, error) {
 	}
 	g.Refs = make([]ref, n)
 	prev := ref{}
-	var costs []float64
+	var costs [maxCosts]float64
+	ncosts := 0
 	for i := range g.Refs {
 		r := &g.Refs[i]
 		r.Source = d.sameOr(i > 0, prev.Source)
@@ -85,8 +94,11 @@ func decodeGrants(p []byte) (grants, error) {
 		switch k := d.uvarint(); {
 		case k == 0:
 			r.Cost = d.float()
-			costs = append(costs, r.Cost)
-		case k <= uint64(len(costs)):
+			if ncosts < maxCosts {
+				costs[ncosts] = r.Cost
+				ncosts++
+			}
+		case k <= uint64(ncosts):
 			r.Cost = costs[k-1]
 		default:
 			d.fail()

@@ -42,6 +42,12 @@ func TestCoders(t *testing.T) {
 	} {
 		roundTrip(t, g, encodeGrants, decodeGrants)
 	}
+	// More distinct charges than the element indexes, each twice.
+	var many grants
+	for i := range 2 * (maxCosts + 8) {
+		many.Refs = append(many.Refs, ref{Source: "a", Line: int64(i), Cost: float64(i % (maxCosts + 8))})
+	}
+	roundTrip(t, many, encodeGrants, decodeGrants)
 	for _, b := range []slotBatch{
 		{Slots: []slot{}},
 		{Slots: []slot{{}}},
