@@ -119,6 +119,17 @@ func charged(c float64) bool { return c > 0 && !math.IsNaN(c) }
 // drop removes from refs, sorted, the refs the greedy rule withholds
 // whatever else is charged (see grantFn), in place.
 func (fn *grantFn) drop(refs []ref) []ref {
+	// While all of them fit under the cap none is dropped (keeping a
+	// ref is always right): a cap far from reached costs one pass.
+	total := 0.0
+	for i := range refs {
+		if c := refs[i].Cost; charged(c) {
+			total += c
+		}
+	}
+	if total <= fn.CapLoss {
+		return refs
+	}
 	// The distinct charges, ranked, for a Fenwick tree of the kept refs'
 	// charges and counts by rank: the sum and count of the kept refs of
 	// charge at most c in O(log) each.
