@@ -40,10 +40,11 @@ type grants struct {
 // can round low; a ref is dropped only when the computed sum is over
 // by a margin (capSlack) larger than any rounding of the sums a prune
 // adds (at most maxSummed terms; beyond that the sum rule is not
-// applied). What is kept is at most ⌊cap/c⌋+1 refs of each distinct
-// charge c ≤ cap, and in practice far fewer (the kept refs of charge at
-// most c sum to at most the cap): for records of 5 to 15 words under a
-// 200-word cap, about 100 refs, however many records the user has. The
+// applied). What is kept of each distinct charge c ≤ cap sums to at
+// most the cap (within capSlack), so it is at most ⌊cap/c⌋+1 refs; in
+// practice far fewer are kept in all: for records of 5 to 15 words
+// under a 200-word cap, about 100 refs, however many records the user
+// has (a rule counting only refs of the same charge kept 260). The
 // records with no charge (empty texts) or an unknown one are kept as
 // they are; without a cap nothing is dropped.
 type grantFn struct {
