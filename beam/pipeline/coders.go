@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 )
 
 // The coders of what crosses the pipeline's shuffles (registered in
@@ -12,7 +13,10 @@ import (
 // marker, to the re-read) and lineBatch (output lines, to the writers). Beam's
 // default coder for a struct works by reflection on every element and
 // field; these are a few appends each: strings length-prefixed, integers
-// as varints, a charge as its float64 bits (NaN included, bit for bit).
+// as varints, a charge as its float64 bits (NaN included, bit for bit);
+// in grants, whose refs are the largest shuffle, a ref's Line and Offset
+// as the difference from the previous ref's and a charge the element
+// already holds as its index.
 // A decoder refuses bytes cut short or with more after the element: the
 // run fails (errShuffleBytes), it never reads a wrong element.
 
@@ -20,29 +24,51 @@ import (
 // or a coder's).
 var errShuffleBytes = errors.New("wordveil-beam: malformed element bytes in a shuffle")
 
+// maxCosts is how many distinct charges a grants element refers to by
+// index (the rest are written out).
+const maxCosts = 32
+
 func encodeGrants(g grants) []byte {
-	buf := make([]byte, 0, 3*binary.MaxVarintLen64+len(g.Refs)*48)
+	buf := make([]byte, 0, 3*binary.MaxVarintLen64+len(g.Refs)*32)
 	buf = binary.AppendUvarint(buf, uint64(g.Records))
 	buf = binary.AppendUvarint(buf, uint64(g.Sorted))
 	buf = binary.AppendUvarint(buf, uint64(len(g.Refs)))
-	prev := ""
+	prev := ref{}
+	var costs [maxCosts]uint64 // the element's first distinct charges, by bits
+	ncosts := 0
 	for i := range g.Refs {
 		r := &g.Refs[i]
 		// The refs are mostly sorted by Source: a Source equal to the
 		// previous ref's is a 0, any other its length plus one and its
-		// bytes.
-		if i > 0 && r.Source == prev {
+		// bytes. Line and Offset are the difference from the previous
+		// ref's (a few bytes where a user's lines are near each other).
+		if i > 0 && r.Source == prev.Source {
 			buf = append(buf, 0)
 		} else {
 			buf = binary.AppendUvarint(buf, uint64(len(r.Source))+1)
 			buf = append(buf, r.Source...)
-			prev = r.Source
 		}
-		buf = binary.AppendVarint(buf, r.Line)
-		buf = binary.AppendVarint(buf, r.Offset)
+		buf = binary.AppendVarint(buf, r.Line-prev.Line)
+		buf = binary.AppendVarint(buf, r.Offset-prev.Offset)
 		buf = appendString(buf, r.Sum)
 		buf = binary.AppendVarint(buf, int64(r.Words))
-		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(r.Cost))
+		// A charge among the element's first maxCosts distinct ones is
+		// its index plus one (a user's records have a few distinct
+		// charges); any other is 0 and its bits.
+		bits := math.Float64bits(r.Cost)
+		k := slices.Index(costs[:ncosts], bits)
+		switch {
+		case k >= 0:
+			buf = binary.AppendUvarint(buf, uint64(k)+1)
+		default:
+			if ncosts < maxCosts {
+				costs[ncosts] = bits
+				ncosts++
+			}
+			buf = append(buf, 0)
+			buf = binary.LittleEndian.AppendUint64(buf, bits)
+		}
+		prev = *r
 	}
 	return buf
 }
@@ -55,19 +81,32 @@ func decodeGrants(p []byte) (grants, error) {
 		return grants{}, errShuffleBytes
 	}
 	g.Refs = make([]ref, n)
-	prev := ""
+	prev := ref{}
+	var costs [maxCosts]float64
+	ncosts := 0
 	for i := range g.Refs {
 		r := &g.Refs[i]
-		r.Source = d.sameOr(i > 0, prev)
-		prev = r.Source
-		r.Line = d.varint()
-		r.Offset = d.varint()
+		r.Source = d.sameOr(i > 0, prev.Source)
+		r.Line = prev.Line + d.varint()
+		r.Offset = prev.Offset + d.varint()
 		r.Sum = d.string()
 		r.Words = int(d.varint())
-		r.Cost = d.float()
+		switch k := d.uvarint(); {
+		case k == 0:
+			r.Cost = d.float()
+			if ncosts < maxCosts {
+				costs[ncosts] = r.Cost
+				ncosts++
+			}
+		case k <= uint64(ncosts):
+			r.Cost = costs[k-1]
+		default:
+			d.fail()
+		}
 		if d.err != nil {
 			return grants{}, errShuffleBytes
 		}
+		prev = *r
 	}
 	if g.Sorted > len(g.Refs) {
 		d.fail()

@@ -35,9 +35,19 @@ func TestCoders(t *testing.T) {
 		{Refs: []ref{}},
 		{Refs: []ref{{Source: "/in/a", Line: 1, Offset: 0, Sum: "0123456789abcdef", Words: 3, Cost: 1.5}}, Records: 1},
 		{Refs: []ref{{Source: "a", Line: 9}, {Source: "a", Line: 10, Cost: nan}, {Source: "", Line: 2, Offset: 1 << 40}, {Source: "b", Words: -1, Cost: math.Inf(1)}}, Records: 7, Sorted: 2},
+		// Charges repeated (by index), -0 apart from 0, lines and
+		// offsets going back and to the extremes (differences wrap).
+		{Refs: []ref{{Source: "a", Line: math.MaxInt64, Offset: math.MinInt64, Cost: 2.5}, {Source: "a", Line: math.MinInt64, Offset: math.MaxInt64, Cost: 2.5},
+			{Source: "a", Line: 3, Cost: math.Copysign(0, -1)}, {Source: "a", Line: 2, Cost: 0}, {Source: "a", Line: 4, Cost: nan}, {Source: "a", Line: 5, Cost: nan}, {Source: "a", Line: 6, Cost: 2.5}}, Records: 7},
 	} {
 		roundTrip(t, g, encodeGrants, decodeGrants)
 	}
+	// More distinct charges than the element indexes, each twice.
+	var many grants
+	for i := range 2 * (maxCosts + 8) {
+		many.Refs = append(many.Refs, ref{Source: "a", Line: int64(i), Cost: float64(i % (maxCosts + 8))})
+	}
+	roundTrip(t, many, encodeGrants, decodeGrants)
 	for _, b := range []slotBatch{
 		{Slots: []slot{}},
 		{Slots: []slot{{}}},
@@ -94,5 +104,19 @@ func stable[T any](t *testing.T, p []byte, enc func(T) []byte, dec func([]byte) 
 	again, err := dec(q)
 	if err != nil || !bytes.Equal(enc(again), q) {
 		t.Fatalf("%x decodes to %+v, which comes back as %+v, %v", p, v, again, err)
+	}
+}
+
+// A user's refs as the combine sends them (one file, lines some way
+// apart, a few distinct charges) take about 25 bytes each, 16 of them
+// the line's checksum: the combine's shuffle is the pipeline's largest.
+func TestGrantsEncodingSize(t *testing.T) {
+	var g grants
+	for i := range 1000 {
+		w := 5 + i%11
+		g.Refs = append(g.Refs, ref{Source: "/in/a.jsonl", Line: int64(1000 * i), Offset: int64(70000 * i), Sum: "0123456789abcdef", Words: w, Cost: float64(w) * 0.1})
+	}
+	if n := len(encodeGrants(g)); n > 25*len(g.Refs)+100 {
+		t.Errorf("%d refs encode in %d bytes, want at most 25 each", len(g.Refs), n)
 	}
 }

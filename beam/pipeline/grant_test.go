@@ -105,3 +105,58 @@ func TestGrantFnKeepsGreedy(t *testing.T) {
 		})
 	}
 }
+
+// TestGrantFnKeepsOnlyGrantable checks the sum rule on what grantFn keeps
+// of one user's records read in order (as readFn sends them, in small
+// batches): no kept ref has kept earlier refs of charge at most its own
+// summing to more than the cap less its charge, and a user with many
+// records keeps about what the cap can grant, not all of them.
+func TestGrantFnKeepsOnlyGrantable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(37, 4))
+	for _, tc := range []struct {
+		name       string
+		n          int
+		capLoss    float64
+		maxKept    int // the most refs kept
+		lifted     int // the most refs in the accumulator before ExtractOutput
+		minW, maxW int
+	}{
+		{"few records", 15, 200, 15, 15, 5, 15},
+		{"more than the cap grants", 116, 200, 75, 90, 5, 15},
+		{"many records", 100000, 200, 120, 150, 5, 15},
+		{"one word each", 1000, 20, 20, 41, 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fn := &grantFn{CapLoss: tc.capLoss}
+			a := fn.CreateAccumulator()
+			for i := 0; i < tc.n; {
+				var b grants
+				for k := 1 + rng.IntN(3); k > 0 && i < tc.n; k-- {
+					w := tc.minW + rng.IntN(tc.maxW-tc.minW+1)
+					b.Refs = append(b.Refs, ref{Source: "f", Line: int64(i), Words: w, Cost: float64(w)})
+					b.Records++
+					i++
+				}
+				a = fn.AddInput(a, b)
+			}
+			if len(a.Refs) > tc.lifted {
+				t.Errorf("the accumulator holds %d refs before ExtractOutput, want at most %d", len(a.Refs), tc.lifted)
+			}
+			g := fn.ExtractOutput(a)
+			if len(g.Refs) > tc.maxKept {
+				t.Errorf("kept %d of %d refs, want at most %d", len(g.Refs), tc.n, tc.maxKept)
+			}
+			for i, r := range g.Refs {
+				sum := 0.0
+				for _, e := range g.Refs[:i] {
+					if e.Cost <= r.Cost {
+						sum += e.Cost
+					}
+				}
+				if sum+r.Cost > tc.capLoss {
+					t.Fatalf("kept line %d (charge %v) after kept refs of at most its charge summing to %v, cap %v", r.Line, r.Cost, sum, tc.capLoss)
+				}
+			}
+		})
+	}
+}
