@@ -366,7 +366,7 @@ func TestRunResumesAndReports(t *testing.T) {
 	if !bytes.Equal(docs[0], docs[1]) {
 		t.Error("the report is not deterministic")
 	}
-	for _, want := range []string{"| 1dg | strong |", "not yet run", "intervals are wider than"} {
+	for _, want := range []string{"| 1dg | strong |", "not yet run", " wider than ±1.5 points: "} {
 		if !bytes.Contains(docs[0], []byte(want)) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -160,7 +160,11 @@ than the binomial one.)
 		if len(wide) == 0 {
 			p("Every one of the %d intervals is within ±%.1f points.\n\n", measured, 100*TargetHalf)
 		} else {
-			p("%d of the %d intervals are wider than ±%.1f points: %s.\n\n", len(wide), measured, 100*TargetHalf, strings.Join(wide, "; "))
+			verb := "are"
+			if len(wide) == 1 {
+				verb = "is"
+			}
+			p("%d of the %d intervals %s wider than ±%.1f points: %s.\n\n", len(wide), measured, verb, 100*TargetHalf, strings.Join(wide, "; "))
 		}
 	}
 	p("| mechanism | level | ε (preset) | recovery: attacker top-1 | accuracy, clean test (%%, 95%% CI) | accuracy, privatized test (%%, 95%% CI) | runs |\n")
