@@ -64,6 +64,7 @@ type privatizeFn struct {
 	Parallelism    int
 
 	ps                 []*core.Privatizer // one per goroutine
+	results            [][]core.Result    // ps[w]'s block results, reused from batch to batch
 	batch              []job
 	released, wordsOut beam.Counter
 }
@@ -92,6 +93,7 @@ func (fn *privatizeFn) Setup() error {
 		n = runtime.GOMAXPROCS(0) // this worker's cores, not the submitting machine's
 	}
 	fn.ps = make([]*core.Privatizer, n)
+	fn.results = make([][]core.Result, n)
 	for i := range fn.ps {
 		p, err := openEngine(fn.Engine, fn.MaxRecordBytes)
 		if err != nil {
@@ -266,7 +268,7 @@ func (fn *privatizeFn) flush(ctx context.Context, emit func(int, lineBatch)) err
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			fn.doAll(ctx, p, b[lo:hi])
+			fn.doAll(ctx, p, b[lo:hi], &fn.results[w])
 		}()
 	}
 	wg.Wait()
@@ -302,8 +304,11 @@ func (fn *privatizeFn) flush(ctx context.Context, emit func(int, lineBatch)) err
 // which BRR searches together; each text still gets fresh noise for
 // every word and its own accounting), each at most MaxRecordBytes long,
 // the engine's bound on a call; with a seed each record is privatized
-// alone, from its own stream (RecordSeed).
-func (fn *privatizeFn) doAll(ctx context.Context, p *core.Privatizer, js []job) {
+// alone, from its own stream (RecordSeed). The block results go into
+// *results, which is reused by p's next blocks (core.Privatizer.AppendBlock:
+// no new array of results per block for the collector); do copies what
+// it keeps of a result.
+func (fn *privatizeFn) doAll(ctx context.Context, p *core.Privatizer, js []job, results *[]core.Result) {
 	if fn.Seed != 0 {
 		for i := range js {
 			fn.do(p, &js[i], nil)
@@ -317,7 +322,8 @@ func (fn *privatizeFn) doAll(ctx context.Context, p *core.Privatizer, js []job) 
 		if len(texts) == 0 {
 			return
 		}
-		res, err := p.PrivatizeBlock(ctx, texts)
+		res, err := p.AppendBlock(ctx, (*results)[:0], texts)
+		*results = res
 		for k, i := range at {
 			j := &js[i]
 			if err != nil {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/wordveil/wordveil/core"
 )
 
 // Without a seed, privatizeFn privatizes a batch's granted texts as blocks
@@ -18,6 +20,9 @@ func TestPrivatizeBlocks(t *testing.T) {
 		"the quick brown fox", "", "jumps over the lazy dog and keeps running",
 		"a", "hello there", strings.Repeat("word ", 12), "numbers 12 and 7",
 	}
+	// One results array for every case: doAll reuses it from block to
+	// block, and a reused element must carry nothing of the last.
+	var results []core.Result
 	for _, tc := range []struct {
 		name     string
 		maxBytes int
@@ -51,7 +56,7 @@ func TestPrivatizeBlocks(t *testing.T) {
 				}
 				js = append(js, j)
 			}
-			fn.doAll(context.Background(), fn.ps[1], js)
+			fn.doAll(context.Background(), fn.ps[1], js, &results)
 			for i, j := range js {
 				if i == tc.tamper {
 					if j.err == nil || !strings.Contains(j.err.Error(), "charged as") {
