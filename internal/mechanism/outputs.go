@@ -121,6 +121,20 @@ func (o *Outputs) Allowed(id int) bool {
 	return o != nil && id >= 0 && id < o.n && o.allowed.Test(uint(id))
 }
 
+// Mask is Allowed for every word id in [0, n) as a slice, for the code
+// that indexes it in a loop (the research module's attacks and bounds);
+// nil for nil Outputs, which restrict nothing.
+func (o *Outputs) Mask(n int) []bool {
+	if o == nil {
+		return nil
+	}
+	mask := make([]bool, n)
+	for w := range mask {
+		mask[w] = o.Allowed(w)
+	}
+	return mask
+}
+
 // Uniform returns an allowed word drawn uniformly with src, or -1 when
 // there is none to draw (nil or zero Outputs) or src is nil.
 func (o *Outputs) Uniform(src rand.Source) int {

@@ -231,3 +231,25 @@ func (r redrawMech) Privatize(w int, src rand.Source) (int, error) {
 		}
 	}
 }
+
+// TestOutputsMask: Mask is Allowed for every id, and nil for nil Outputs
+// (no restriction), never a panic.
+func TestOutputsMask(t *testing.T) {
+	var none *Outputs
+	if m := none.Mask(5); m != nil {
+		t.Errorf("nil Outputs: Mask = %v, want nil", m)
+	}
+	o, err := NewOutputs(6, []int{1, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := o.Mask(6)
+	if len(m) != 6 {
+		t.Fatalf("len(Mask(6)) = %d", len(m))
+	}
+	for w, ok := range m {
+		if ok != o.Allowed(w) || ok == (w == 1 || w == 4) {
+			t.Errorf("Mask[%d] = %v, Allowed %v", w, ok, o.Allowed(w))
+		}
+	}
+}

@@ -113,13 +113,7 @@ func evalBRRBound(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var allowed []bool
-	if outs != nil {
-		allowed = make([]bool, a.Len())
-		for w := range allowed {
-			allowed[w] = outs.Allowed(w)
-		}
-	}
+	allowed := outs.Mask(a.Len())
 	sum := a.SHA256()
 	base := brrBoundRecord{Kind: "brr-bound", Tau: *tau, Delta: *delta, Draws: *draws, Seed: *seed,
 		Asset: a.Header.Name, AssetSHA256: hex.EncodeToString(sum[:]),

@@ -226,13 +226,7 @@ func newTop1Setup(a *wva.Asset, prior []float64, outs *mechanism.Outputs, seed u
 	if err != nil {
 		return nil, err
 	}
-	var allowed []bool
-	if outs != nil {
-		allowed = make([]bool, a.Len())
-		for w := range allowed {
-			allowed[w] = outs.Allowed(w)
-		}
-	}
+	allowed := outs.Mask(a.Len())
 	return &top1Setup{a: a, laws: laws, tokens: priorTokens(prior, calTop1Tokens, seed), prior: prior,
 		brr: brrbound.Setup{Codes: a.Codes, Allowed: allowed, Prior: prior}, seed: seed}, nil
 }

@@ -90,13 +90,7 @@ func TestCalibrateTop1(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var allowed []bool
-		if outs != nil {
-			allowed = make([]bool, a.Len())
-			for w := range allowed {
-				allowed[w] = outs.Allowed(w)
-			}
-		}
+		allowed := outs.Mask(a.Len())
 		b, err := brrbound.Tight(brrbound.Setup{Codes: a.Codes, Allowed: allowed, Epsilon: eps, Prior: prior},
 			brrbound.TightConfig{Draws: 1 << 17, Delta: 0.025, Tau: 1e-4, Workers: 2, Key: [32]byte{99}})
 		if err != nil {

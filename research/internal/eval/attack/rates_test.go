@@ -162,10 +162,7 @@ func TestClosedFormColumnsAttack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := make([]bool, n)
-	for w := range allowed {
-		allowed[w] = outs.Allowed(w)
-	}
+	allowed := outs.Mask(n)
 	type setup struct {
 		mech mechanism.Mechanism
 		col  Column

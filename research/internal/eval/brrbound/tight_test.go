@@ -154,13 +154,7 @@ func TestReleaseIsTheProducts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var allowed []bool
-	if outs != nil {
-		allowed = make([]bool, a.Len())
-		for w := range allowed {
-			allowed[w] = outs.Allowed(w)
-		}
-	}
+	allowed := outs.Mask(a.Len())
 	eps, err := mechanism.Preset(a, mechanism.NameBRR, mechanism.LevelStrong)
 	if err != nil {
 		t.Fatal(err)

@@ -42,13 +42,7 @@ func newShared(a *wva.Asset, prior []float64, needHist bool, workers int) (*shar
 	if err != nil {
 		return nil, err
 	}
-	s := &shared{a: a, outs: outs}
-	if outs != nil {
-		s.allowed = make([]bool, a.Len())
-		for w := range s.allowed {
-			s.allowed[w] = outs.Allowed(w)
-		}
-	}
+	s := &shared{a: a, outs: outs, allowed: outs.Mask(a.Len())}
 	if needHist {
 		if s.hist, err = attack.NewHammingHist(a.Codes, s.allowed, workers); err != nil {
 			return nil, err
