@@ -82,7 +82,7 @@ func (g *SignedGeometric) Draw(src rand.Source) int {
 		return 0
 	}
 	p := bitPool{src: src}
-	if g.zero.draw(&p) {
+	if g.zero.drawSlow(&p) { // the pool is empty: draw's fast path cannot apply
 		return 0
 	}
 	neg := p.take(1) == 1
@@ -117,7 +117,7 @@ func (g *SignedGeometric) Within(src rand.Source, left, right int) int {
 	lnS := LogAddExp(lnL, lnR)
 	p := bitPool{src: src}
 	zero, left1 := NewLogBernoulli(-Softplus(lnS)), NewLogBernoulli(lnL-lnS)
-	if zero.draw(&p) {
+	if zero.drawSlow(&p) { // the pool is empty: draw's fast path cannot apply
 		return 0
 	}
 	if left1.draw(&p) {
@@ -143,13 +143,7 @@ func (g *SignedGeometric) truncated(p *bitPool, a int) int {
 	}
 	digits := g.digit[:bits.Len(uint(a-1))]
 	for {
-		k := 0
-		for j := range digits {
-			if digits[j].draw(p) {
-				k |= 1 << j
-			}
-		}
-		if k < a {
+		if k := drawDigits(p, digits); k < a {
 			return k
 		}
 	}
@@ -162,14 +156,40 @@ func (g *SignedGeometric) below(p *bitPool, c int) int {
 		return 0
 	}
 	for {
-		k := 0
-		for j := range g.digit {
-			if g.digit[j].draw(p) {
-				k |= 1 << j
-			}
-		}
-		if k < c {
+		if k := drawDigits(p, g.digit); k < c {
 			return k
 		}
 	}
+}
+
+// drawDigits returns Σ_j b_j·2^j with b_j = ds[j].draw(p): the same
+// decisions from the same bits in the same order, with draw's first step
+// written out and the pool's bits held in locals (p.x and p.n would
+// otherwise be loaded and stored at every digit); they are handed back
+// to p whenever drawSlow takes over, and at the end.
+func drawDigits(p *bitPool, ds []LogBernoulli) int {
+	x, n := p.x, p.n
+	k := 0
+	for j := range ds {
+		d := &ds[j]
+		w := d.width
+		if n < w {
+			x, n = p.src.Uint64(), 64 // bitPool.refill
+		}
+		if u := x >> (64 - w); u != d.first {
+			x <<= w
+			n -= w
+			if u < d.first {
+				k |= 1 << j
+			}
+			continue
+		}
+		p.x, p.n = x, n
+		if d.drawSlow(p) {
+			k |= 1 << j
+		}
+		x, n = p.x, p.n
+	}
+	p.x, p.n = x, n
+	return k
 }

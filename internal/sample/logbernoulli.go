@@ -21,6 +21,13 @@ type LogBernoulli struct {
 	chunks uint64
 	thresh uint64
 	sure   bool // probability 1: no draw
+	// width and first describe drawSlow's first step, for the fast path
+	// of draw and drawDigits: width fresh bits (16 for a chunk, 8 for the threshold's top
+	// byte; 0 when there is no fast path) decide at once, u < first, when
+	// they differ from first (a chunk's first is 0: any nonzero chunk
+	// fails, as u < 0 never holds).
+	width uint
+	first uint64
 }
 
 // maxChunks caps the chunk count: 2^(−16·2^62) is far below anything a
@@ -34,24 +41,46 @@ const maxChunks = 1 << 62
 func NewLogBernoulli(lnp float64) LogBernoulli {
 	switch {
 	case lnp >= 0:
-		return LogBernoulli{sure: true}
+		return LogBernoulli{sure: true, first: 1}
 	case !(lnp > math.Inf(-1)): // −Inf or NaN
 		return LogBernoulli{}
 	}
 	// The fewest chunks that bring lnp to [−lnChunk, 0].
 	k := min(max(0, math.Ceil(-lnp/lnChunk-1)), maxChunks)
 	rest := min(max(lnp+k*lnChunk, -lnChunk), 0)
-	return LogBernoulli{chunks: uint64(k), thresh: BernoulliThreshold(math.Exp(rest))}
+	b := LogBernoulli{chunks: uint64(k), thresh: BernoulliThreshold(math.Exp(rest)), width: 8}
+	b.first = b.thresh >> 56
+	if b.chunks > 0 {
+		b.width, b.first = 16, 0
+	}
+	return b
 }
 
 // Draw returns true with the prepared probability. It costs one draw from
 // src, rarely more (none when the decision is certain).
 func (b LogBernoulli) Draw(src rand.Source) bool {
 	p := bitPool{src: src}
-	return b.draw(&p)
+	return b.drawSlow(&p) // the pool is empty: draw's fast path cannot apply
 }
 
-// draw decides with bits from p, as few as it needs: each chunk is 16
+// draw decides with bits from p, as drawSlow does, taking the common
+// outcome at once: when p holds the first step's width bits and they
+// differ from first, they decide, exactly as drawSlow's first step would
+// (the same bits consumed, the same result); otherwise nothing is
+// consumed and drawSlow starts from the same state. A certain decision
+// has width 0 and first 1 (no bits, true at once). drawDigits writes the
+// same test out in its loop.
+func (b *LogBernoulli) draw(p *bitPool) bool {
+	w := b.width
+	if u := p.x >> (64 - w); p.n >= w && u != b.first {
+		p.x <<= w
+		p.n -= w
+		return u < b.first
+	}
+	return b.drawSlow(p)
+}
+
+// drawSlow decides with bits from p, as few as it needs: each chunk is 16
 // fresh bits that must all be 0 (probability exactly 2^-16), and the last
 // step compares a uniform 64-bit U with the threshold a byte at a time,
 // most significant first, stopping at the first byte where they differ
@@ -59,7 +88,7 @@ func (b LogBernoulli) Draw(src rand.Source) bool {
 // means U = threshold, not smaller). Bytes never drawn cannot change the
 // result, so the law is that of the full comparison, at about 8 bits
 // instead of 64.
-func (b *LogBernoulli) draw(p *bitPool) bool {
+func (b *LogBernoulli) drawSlow(p *bitPool) bool {
 	if b.sure {
 		return true
 	}
