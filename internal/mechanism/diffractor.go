@@ -97,6 +97,32 @@ type dtMech struct {
 	// ends).
 	g, tanhQuarter   float64
 	fullMass, lnFull float64
+	// fullBottom is the ⊥ decision (bottomLn) for a whole window without
+	// excluded positions, which then has the mass fullMass and
+	// fullOutside allowed positions outside it: the same LogBernoulli
+	// Privatize would prepare, prepared once (by setFull) instead of with
+	// three transcendental functions per word.
+	fullBottom  sample.LogBernoulli
+	fullOutside int
+}
+
+// bottomLn is the log-probability of ⊥ (a uniform allowed position
+// outside the window), given the window's allowed mass e^lnMass and the
+// outside allowed positions: e^(εγ/2)·outside⁻¹ against the window, so
+// ln Pr[⊥] = −softplus(lnMass + εγ/2 − ln outside).
+func (m *dtMech) bottomLn(lnMass float64, outside int) float64 {
+	half := m.eps / 2
+	x := lnMass + half*m.gamma - math.Log(float64(outside))
+	return -sample.Softplus(x)
+}
+
+// setFull prepares fullBottom for m's outputs.
+func (m *dtMech) setFull() {
+	m.fullOutside = m.lo.size(m.n) - (2*m.r + 1)
+	m.fullBottom = sample.LogBernoulli{}
+	if m.fullOutside > 0 {
+		m.fullBottom = sample.NewLogBernoulli(m.bottomLn(m.lnFull, m.fullOutside))
+	}
 }
 
 // windowMass is 1 + Σ_{k=1..left} ρ^k + Σ_{k=1..right} ρ^k, ρ = e^(−ε/2),
@@ -133,8 +159,10 @@ func dtWith(lists []wva.Permutation, n int, eps float64, opts TEMOptions) (*dtMe
 	half := eps / 2
 	g := math.Exp(-half) / -math.Expm1(-half)
 	full := windowMass(g, half, r, r)
-	return &dtMech{lists: lists, n: n, eps: eps, gamma: gamma, opts: opts, r: r, noise: noise,
-		g: g, tanhQuarter: math.Tanh(half / 2), fullMass: full, lnFull: math.Log(full)}, nil
+	m := &dtMech{lists: lists, n: n, eps: eps, gamma: gamma, opts: opts, r: r, noise: noise,
+		g: g, tanhQuarter: math.Tanh(half / 2), fullMass: full, lnFull: math.Log(full)}
+	m.setFull()
+	return m, nil
 }
 
 // dtTries bounds 1-DT's rejection sampler before it enumerates the ball.
@@ -193,7 +221,8 @@ func (m *dtMech) Privatize(w int, src rand.Source) (int, error) {
 		lnMass = math.Log(mass)
 	}
 	enumerate := false
-	if ex := m.lo.excludedIn(li, p-left, p+right); len(ex) > 0 {
+	ex := m.lo.excludedIn(li, p-left, p+right)
+	if len(ex) > 0 {
 		x := 0.0
 		for _, q := range ex {
 			x += math.Exp(-half * float64(absInt(int(q)-p)))
@@ -209,8 +238,11 @@ func (m *dtMech) Privatize(w int, src rand.Source) (int, error) {
 		}
 	}
 	if outside > 0 {
-		x := lnMass + half*m.gamma - math.Log(float64(outside))
-		if sample.BernoulliLog(src, -sample.Softplus(x)) {
+		b := m.fullBottom
+		if left != m.r || right != m.r || len(ex) > 0 || outside != m.fullOutside {
+			b = sample.NewLogBernoulli(m.bottomLn(lnMass, outside))
+		}
+		if b.Draw(src) {
 			return bottom(), nil
 		}
 	}
@@ -255,6 +287,7 @@ func (m *dtMech) Privatize(w int, src rand.Source) (int, error) {
 func (m *dtMech) restrict(o *Outputs) (Mechanism, error) {
 	r := *m
 	r.lo = restrictLists(m.sh, m.lists, o)
+	r.setFull()
 	return &r, nil
 }
 
