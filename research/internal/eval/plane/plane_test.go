@@ -116,7 +116,7 @@ func TestRecoveryOf(t *testing.T) {
 
 // TestSummarizeKeepsTheCurrentCells: only records of the last record's
 // configuration, of this asset and of the cell's current ε count, one per
-// run.
+// run, all on the smallest test slice the file holds for the cell.
 func TestSummarizeKeepsTheCurrentCells(t *testing.T) {
 	a := defaultAsset(t)
 	eps, err := mechanism.Preset(a, mechanism.Name1DG, mechanism.LevelStrong)
@@ -140,6 +140,10 @@ func TestSummarizeKeepsTheCurrentCells(t *testing.T) {
 		rec(1, 0.4, func(r *Record) { r.Epsilon = eps * 2 }),
 		rec(1, 0.80, nil),
 		rec(2, 0.75, nil),
+		// Runs on larger test slices: the cell has runs on smaller ones,
+		// which replace them whole (not one run of either kind).
+		rec(3, 0.1, func(r *Record) { r.TestReviews = 10 }),
+		rec(0, 0.1, func(r *Record) { r.TestReviews = 10 }),
 	}
 	cells, config, err := Summarize(recs, a, nil)
 	if err != nil {
@@ -161,6 +165,18 @@ func TestSummarizeKeepsTheCurrentCells(t *testing.T) {
 	}
 	if !found {
 		t.Error("no 1dg strong cell")
+	}
+	// The smaller slices win wherever they appear in the file.
+	recs = append([]Record{rec(5, 0.9, func(r *Record) { r.TestReviews = 4 }), rec(6, 0.8, func(r *Record) { r.TestReviews = 4 })}, recs...)
+	cells, _, err = Summarize(recs, a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cells {
+		if c.Mech == mechanism.Name1DG && c.Level == mechanism.LevelStrong &&
+			(c.Clean.Runs != 2 || c.TestReviews != 4 || math.Abs(c.Clean.Mean-0.85) > 1e-12) {
+			t.Errorf("1dg strong with runs on 4 reviews: %+v", c)
+		}
 	}
 }
 

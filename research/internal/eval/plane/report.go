@@ -144,8 +144,42 @@ than the binomial one.)
 			}
 		}
 		if c.Clean.Runs > 0 {
-			trainN, testN, seeds, runs = c.TrainReviews, c.TestReviews, c.Seeds, max(runs, c.Clean.Runs)
+			trainN, seeds = c.TrainReviews, c.Seeds
 		}
+	}
+	// testN is the test slice most cells ran on (the larger on a tie),
+	// runs the most runs of such a cell; the cells on other slices are
+	// named with theirs.
+	slices := map[int]int{}
+	for _, c := range cells {
+		if c.Clean.Runs > 0 {
+			slices[c.TestReviews]++
+		}
+	}
+	for n, k := range slices {
+		if k > slices[testN] || k == slices[testN] && n > testN {
+			testN = n
+		}
+	}
+	var others []string
+	for _, c := range cells {
+		if c.Clean.Runs == 0 {
+			continue
+		}
+		if c.TestReviews == testN {
+			runs = max(runs, c.Clean.Runs)
+			continue
+		}
+		name := c.Mech + " " + c.Level
+		if c.Mech == Baseline {
+			name = "no privatization"
+		}
+		others = append(others, fmt.Sprintf("%s %d runs of %d", name, c.Clean.Runs, c.TestReviews))
+	}
+	otherSlices := ""
+	if len(others) > 0 {
+		otherSlices = fmt.Sprintf(" (on smaller slices, after a cell of the mechanism stayed wider than ±%.1f points at the run limit, the test file used up: %s)",
+			100*TargetHalf, strings.Join(others, ", "))
 	}
 	if config == "" || measured == 0 {
 		p("No results for this asset's presets yet.\n\n")
@@ -155,8 +189,8 @@ than the binomial one.)
 		if seeds > 1 {
 			perRun = fmt.Sprintf(" (each the mean of %d classifiers)", seeds)
 		}
-		p("Asset %s (SHA-256 %x…), configuration %s: %d training reviews (the first of TR1), runs%s of %d test reviews each, up to %d runs per cell; the cells took %.0f minutes in all (wall-clock, one worker). ",
-			a.Header.Name, sum[:6], config, trainN, perRun, testN, runs, seconds/60)
+		p("Asset %s (SHA-256 %x…), configuration %s: %d training reviews (the first of TR1), runs%s of %d test reviews each, up to %d runs per cell%s; the cells took %.0f minutes in all (wall-clock, one worker). ",
+			a.Header.Name, sum[:6], config, trainN, perRun, testN, runs, otherSlices, seconds/60)
 		if len(wide) == 0 {
 			p("Every one of the %d intervals is within ±%.1f points.\n\n", measured, 100*TargetHalf)
 		} else {
@@ -171,10 +205,10 @@ than the binomial one.)
 	p("|---|---|---|---|---|---|---|\n")
 	for _, c := range cells {
 		if c.Mech == Baseline {
-			p("| none (no privatization) | — | — | 1 | %s | (the same) | %d |\n", c.Clean, c.Clean.Runs)
+			p("| none (no privatization) | — | — | 1 | %s | (the same) | %s |\n", c.Clean, runsOf(c, testN))
 			continue
 		}
-		p("| %s | %s | %.4g | %s | %s | %s | %d |\n", c.Mech, c.Level, c.Eps, c.Recovery, c.Clean, c.Privatized, c.Clean.Runs)
+		p("| %s | %s | %.4g | %s | %s | %s | %s |\n", c.Mech, c.Level, c.Eps, c.Recovery, c.Clean, c.Privatized, runsOf(c, testN))
 	}
 	p("\nRecovery: the asset's held-out measurement (%s); a range is BRR's measured two-sided bound, its midpoint first; ≥ is a lower bound only.\n\n",
 		orDash(heldOut(a)))
@@ -197,8 +231,22 @@ go run ./research/cmd/wordveil-research eval plane-report       # this page and 
 ` + "`eval plane`" + ` runs 8 runs of every cell, then adds runs one at a time to
 each cell whose interval under either protocol is wider than ±1.5 points,
 up to 25; it prints its CPU estimate before it starts (docs/eval/README.md).
+A mechanism with a cell still wider at 25 runs (the whole test file in
+slices of 1,000) is run again on slices of 500, up to 50 runs
+(` + "`eval plane -mechanisms M -test 500 -max-runs 50`" + `); the report takes each
+cell's runs at the smallest slice the results file holds for it, never
+mixed with another slice's.
 `)
 	return b.String()
+}
+
+// runsOf is the table's runs column: the count, and the slice when it is
+// not the common one.
+func runsOf(c CellResult, common int) string {
+	if c.Clean.Runs == 0 || c.TestReviews == common {
+		return fmt.Sprint(c.Clean.Runs)
+	}
+	return fmt.Sprintf("%d (of %d)", c.Clean.Runs, c.TestReviews)
 }
 
 func heldOut(a *wva.Asset) string {

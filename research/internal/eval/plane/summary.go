@@ -95,7 +95,8 @@ type CellResult struct {
 	Cell
 	Clean, Privatized Estimate
 	Recovery          Recovery
-	// TrainReviews and TestReviews are the runs' (the last record's),
+	// TrainReviews and TestReviews are the runs' (every run of a cell has
+	// the same; see Summarize),
 	// Seconds is their time in all.
 	// Seeds the classifiers per run.
 	TrainReviews, TestReviews, Seeds int
@@ -106,7 +107,15 @@ type CellResult struct {
 // Mechanisms × levels) with the runs recs hold for it: those of the
 // configuration of recs' last record, run on asset a at the cell's
 // current ε (a record of another asset or ε is not the cell's), one per
-// run. A cell without runs has Runs 0 in both estimates.
+// run, all with the same number of test reviews: the smallest the file
+// holds for the cell. A mechanism is run again with smaller test slices
+// (eval plane -mechanisms M -test T -max-runs R) when one of its cells
+// stayed wider than the target at the larger slices' run limit, the test
+// file used up; its cells' runs at the smaller slices (and the
+// baseline's, which every run includes) then replace the others whole,
+// never mixed with them, so each cell's runs are identically distributed,
+// and the choice is by slice size, never by which interval is narrower.
+// A cell without runs has Runs 0 in both estimates.
 func Summarize(recs []Record, a *wva.Asset, bounds []Bound) ([]CellResult, string, error) {
 	cells, err := Cells(a, Mechanisms)
 	if err != nil {
@@ -120,11 +129,20 @@ func Summarize(recs []Record, a *wva.Asset, bounds []Bound) ([]CellResult, strin
 	out := make([]CellResult, len(cells))
 	for i, c := range cells {
 		r := CellResult{Cell: c, Recovery: RecoveryOf(a, c, bounds)}
+		mine := func(rec Record) bool {
+			return rec.Kind == "plane" && rec.Config == config && rec.Asset == id && rec.Mechanism == c.Mech &&
+				rec.Level == c.Level && rec.Epsilon == c.Eps
+		}
+		test := 0
+		for _, rec := range recs {
+			if mine(rec) && (test == 0 || rec.TestReviews < test) {
+				test = rec.TestReviews
+			}
+		}
 		var clean, priv []float64
 		seen := map[int]bool{}
 		for _, rec := range recs {
-			if rec.Kind != "plane" || rec.Config != config || rec.Asset != id || rec.Mechanism != c.Mech ||
-				rec.Level != c.Level || rec.Epsilon != c.Eps || seen[rec.Run] {
+			if !mine(rec) || rec.TestReviews != test || seen[rec.Run] {
 				continue
 			}
 			seen[rec.Run] = true
