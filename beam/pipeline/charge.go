@@ -17,10 +17,10 @@ import (
 type ref struct {
 	Source string
 	Line   int64
-	Offset int64   // the byte offset of its line in Source
-	Sum    string  // lineSum of its line
-	Words  int     // words the mechanism privatizes (Accounting.Words)
-	Cost   float64 // its charge, Accounting.UnitFree (NaN when the mechanism's loss is unknown)
+	Offset int64        // the byte offset of its line in Source
+	Sum    lineChecksum // lineSum of its line
+	Words  int          // words the mechanism privatizes (Accounting.Words)
+	Cost   float64      // its charge, Accounting.UnitFree (NaN when the mechanism's loss is unknown)
 }
 
 // slot is an element of one segment's group (segmentKey) for the re-read:
@@ -34,7 +34,7 @@ type slot struct {
 	Source  string // the marker's; a granted record's is in its key
 	Line    int64
 	Offset  int64
-	Sum     string
+	Sum     lineChecksum
 	Words   int
 	Cost    float64
 	Marker  bool

@@ -50,7 +50,7 @@ func encodeGrants(g grants) []byte {
 		}
 		buf = binary.AppendVarint(buf, r.Line-prev.Line)
 		buf = binary.AppendVarint(buf, r.Offset-prev.Offset)
-		buf = appendString(buf, r.Sum)
+		buf = append(buf, r.Sum[:]...)
 		buf = binary.AppendVarint(buf, int64(r.Words))
 		// A charge among the element's first maxCosts distinct ones is
 		// its index plus one (a user's records have a few distinct
@@ -89,7 +89,7 @@ func decodeGrants(p []byte) (grants, error) {
 		r.Source = d.sameOr(i > 0, prev.Source)
 		r.Line = prev.Line + d.varint()
 		r.Offset = prev.Offset + d.varint()
-		r.Sum = d.string()
+		r.Sum = d.sum()
 		r.Words = int(d.varint())
 		switch k := d.uvarint(); {
 		case k == 0:
@@ -164,7 +164,7 @@ func appendSlot(buf []byte, s *slot, sameUser bool) []byte {
 	buf = appendString(buf, s.Source)
 	buf = binary.AppendVarint(buf, s.Line)
 	buf = binary.AppendVarint(buf, s.Offset)
-	buf = appendString(buf, s.Sum)
+	buf = append(buf, s.Sum[:]...)
 	buf = binary.AppendVarint(buf, int64(s.Words))
 	buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(s.Cost))
 	marker := byte(0)
@@ -181,7 +181,7 @@ func appendSlot(buf []byte, s *slot, sameUser bool) []byte {
 func (d *decoder) slot(havePrev bool, prev string) slot {
 	var s slot
 	s.User = d.sameOr(havePrev, prev)
-	s.Source, s.Line, s.Offset, s.Sum, s.Words, s.Cost = d.string(), d.varint(), d.varint(), d.string(), int(d.varint()), d.float()
+	s.Source, s.Line, s.Offset, s.Sum, s.Words, s.Cost = d.string(), d.varint(), d.varint(), d.sum(), int(d.varint()), d.float()
 	switch m := d.byte(); m {
 	case 0, 1:
 		s.Marker = m == 1
@@ -373,4 +373,19 @@ func (d *decoder) end() error {
 		d.fail()
 	}
 	return d.err
+}
+
+// sum reads a lineSum's 16 bytes.
+func (d *decoder) sum() lineChecksum {
+	var s lineChecksum
+	if d.err != nil {
+		return s
+	}
+	if len(d.p) < len(s) {
+		d.fail()
+		return s
+	}
+	copy(s[:], d.p)
+	d.p = d.p[len(s):]
+	return s
 }
