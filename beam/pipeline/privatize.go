@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,7 +11,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sort"
 	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -148,7 +148,7 @@ func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches f
 	if len(granted) == 0 && !placeholders {
 		return nil
 	}
-	sort.Slice(granted, func(i, j int) bool { return granted[i].Offset < granted[j].Offset })
+	slices.SortFunc(granted, func(a, b slot) int { return cmp.Compare(a.Offset, b.Offset) })
 	path := marker.Source
 	rc, err := fileio.ReadableFile{Metadata: fileio.FileMetadata{Path: path}}.Open(ctx)
 	if err != nil {
