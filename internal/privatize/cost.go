@@ -25,26 +25,25 @@ import (
 // The count is a function of the text alone (its tokenization and the
 // vocabulary lookup), so it reveals nothing beyond what the accounting of
 // the released text shows. The errors are Privatize's for the same text.
-func (p *Privatizer) Cost(text string) (*Accounting, error) {
+func (p *Privatizer) Cost(text string) (Accounting, error) {
 	if err := p.begin(); err != nil {
-		return nil, err
+		return Accounting{}, err
 	}
 	defer p.leave()
 	texts := []string{text}
 	if err := p.checkTexts(texts); err != nil {
-		return nil, err
+		return Accounting{}, err
 	}
 	if p.classes == nil {
-		acc := p.textAccounting(textCursor{}, p.count(text), nil, nil)
-		return &acc, nil
+		return p.textAccounting(textCursor{}, p.count(text), nil, nil), nil
 	}
 	sc, err := p.scan(context.Background(), texts)
 	if err != nil {
-		return nil, err
+		return Accounting{}, err
 	}
 	acc := p.textAccounting(textCursor{}, sc.ends[0], nil, sc.cls)
 	sc.release()
-	return &acc, nil
+	return acc, nil
 }
 
 // count is where scan's pass over text alone ends: its content segments
