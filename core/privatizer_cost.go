@@ -31,5 +31,5 @@ func (p *Privatizer) Cost(text string) (acc Accounting, err error) {
 	if err != nil {
 		return Accounting{}, err
 	}
-	return newAccounting(a), nil
+	return newAccounting(&a), nil
 }

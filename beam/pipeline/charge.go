@@ -17,10 +17,10 @@ import (
 type ref struct {
 	Source string
 	Line   int64
-	Offset int64   // the byte offset of its line in Source
-	Sum    string  // lineSum of its line
-	Words  int     // words the mechanism privatizes (Accounting.Words)
-	Cost   float64 // its charge, Accounting.UnitFree (NaN when the mechanism's loss is unknown)
+	Offset int64        // the byte offset of its line in Source
+	Sum    lineChecksum // lineSum of its line
+	Words  int          // words the mechanism privatizes (Accounting.Words)
+	Cost   float64      // its charge, Accounting.UnitFree (NaN when the mechanism's loss is unknown)
 }
 
 // slot is an element of one segment's group (segmentKey) for the re-read:
@@ -34,7 +34,7 @@ type slot struct {
 	Source  string // the marker's; a granted record's is in its key
 	Line    int64
 	Offset  int64
-	Sum     string
+	Sum     lineChecksum
 	Words   int
 	Cost    float64
 	Marker  bool
@@ -47,6 +47,9 @@ type slot struct {
 type slotBatch struct {
 	Slots []slot
 }
+
+// slabSlots bounds the chunks decideFn carves a user's batches from.
+const slabSlots = 4096
 
 // segmentBytes is the span of a file whose records one re-read handles:
 // the re-read's groups are (file, segment), so that no group holds more
@@ -133,16 +136,21 @@ func (fn *decideFn) ProcessElement(ctx context.Context, user string, accs func(*
 	s := Summary{User: user, Records: g.Records}
 	// The granted slots go out in one batch per segment: the refs are
 	// sorted by (Source, Line), so a segment's are consecutive.
-	var batch []slot
+	// The batches are carved from chunks of at most slabSlots slots (a
+	// few allocations per user rather than a growing slice per batch);
+	// slab[start:] is the batch being filled. An emitted batch's slots
+	// are never written again.
+	var slab []slot
+	start := 0
 	var batchSource string
 	var batchOffset int64
 	send := func() {
-		if len(batch) > 0 {
-			grant(segmentKey(batchSource, batchOffset), slotBatch{Slots: batch})
-			batch = nil
+		if len(slab) > start {
+			grant(segmentKey(batchSource, batchOffset), slotBatch{Slots: slab[start:len(slab):len(slab)]})
+			start = len(slab)
 		}
 	}
-	for _, r := range all {
+	for i, r := range all {
 		granted := true
 		switch {
 		case math.IsNaN(r.Cost):
@@ -164,13 +172,19 @@ func (fn *decideFn) ProcessElement(ctx context.Context, user string, accs func(*
 		}
 		s.Released++
 		s.Words += r.Words
-		if len(batch) > 0 && (r.Source != batchSource || r.Offset/segmentBytes != batchOffset/segmentBytes) {
+		if len(slab) > start && (r.Source != batchSource || r.Offset/segmentBytes != batchOffset/segmentBytes) {
 			send()
 		}
-		if len(batch) == 0 {
+		if len(slab) == start {
 			batchSource, batchOffset = r.Source, r.Offset
 		}
-		batch = append(batch, slot{User: user, Line: r.Line, Offset: r.Offset, Sum: r.Sum, Words: r.Words, Cost: r.Cost})
+		if len(slab) == cap(slab) { // a new chunk, with the batch so far
+			n := len(slab) - start
+			next := make([]slot, n, n+min(len(all)-i, max(n, slabSlots)))
+			copy(next, slab[start:])
+			slab, start = next, 0
+		}
+		slab = append(slab, slot{User: user, Line: r.Line, Offset: r.Offset, Sum: r.Sum, Words: r.Words, Cost: r.Cost})
 	}
 	send()
 	s.Withheld = s.Records - s.Released

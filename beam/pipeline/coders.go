@@ -13,10 +13,10 @@ import (
 // marker, to the re-read) and lineBatch (output lines, to the writers). Beam's
 // default coder for a struct works by reflection on every element and
 // field; these are a few appends each: strings length-prefixed, integers
-// as varints, a charge as its float64 bits (NaN included, bit for bit);
-// in grants, whose refs are the largest shuffle, a ref's Line and Offset
-// as the difference from the previous ref's and a charge the element
-// already holds as its index.
+// as varints, a charge as its float64 bits (NaN included, bit for bit)
+// or, when the element already holds it, as its index (floatIndex); in
+// grants and slot batches a ref's Line and Offset as the difference from
+// the previous one's.
 // A decoder refuses bytes cut short or with more after the element: the
 // run fails (errShuffleBytes), it never reads a wrong element.
 
@@ -24,9 +24,35 @@ import (
 // or a coder's).
 var errShuffleBytes = errors.New("wordveil-beam: malformed element bytes in a shuffle")
 
-// maxCosts is how many distinct charges a grants element refers to by
-// index (the rest are written out).
+// maxCosts is how many distinct float64s (charges) an element refers to
+// by index (the rest are written out).
 const maxCosts = 32
+
+// floatIndex writes an element's float64s, in order: one among the
+// element's first maxCosts distinct ones (by bits, NaN's included) is its
+// index plus one, any other 0 and its 8 bytes; the decoder rebuilds the
+// same index as it reads (decoder.indexedFloat).
+type floatIndex struct {
+	bits [maxCosts]uint64
+	n    int
+}
+
+func (x *floatIndex) append(buf []byte, f float64) []byte {
+	bits := math.Float64bits(f)
+	if k := slices.Index(x.bits[:x.n], bits); k >= 0 {
+		return binary.AppendUvarint(buf, uint64(k)+1)
+	}
+	x.add(bits)
+	buf = append(buf, 0)
+	return binary.LittleEndian.AppendUint64(buf, bits)
+}
+
+func (x *floatIndex) add(bits uint64) {
+	if x.n < maxCosts {
+		x.bits[x.n] = bits
+		x.n++
+	}
+}
 
 func encodeGrants(g grants) []byte {
 	buf := make([]byte, 0, 3*binary.MaxVarintLen64+len(g.Refs)*32)
@@ -34,8 +60,7 @@ func encodeGrants(g grants) []byte {
 	buf = binary.AppendUvarint(buf, uint64(g.Sorted))
 	buf = binary.AppendUvarint(buf, uint64(len(g.Refs)))
 	prev := ref{}
-	var costs [maxCosts]uint64 // the element's first distinct charges, by bits
-	ncosts := 0
+	var costs floatIndex
 	for i := range g.Refs {
 		r := &g.Refs[i]
 		// The refs are mostly sorted by Source: a Source equal to the
@@ -50,24 +75,9 @@ func encodeGrants(g grants) []byte {
 		}
 		buf = binary.AppendVarint(buf, r.Line-prev.Line)
 		buf = binary.AppendVarint(buf, r.Offset-prev.Offset)
-		buf = appendString(buf, r.Sum)
+		buf = append(buf, r.Sum[:]...)
 		buf = binary.AppendVarint(buf, int64(r.Words))
-		// A charge among the element's first maxCosts distinct ones is
-		// its index plus one (a user's records have a few distinct
-		// charges); any other is 0 and its bits.
-		bits := math.Float64bits(r.Cost)
-		k := slices.Index(costs[:ncosts], bits)
-		switch {
-		case k >= 0:
-			buf = binary.AppendUvarint(buf, uint64(k)+1)
-		default:
-			if ncosts < maxCosts {
-				costs[ncosts] = bits
-				ncosts++
-			}
-			buf = append(buf, 0)
-			buf = binary.LittleEndian.AppendUint64(buf, bits)
-		}
+		buf = costs.append(buf, r.Cost) // a user's records have a few distinct charges
 		prev = *r
 	}
 	return buf
@@ -82,27 +92,15 @@ func decodeGrants(p []byte) (grants, error) {
 	}
 	g.Refs = make([]ref, n)
 	prev := ref{}
-	var costs [maxCosts]float64
-	ncosts := 0
+	var costs floatIndex
 	for i := range g.Refs {
 		r := &g.Refs[i]
 		r.Source = d.sameOr(i > 0, prev.Source)
 		r.Line = prev.Line + d.varint()
 		r.Offset = prev.Offset + d.varint()
-		r.Sum = d.string()
+		r.Sum = d.sum()
 		r.Words = int(d.varint())
-		switch k := d.uvarint(); {
-		case k == 0:
-			r.Cost = d.float()
-			if ncosts < maxCosts {
-				costs[ncosts] = r.Cost
-				ncosts++
-			}
-		case k <= uint64(ncosts):
-			r.Cost = costs[k-1]
-		default:
-			d.fail()
-		}
+		r.Cost = d.indexedFloat(&costs)
 		if d.err != nil {
 			return grants{}, errShuffleBytes
 		}
@@ -122,12 +120,11 @@ func encodeSlotBatch(b slotBatch) []byte {
 	}
 	buf := make([]byte, 0, n)
 	buf = binary.AppendUvarint(buf, uint64(len(b.Slots)))
+	var prev slot
+	var costs floatIndex
 	for i := range b.Slots {
-		prev := ""
-		if i > 0 {
-			prev = b.Slots[i-1].User
-		}
-		buf = appendSlot(buf, &b.Slots[i], i > 0 && b.Slots[i].User == prev)
+		buf = appendSlot(buf, &b.Slots[i], i > 0, &prev, &costs)
+		prev = b.Slots[i]
 	}
 	return buf
 }
@@ -139,12 +136,11 @@ func decodeSlotBatch(p []byte) (slotBatch, error) {
 		return slotBatch{}, errShuffleBytes
 	}
 	b := slotBatch{Slots: make([]slot, n)}
+	var prev slot
+	var costs floatIndex
 	for i := range b.Slots {
-		prev := ""
-		if i > 0 {
-			prev = b.Slots[i-1].User
-		}
-		b.Slots[i] = d.slot(i > 0, prev)
+		b.Slots[i] = d.slot(i > 0, &prev, &costs)
+		prev = b.Slots[i]
 		if d.err != nil {
 			return slotBatch{}, errShuffleBytes
 		}
@@ -152,21 +148,19 @@ func decodeSlotBatch(p []byte) (slotBatch, error) {
 	return b, d.end()
 }
 
-// appendSlot appends s; its User as 0 when sameUser (the batch's previous
-// slot's), else as its length plus one and its bytes.
-func appendSlot(buf []byte, s *slot, sameUser bool) []byte {
-	if sameUser {
-		buf = append(buf, 0)
-	} else {
-		buf = binary.AppendUvarint(buf, uint64(len(s.User))+1)
-		buf = append(buf, s.User...)
-	}
+// appendSlot appends s, after prev when havePrev (the batch's previous
+// slot: a batch is one user's granted records of a segment, in order):
+// its User as 0 when prev's, else as its length plus one and its bytes;
+// its Line and Offset as the difference from prev's; its charge by
+// costs.
+func appendSlot(buf []byte, s *slot, havePrev bool, prev *slot, costs *floatIndex) []byte {
+	buf = appendSameOr(buf, s.User, havePrev && s.User == prev.User)
 	buf = appendString(buf, s.Source)
-	buf = binary.AppendVarint(buf, s.Line)
-	buf = binary.AppendVarint(buf, s.Offset)
-	buf = appendString(buf, s.Sum)
+	buf = binary.AppendVarint(buf, s.Line-prev.Line)
+	buf = binary.AppendVarint(buf, s.Offset-prev.Offset)
+	buf = append(buf, s.Sum[:]...)
 	buf = binary.AppendVarint(buf, int64(s.Words))
-	buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(s.Cost))
+	buf = costs.append(buf, s.Cost)
 	marker := byte(0)
 	if s.Marker {
 		marker = 1
@@ -176,12 +170,16 @@ func appendSlot(buf []byte, s *slot, sameUser bool) []byte {
 	return binary.AppendVarint(buf, int64(s.Records))
 }
 
-// slot reads what appendSlot wrote; prev is the previous slot's User, if
-// there is one (havePrev).
-func (d *decoder) slot(havePrev bool, prev string) slot {
+// slot reads what appendSlot wrote after prev (the zero slot when there
+// is none: havePrev false).
+func (d *decoder) slot(havePrev bool, prev *slot, costs *floatIndex) slot {
 	var s slot
-	s.User = d.sameOr(havePrev, prev)
-	s.Source, s.Line, s.Offset, s.Sum, s.Words, s.Cost = d.string(), d.varint(), d.varint(), d.string(), int(d.varint()), d.float()
+	s.User = d.sameOr(havePrev, prev.User)
+	s.Source = d.string()
+	s.Line = prev.Line + d.varint()
+	s.Offset = prev.Offset + d.varint()
+	s.Sum, s.Words = d.sum(), int(d.varint())
+	s.Cost = d.indexedFloat(costs)
 	switch m := d.byte(); m {
 	case 0, 1:
 		s.Marker = m == 1
@@ -219,6 +217,7 @@ func encodeLineBatch(b lineBatch) []byte {
 	}
 	buf := make([]byte, 0, n)
 	buf = binary.AppendUvarint(buf, uint64(len(b.Lines)))
+	var floats floatIndex // a batch's charges: a few distinct ones, by word count
 	for i := range b.Lines {
 		l := &b.Lines[i]
 		// A line's user and source are mostly the previous line's: a
@@ -235,8 +234,8 @@ func encodeLineBatch(b lineBatch) []byte {
 		buf = appendString(buf, r.Text)
 		buf = binary.AppendVarint(buf, int64(r.Words))
 		buf = binary.AppendVarint(buf, int64(r.OOV))
-		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(r.TotalEpsilon))
-		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(r.UnitFree))
+		buf = floats.append(buf, r.TotalEpsilon)
+		buf = floats.append(buf, r.UnitFree)
 	}
 	return buf
 }
@@ -248,6 +247,7 @@ func decodeLineBatch(p []byte) (lineBatch, error) {
 		return lineBatch{}, errShuffleBytes
 	}
 	b := lineBatch{Lines: make([]outLine, n)}
+	var floats floatIndex
 	for i := range b.Lines {
 		l := &b.Lines[i]
 		var prev outLine
@@ -270,8 +270,8 @@ func decodeLineBatch(p []byte) (lineBatch, error) {
 			r.Text = d.string()
 			r.Words = int(d.varint())
 			r.OOV = int(d.varint())
-			r.TotalEpsilon = d.float()
-			r.UnitFree = d.float()
+			r.TotalEpsilon = d.indexedFloat(&floats)
+			r.UnitFree = d.indexedFloat(&floats)
 		}
 		if d.err != nil {
 			return lineBatch{}, errShuffleBytes
@@ -373,4 +373,37 @@ func (d *decoder) end() error {
 		d.fail()
 	}
 	return d.err
+}
+
+// sum reads a lineSum's 16 bytes.
+func (d *decoder) sum() lineChecksum {
+	var s lineChecksum
+	if d.err != nil {
+		return s
+	}
+	if len(d.p) < len(s) {
+		d.fail()
+		return s
+	}
+	copy(s[:], d.p)
+	d.p = d.p[len(s):]
+	return s
+}
+
+// indexedFloat reads a float64 floatIndex.append wrote, with x the
+// element's index so far.
+func (d *decoder) indexedFloat(x *floatIndex) float64 {
+	switch k := d.uvarint(); {
+	case d.err != nil:
+		return 0
+	case k == 0:
+		f := d.float()
+		x.add(math.Float64bits(f))
+		return f
+	case k <= uint64(x.n):
+		return math.Float64frombits(x.bits[k-1])
+	default:
+		d.fail()
+		return 0
+	}
 }

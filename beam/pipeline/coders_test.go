@@ -33,7 +33,7 @@ func TestCoders(t *testing.T) {
 	nan := math.Float64frombits(0x7ff8000000000001)
 	for _, g := range []grants{
 		{Refs: []ref{}},
-		{Refs: []ref{{Source: "/in/a", Line: 1, Offset: 0, Sum: "0123456789abcdef", Words: 3, Cost: 1.5}}, Records: 1},
+		{Refs: []ref{{Source: "/in/a", Line: 1, Offset: 0, Sum: lineChecksum([]byte("0123456789abcdef")), Words: 3, Cost: 1.5}}, Records: 1},
 		{Refs: []ref{{Source: "a", Line: 9}, {Source: "a", Line: 10, Cost: nan}, {Source: "", Line: 2, Offset: 1 << 40}, {Source: "b", Words: -1, Cost: math.Inf(1)}}, Records: 7, Sorted: 2},
 		// Charges repeated (by index), -0 apart from 0, lines and
 		// offsets going back and to the extremes (differences wrap).
@@ -51,7 +51,7 @@ func TestCoders(t *testing.T) {
 	for _, b := range []slotBatch{
 		{Slots: []slot{}},
 		{Slots: []slot{{}}},
-		{Slots: []slot{{User: "ü", Line: 3, Offset: 70, Sum: "0123456789abcdef", Words: 4, Cost: 2.25}, {User: "ü", Line: 4}, {Line: 5}, {User: "v"}}},
+		{Slots: []slot{{User: "ü", Line: 3, Offset: 70, Sum: lineChecksum([]byte("0123456789abcdef")), Words: 4, Cost: 2.25}, {User: "ü", Line: 4}, {Line: 5}, {User: "v"}}},
 		{Slots: []slot{{Marker: true, Source: "gs://b/in/x.jsonl", Line: 1 << 33, Offset: -1, End: 1 << 21, Records: 1000, Cost: nan}}},
 	} {
 		roundTrip(t, b, encodeSlotBatch, decodeSlotBatch)
@@ -77,7 +77,7 @@ func TestCoders(t *testing.T) {
 // FuzzCoders: any bytes decode to an element or an error, never a panic,
 // and an element decoded comes back the same through its coder.
 func FuzzCoders(f *testing.F) {
-	f.Add(uint8(0), encodeGrants(grants{Refs: []ref{{Source: "s", Line: 3, Sum: "x", Cost: 1}, {Source: "s"}}, Records: 2}))
+	f.Add(uint8(0), encodeGrants(grants{Refs: []ref{{Source: "s", Line: 3, Sum: lineChecksum{'x'}, Cost: 1}, {Source: "s"}}, Records: 2}))
 	f.Add(uint8(1), encodeSlotBatch(slotBatch{Slots: []slot{{User: "u", Marker: true, End: 9}, {User: "u"}}}))
 	f.Add(uint8(2), encodeLineBatch(lineBatch{Lines: []outLine{{User: "u", Source: "s", Line: 3, JSON: "{}"}, {User: "u", Source: "s", Rec: recordLine{Status: released, Text: "t"}}}}))
 	f.Add(uint8(2), []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
@@ -114,7 +114,7 @@ func TestGrantsEncodingSize(t *testing.T) {
 	var g grants
 	for i := range 1000 {
 		w := 5 + i%11
-		g.Refs = append(g.Refs, ref{Source: "/in/a.jsonl", Line: int64(1000 * i), Offset: int64(70000 * i), Sum: "0123456789abcdef", Words: w, Cost: float64(w) * 0.1})
+		g.Refs = append(g.Refs, ref{Source: "/in/a.jsonl", Line: int64(1000 * i), Offset: int64(70000 * i), Sum: lineChecksum([]byte("0123456789abcdef")), Words: w, Cost: float64(w) * 0.1})
 	}
 	if n := len(encodeGrants(g)); n > 25*len(g.Refs)+100 {
 		t.Errorf("%d refs encode in %d bytes, want at most 25 each", len(g.Refs), n)

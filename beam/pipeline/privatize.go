@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,7 +11,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sort"
 	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -66,6 +66,7 @@ type privatizeFn struct {
 	ps                 []*core.Privatizer // one per goroutine
 	results            [][]core.Result    // ps[w]'s block results, reused from batch to batch
 	batch              []job
+	granted            []slot // ProcessElement's, reused
 	released, wordsOut beam.Counter
 }
 
@@ -78,6 +79,10 @@ type job struct {
 	n       int        // words privatized
 	err     error
 }
+
+// maxKeptSlots bounds the granted slots' array privatizeFn keeps for the
+// next segment (a segment's records, some 10,000 of typed text).
+const maxKeptSlots = 1 << 16
 
 // batchPerWorker is how many records each goroutine gets per batch: enough
 // that starting the goroutines, each block's call and each batch's
@@ -116,7 +121,12 @@ func (fn *privatizeFn) Teardown() error {
 
 func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches func(*slotBatch) bool, emit func(int, lineBatch)) (err error) {
 	var marker slot
-	var granted []slot
+	granted := fn.granted[:0] // copied into the jobs: reused by the next segment
+	defer func() {
+		if cap(granted) <= maxKeptSlots {
+			fn.granted = granted[:0]
+		}
+	}()
 	markers := 0
 	for b := (slotBatch{}); batches(&b); {
 		for _, s := range b.Slots {
@@ -138,7 +148,7 @@ func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches f
 	if len(granted) == 0 && !placeholders {
 		return nil
 	}
-	sort.Slice(granted, func(i, j int) bool { return granted[i].Offset < granted[j].Offset })
+	slices.SortFunc(granted, func(a, b slot) int { return cmp.Compare(a.Offset, b.Offset) })
 	path := marker.Source
 	rc, err := fileio.ReadableFile{Metadata: fileio.FileMetadata{Path: path}}.Open(ctx)
 	if err != nil {
@@ -280,19 +290,40 @@ func (fn *privatizeFn) flush(ctx context.Context, emit func(int, lineBatch)) err
 	// One element per shard the batch has lines for: the shuffle to the
 	// writers carries a few large elements rather than one per record,
 	// which is what a runner's per-element work is paid on.
-	shards := map[int][]outLine{} // the records' order within each
+	// The lines are laid out by shard in one array (a counting sort: the
+	// records' order within each shard), each shard's part one element.
+	shard := make([]int, len(b))
+	count := map[int]int{}
+	released, words := int64(0), int64(0)
 	for i := range b {
 		j := &b[i]
 		if j.granted {
-			fn.released.Inc(ctx, 1)
-			fn.wordsOut.Inc(ctx, int64(j.n))
+			released++
+			words += int64(j.n)
 		}
-		k := shardOf(j.r.User, fn.Shards)
-		shards[k] = append(shards[k], outLine{User: j.r.User, Source: j.r.Source, Line: j.r.Line, Rec: j.out})
+		shard[i] = shardOf(j.r.User, fn.Shards)
+		count[shard[i]]++
+	}
+	fn.released.Inc(ctx, released)
+	fn.wordsOut.Inc(ctx, words)
+	keys := slices.Sorted(maps.Keys(count))
+	at := make(map[int]int, len(keys)) // where each shard's next line goes
+	n := 0
+	for _, k := range keys {
+		at[k] = n
+		n += count[k]
+	}
+	lines := make([]outLine, len(b))
+	for i := range b {
+		j := &b[i]
+		lines[at[shard[i]]] = outLine{User: j.r.User, Source: j.r.Source, Line: j.r.Line, Rec: j.out}
+		at[shard[i]]++
 		*j = job{} // the texts go with the batch
 	}
-	for _, k := range slices.Sorted(maps.Keys(shards)) {
-		emit(k, lineBatch{Lines: shards[k]})
+	n = 0
+	for _, k := range keys {
+		emit(k, lineBatch{Lines: lines[n : n+count[k] : n+count[k]]})
+		n += count[k]
 	}
 	crashPoint("privatized")
 	return nil

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -55,5 +56,17 @@ func TestReadBatchesRefs(t *testing.T) {
 	}
 	if max := users * (n/refBatch + 1); elements > max {
 		t.Errorf("%d elements, want at most %d", elements, max)
+	}
+}
+
+// TestLineSum: a line's checksum is the first 16 bytes of its SHA-256,
+// whatever the lines hashed before it (the hash and buffer are reused),
+// long lines included.
+func TestLineSum(t *testing.T) {
+	for _, l := range []string{"", "a", `{"user":"u","text":"hello"}`, strings.Repeat("x", 3*lineBuf), "b"} {
+		want := sha256.Sum256([]byte(l))
+		if got := lineSum(l); got != lineChecksum(want[:16]) {
+			t.Errorf("lineSum of %d bytes = %x, want %x", len(l), got, want[:16])
+		}
 	}
 }

@@ -74,6 +74,15 @@ func appendRecordJSON(b []byte, l *outLine) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// plainJSON[c]: the ASCII byte c is written as itself in a JSON string
+// (encoding/json's escaping: not a control, '"', '\\', '<', '>' or '&').
+var plainJSON = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendJSONString appends s as encoding/json's Marshal writes a string:
 // '"', '\\' and the control bytes escaped (\b \f \n \r \t, others
 // \u00XX), '<', '>' and '&' as \u003c, \u003e and \u0026, invalid UTF-8
@@ -84,7 +93,7 @@ func appendJSONString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if plainJSON[c] {
 				i++
 				continue
 			}

@@ -15,7 +15,8 @@ import (
 // compensated (Kahan/Neumaier) sum only shrinks the drift.
 type exactSum struct {
 	v big.Int
-	t big.Int // scratch, so adding and subtracting do not allocate
+	t big.Int // scratch, so adding, subtracting and comparing do not allocate
+	u big.Int // scratch: exceeds' limit
 }
 
 // sumScale is the power of two every float64 is a whole multiple of.
@@ -43,16 +44,16 @@ func (s *exactSum) plus(x float64) float64 {
 }
 
 // exceeds reports whether the sum plus x is above limit, exactly (no
-// rounding can let a charge slip under a cap).
+// rounding can let a charge slip under a cap). Like add, it uses s's
+// scratch: a bulk caller charges every record through it (a Tally per
+// user), and three big.Int allocations a charge were most of its cost.
 func (s *exactSum) exceeds(x, limit float64) bool {
-	var c big.Int
-	return s.exceedsInt(x, scaled(&c, limit))
+	return s.exceedsInt(x, scaled(&s.u, limit))
 }
 
-// exceedsInt is exceeds with a limit already scaled.
+// exceedsInt is exceeds with a limit already scaled (not s.t).
 func (s *exactSum) exceedsInt(x float64, limit *big.Int) bool {
-	var t big.Int
-	return t.Add(&s.v, scaled(&t, x)).Cmp(limit) > 0
+	return s.t.Add(&s.v, scaled(&s.t, x)).Cmp(limit) > 0
 }
 
 func (s *exactSum) float() float64 { return toFloat(&s.v) }

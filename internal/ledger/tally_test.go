@@ -164,3 +164,26 @@ func TestTallyWordCapNegativeControl(t *testing.T) {
 	}
 	t.Logf("a cap of N·cost is wrong in %d cases", wrong)
 }
+
+// TestTallyChargeAllocs: a granted or refused charge allocates nothing
+// once the tally's scratch has grown (a bulk pipeline charges every
+// record), with and without a cap.
+func TestTallyChargeAllocs(t *testing.T) {
+	for _, capLoss := range []float64{0, 1e6} {
+		tl, err := NewTally(capLoss)
+		if err != nil {
+			t.Fatal(err)
+		}
+		charges := []float64{0.25, 3e-300, 1.5, 7, 2e6} // the last refused under the cap
+		for _, c := range charges {
+			tl.Charge(c)
+		}
+		if n := testing.AllocsPerRun(100, func() {
+			for _, c := range charges {
+				tl.Charge(c)
+			}
+		}); n != 0 {
+			t.Errorf("cap %v: %v allocations per round of charges, want 0", capLoss, n)
+		}
+	}
+}
