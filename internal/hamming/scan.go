@@ -93,6 +93,23 @@ func (s *scan) Nearest(q Code, opt Options) (Neighbor, error) {
 		return res[0], nil
 	}
 	res := reservoir{best: noDistance, pick: -1}
+	if len(s.skip) == 0 {
+		// Nothing skipped (an unrestricted index): blocks of blockSize
+		// codes (the last fewer), no mask, no block ends to look up:
+		// BRR's one-word search over every word is this loop.
+		var buf [blockSize]uint16
+		codes := s.codes
+		for base := 0; base < len(codes); base += blockSize {
+			blk := codes[base:min(base+blockSize, len(codes))]
+			if m := distBlock(&q, blk, buf[:]); m <= res.best {
+				res.walk(m, buf[:len(blk)], base, &opt)
+			}
+		}
+		if res.pick < 0 {
+			return Neighbor{}, ErrNoResult
+		}
+		return Neighbor{ID: int32(res.pick), Dist: int32(res.best)}, nil
+	}
 	// Room for a block and as many skipped codes again: a block with
 	// more is computed twice (for its minimum, then for the walk).
 	var buf [2 * blockSize]uint16
