@@ -82,22 +82,7 @@ func TestAppendBlock(t *testing.T) {
 // AppendBlock on a privatizer that cannot privatize is an error of the
 // documented category, never a panic, and gives dst back.
 func TestAppendBlockNotOpen(t *testing.T) {
-	closed, err := core.Open(core.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := closed.Close(); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name string
-		p    *core.Privatizer
-		want error
-	}{
-		{"nil", nil, core.ErrInvalidConfig},
-		{"zero value", &core.Privatizer{}, core.ErrInvalidConfig},
-		{"closed", closed, core.ErrClosed},
-	} {
+	for _, tc := range notOpen(t) {
 		dst := make([]core.Result, 1, 4)
 		if got, err := tc.p.AppendBlock(context.Background(), dst, []string{"hello"}); !errors.Is(err, tc.want) || len(got) != 1 {
 			t.Errorf("%s: AppendBlock: %d results, %v; want dst back and %v", tc.name, len(got), err, tc.want)

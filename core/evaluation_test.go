@@ -13,22 +13,7 @@ import (
 // UseEvaluationSeed on a privatizer that cannot draw is an error of the
 // documented category, never a panic, and a closed privatizer stays closed.
 func TestUseEvaluationSeedNotOpen(t *testing.T) {
-	closed, err := core.Open(core.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := closed.Close(); err != nil {
-		t.Fatal(err)
-	}
-	cases := []struct {
-		name string
-		p    *core.Privatizer
-		want error
-	}{
-		{"nil", nil, core.ErrInvalidConfig},
-		{"zero value", &core.Privatizer{}, core.ErrInvalidConfig},
-		{"closed", closed, core.ErrClosed},
-	}
+	cases := notOpen(t)
 	for _, c := range cases {
 		if err := core.UseEvaluationSeed(c.p, 1); !errors.Is(err, c.want) {
 			t.Errorf("%s: UseEvaluationSeed = %v, want %v", c.name, err, c.want)
