@@ -31,6 +31,9 @@ type Histogram struct {
 	dist []uint16
 	// cum[c][d] counts the codes at distance d among codes[:(c+1)*histChunk].
 	cum [][Bits + 1]int32
+	// within is the radius the counts are exact to (HistogramWithin);
+	// Bits for a whole histogram.
+	within int
 }
 
 // Histogram fills dst (a new Histogram if dst is nil) with the distances
@@ -39,7 +42,7 @@ func (s *scan) Histogram(dst *Histogram, q Code) *Histogram {
 	if dst == nil {
 		dst = new(Histogram)
 	}
-	dst.fill(s.codes, q, activeKernel, s.skip, s.skipCodes)
+	dst.fill(s.codes, q, activeKernel, s.skip, s.skipCodes, Bits)
 	return dst
 }
 
@@ -49,6 +52,29 @@ func (s *scan) Histogram(dst *Histogram, q Code) *Histogram {
 func (x *Index) Histogram(dst *Histogram, q Code) *Histogram {
 	x.stats.Scans.Add(1)
 	return x.scan.Histogram(dst, q)
+}
+
+// HistogramWithin fills dst (a new Histogram if dst is nil) like
+// Histogram, but exact only within radius r, and returns it: Count(d) is
+// the number of codes at distance d for d in 0..r, every code farther than
+// r is counted at r+1 (so Count(r+1) is how many lie beyond r), and Count
+// is 0 past r+1. Select takes the ranges that these counts answer: inside
+// 0..r, or ending at Bits and starting at most at r+1 (lo = r+1, hi = Bits
+// selects among the codes beyond r). r is clamped to 0..Bits; at Bits
+// this is Histogram.
+//
+// It scans every code, as Histogram does; what it saves is the counting of
+// the codes beyond r, which with r below the bulk of the distances is most
+// of a counting scan's cost beyond the distances themselves (the AVX-512
+// kernel skips them; the other kernels count them all, and the counts past
+// r are then folded into r+1).
+func (x *Index) HistogramWithin(dst *Histogram, q Code, r int) *Histogram {
+	x.stats.Scans.Add(1)
+	if dst == nil {
+		dst = new(Histogram)
+	}
+	dst.fill(x.scan.codes, q, activeKernel, x.scan.skip, x.scan.skipCodes, min(max(r, 0), Bits))
+	return dst
 }
 
 // RangeCanBeatScan reports whether the planner may answer a Range query of
@@ -63,19 +89,26 @@ func (x *Index) RangeCanBeatScan(r int) bool {
 // fill counts codes from q with kernel k, except the ids in skip
 // (ascending): one counting pass per chunk into the sub-histograms, whose
 // total at the chunk's end is the chunk's snapshot. The last snapshot is
-// the histogram itself.
+// the histogram itself. With within < Bits only the counts at 0..within
+// are kept exact (HistogramWithin): each snapshot's counts past within are
+// replaced by their total, at within+1, computed as the codes counted so
+// far less those within; a chunk may then be counted by the kernel that
+// skips the codes beyond within (histWithinWith), which it is while the
+// last chunk had few codes within (withinSparse).
 //
-// The kernels count every code; each skipped code of the chunk is then
-// taken off again, before the snapshot, from row 0 wherever the kernel
-// counted it. Their distances are computed first, all at once, by the
-// kernel on skipCodes, the skipped codes in skip's order (a copy made by
-// Without): the kernel's speed and one call per block of them, not a
-// gather and a scalar distance per skipped code nor a kernel call per
-// chunk. A row may wrap below zero, but the rows are uint32 and their sum
-// (sumInto, sumSubAVX512) is taken modulo 2^32, so the total at each
-// distance, which fits, is exact.
-func (h *Histogram) fill(codes []Code, q Code, k int, skip []int32, skipCodes []Code) {
-	h.codes, h.skip, h.q = codes, skip, q
+// The kernels count every code (within the radius, at least); each skipped
+// code of the chunk is then taken off again, before the snapshot, from row
+// 0 wherever the kernel counted it (or would have: a skipped code beyond
+// within that a skipping kernel did not count is taken off a count that
+// the snapshot then replaces). Their distances are computed first, all at
+// once, by the kernel on skipCodes, the skipped codes in skip's order (a
+// copy made by Without): the kernel's speed and one call per block of
+// them, not a gather and a scalar distance per skipped code nor a kernel
+// call per chunk. A row may wrap below zero, but the rows are uint32 and
+// their sum (sumInto, sumSubAVX512) is taken modulo 2^32, so the total at
+// each distance, which fits, is exact.
+func (h *Histogram) fill(codes []Code, q Code, k int, skip []int32, skipCodes []Code, within int) {
+	h.codes, h.skip, h.q, h.within = codes, skip, q, within
 	h.sub = subHist{}
 	nch := (len(codes) + histChunk - 1) / histChunk
 	if cap(h.cum) < nch {
@@ -86,13 +119,29 @@ func (h *Histogram) fill(codes []Code, q Code, k int, skip []int32, skipCodes []
 	ds = ds[:len(skip)]
 	row := &h.sub[0]
 	i := 0
+	sparse, ball := true, 0 // the last chunk's codes within, and the running total
 	for c := range nch {
-		end := min((c+1)*histChunk, len(codes))
-		histCountWith(k, &q, codes[c*histChunk:end], &h.sub)
+		start, end := c*histChunk, min((c+1)*histChunk, len(codes))
+		if within < Bits && sparse {
+			histWithinWith(k, &q, codes[start:end], &h.sub, within)
+		} else {
+			histCountWith(k, &q, codes[start:end], &h.sub)
+		}
 		for ; i < len(skip) && int(skip[i]) < end; i++ {
 			row[ds[i]&(2*Bits-1)]--
 		}
 		sumSubWith(k, &h.sub, &h.cum[c])
+		if within < Bits {
+			cum := &h.cum[c]
+			in := 0
+			for _, v := range cum[:within+1] {
+				in += int(v)
+			}
+			cum[within+1] = int32(end - i - in) // counted so far, less those within
+			clear(cum[within+2:])
+			sparse = withinSparse(in-ball, end-start)
+			ball = in
+		}
 	}
 	if nch == 0 {
 		h.count = [Bits + 1]int32{}
@@ -100,6 +149,12 @@ func (h *Histogram) fill(codes []Code, q Code, k int, skip []int32, skipCodes []
 	}
 	h.count = h.cum[nch-1]
 }
+
+// withinSparse says whether a chunk of n codes with in of them within the
+// radius is sparse enough that the next is counted by the skipping kernel:
+// at 1 in 32, about a fifth of the groups of eight hold one and take its
+// slow path. Either choice counts the same; only the time differs.
+func withinSparse(in, n int) bool { return in*32 <= n }
 
 // skippedDists returns the distances from h.q to cs by kernel k, in cs's
 // order, a block per kernel call, in h.dist (grown if short).
@@ -124,7 +179,8 @@ func (h *Histogram) Len() int {
 }
 
 // Count returns the number of codes at distance d from the query (0 for d
-// outside 0..256).
+// outside 0..256). After HistogramWithin(r), the count at r+1 is that of
+// every code beyond r, and past it 0.
 func (h *Histogram) Count(d int) int {
 	if h == nil || d < 0 || d > Bits {
 		return 0
@@ -138,9 +194,15 @@ func (h *Histogram) Count(d int) int {
 // those codes. It costs a binary search over the chunks (hi−lo+1 counts per
 // step) and a rescan of one chunk: the distances of each block up to the
 // match, counted without branches, and a walk of the block holding it.
+// After HistogramWithin(r), a range ending past r that is not [lo, Bits]
+// with lo ≤ r+1 is ErrNoResult: the counts do not answer it.
 func (h *Histogram) Select(lo, hi, j int) (int, error) {
 	lo, hi = max(lo, 0), min(hi, Bits)
 	if h == nil || j < 0 || lo > hi || len(h.cum) == 0 {
+		return -1, ErrNoResult
+	}
+	if hi > h.within && (hi < Bits || lo > h.within+1) {
+		// A range the counts of HistogramWithin do not answer.
 		return -1, ErrNoResult
 	}
 	// Running counts only grow with c: the first chunk whose running count

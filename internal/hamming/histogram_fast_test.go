@@ -22,7 +22,7 @@ func naiveHistogram(codes []Code, q Code) (count [Bits + 1]int32, cum [][Bits + 
 // compares counts and running counts with naiveHistogram; it reports the
 // first difference, or "".
 func checkAgainstNaive(h *Histogram, codes []Code, q Code, k int) string {
-	h.fill(codes, q, k, nil, nil)
+	h.fill(codes, q, k, nil, nil, Bits)
 	count, cum := naiveHistogram(codes, q)
 	if h.count != count {
 		for d := range count {
@@ -85,7 +85,7 @@ func TestHistogramOddSizes(t *testing.T) {
 	codes := sets["random"][:histChunk+9]
 	q := codes[3]
 	for _, k := range availableKernels() {
-		h.fill(codes, q, k, nil, nil)
+		h.fill(codes, q, k, nil, nil, Bits)
 		moved := append([]Code(nil), codes...)
 		moved[histChunk+4] = moved[histChunk+4].xor(Code{1})
 		if count, _ := naiveHistogram(moved, q); count == h.count {
@@ -174,7 +174,7 @@ func BenchmarkHistogramKernel(b *testing.B) {
 		b.Run("kernel="+kernelNames[k], func(b *testing.B) {
 			i := 0
 			for b.Loop() {
-				h.fill(codes, qs[i%len(qs)], k, nil, nil)
+				h.fill(codes, qs[i%len(qs)], k, nil, nil, Bits)
 				i++
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(codes)), "ns/code")

@@ -134,10 +134,10 @@ func TestHistogramSelectRange(t *testing.T) {
 func TestHistogramKernelsAgree(t *testing.T) {
 	for _, c := range histCases() {
 		var want Histogram
-		want.fill(c.codes, c.q, kernelGeneric, nil, nil)
+		want.fill(c.codes, c.q, kernelGeneric, nil, nil, Bits)
 		for _, k := range availableKernels() {
 			var got Histogram
-			got.fill(c.codes, c.q, k, nil, nil)
+			got.fill(c.codes, c.q, k, nil, nil, Bits)
 			if got.count != want.count {
 				t.Fatalf("%s kernel %s: counts differ from generic", c.name, kernelNames[k])
 			}
@@ -152,7 +152,7 @@ func TestHistogramKernelsAgree(t *testing.T) {
 		}
 		if len(c.codes) > 0 {
 			var other Histogram
-			other.fill(c.codes, c.q.xor(Code{1}), kernelGeneric, nil, nil)
+			other.fill(c.codes, c.q.xor(Code{1}), kernelGeneric, nil, nil, Bits)
 			if other.count == want.count {
 				// Flipping one query bit moves every code by one, so
 				// the histogram must change (the highest non-empty
@@ -178,7 +178,7 @@ func TestHistogramSkipKernelsAgree(t *testing.T) {
 		}
 		for _, k := range availableKernels() {
 			var got Histogram
-			got.fill(c.codes, c.q, k, skip, skippedCodes(c.codes, skip))
+			got.fill(c.codes, c.q, k, skip, skippedCodes(c.codes, skip), Bits)
 			var want [Bits + 1]int32
 			s := skip
 			for i, code := range c.codes {

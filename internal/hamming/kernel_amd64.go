@@ -35,14 +35,32 @@ func distBlockPOPCNT(q *Code, codes []Code, out []uint16) int
 //go:noescape
 func distBlockAVX512x8(q *Code, codes []Code, out []uint16) int
 
+// distBlockAVX512x16 handles a multiple of 16 codes (at least 16). It
+// also needs AVX-512 BW (hasAVX512BW).
+//
+//go:noescape
+func distBlockAVX512x16(q *Code, codes []Code, out []uint16) int
+
+// hasAVX512BW says whether the AVX-512 kernel may use distBlockAVX512x16:
+// every CPU with VPOPCNTDQ and VL made so far has BW too, but the kernel
+// does not assume it.
+var hasAVX512BW = cpu.X86.HasAVX512BW
+
+// distBlockAVX512 is the AVX-512 kernel: sixteen codes at a time (eight
+// without BW), then eight, then the POPCNT kernel for the rest.
 func distBlockAVX512(q *Code, codes []Code, out []uint16) int {
-	n := len(codes) &^ 7
 	m := noDistance
-	if n > 0 {
-		m = distBlockAVX512x8(q, codes[:n], out[:n])
+	i := 0
+	if n := len(codes) &^ 15; hasAVX512BW && n > 0 {
+		m = distBlockAVX512x16(q, codes[:n], out[:n])
+		i = n
 	}
-	if n < len(codes) {
-		m = min(m, distBlockPOPCNT(q, codes[n:], out[n:len(codes)]))
+	if n := len(codes) &^ 7; n > i {
+		m = min(m, distBlockAVX512x8(q, codes[i:n], out[i:n]))
+		i = n
+	}
+	if i < len(codes) {
+		m = min(m, distBlockPOPCNT(q, codes[i:], out[i:len(codes)]))
 	}
 	return m
 }

@@ -2,11 +2,12 @@
 
 #include "textflag.h"
 
-// DIST8 computes the distances from the broadcast query Z16 to the eight
-// codes at SI and stores them, as eight uint16 (in lane order 0,2,1,3,4,6,
-// 5,7: a histogram needs no order), at ring+DX. It is distBlockAVX512x8's
-// arithmetic without the reordering and the running minimum.
-#define DIST8 \
+// DISTS8 computes the distances from the broadcast query Z16 to the eight
+// codes at SI into the eight quadwords of Z28 (in lane order 0,2,1,3,4,6,
+// 5,7: a histogram needs no order) and moves SI past them. It is
+// distBlockAVX512x8's arithmetic without the reordering and the running
+// minimum.
+#define DISTS8 \
 	VPXORQ 0(SI), Z16, Z20 \
 	VPXORQ 64(SI), Z16, Z21 \
 	VPXORQ 128(SI), Z16, Z22 \
@@ -24,8 +25,13 @@
 	VSHUFI64X2 $0x88, Z26, Z24, Z28 \
 	VSHUFI64X2 $0xDD, Z26, Z24, Z29 \
 	VPADDQ Z29, Z28, Z28 \
+	ADDQ $256, SI
+
+// DIST8 computes the distances of the eight codes at SI (DISTS8) and
+// stores them, as eight uint16, at ring+DX.
+#define DIST8 \
+	DISTS8 \
 	VPMOVQW Z28, (BX)(DX*1) \
-	ADDQ $256, SI \
 	ADDQ $16, DX \
 	ANDQ $(ringBytes-1), DX
 
@@ -157,3 +163,136 @@ sum16avx2:
 	JNZ sum16avx2
 	VZEROUPPER
 	RET
+
+// func histWithinAVX512x8(q *Code, codes []Code, s *subHist, r int)
+// Counts, in row 0 of s, the codes (a multiple of 8, possibly none) at
+// distance at most r from q, and no others. Most groups of eight hold no
+// such code when r is below the bulk of the distances: a group costs its
+// distances and one compare (VPCMPUQ, "less or equal") and branch, and
+// only a group with a code in the ball stores its distances (to the
+// frame) and counts its set mask bits one by one.
+// Registers Z16-Z30 and K1 only (X15 untouched).
+TEXT ·histWithinAVX512x8(SB), NOSPLIT, $16-48
+	MOVQ q+0(FP), AX
+	MOVQ codes_base+8(FP), SI
+	MOVQ codes_len+16(FP), CX
+	MOVQ s+32(FP), DI
+	SHRQ $3, CX
+	JZ wdone
+	VBROADCASTI64X4 (AX), Z16
+	VPBROADCASTQ r+40(FP), Z30
+
+wloop:
+	DISTS8
+	VPCMPUQ $2, Z30, Z28, K1
+	KMOVW K1, R8
+	TESTL R8, R8
+	JNZ wcount
+
+wnext:
+	DECQ CX
+	JNZ wloop
+	VZEROUPPER
+
+wdone:
+	RET
+
+wcount:
+	// Lane i of Z28 is the i-th uint16 stored, and bit i of the mask.
+	VPMOVQW Z28, 0(SP)
+
+wbit:
+	BSFL R8, R9
+	MOVWLZX 0(SP)(R9*2), R10
+	INCL (DI)(R10*4)
+	LEAL -1(R8), R11
+	ANDL R11, R8
+	JNZ wbit
+	JMP wnext
+
+// DISTS16 computes the distances from the broadcast query Z16 to the
+// sixteen codes at SI, as distBlockAVX512x16 does but without its final
+// permutation: they are the 16-bit words 0-7 and 16-23 of Z28 (the other
+// words hold partial sums), in an order a histogram does not need. It
+// moves SI past the codes.
+#define DISTS16 \
+	VPXORQ 0(SI), Z16, Z20 \
+	VPXORQ 64(SI), Z16, Z21 \
+	VPXORQ 128(SI), Z16, Z22 \
+	VPXORQ 192(SI), Z16, Z23 \
+	VPXORQ 256(SI), Z16, Z24 \
+	VPXORQ 320(SI), Z16, Z25 \
+	VPXORQ 384(SI), Z16, Z26 \
+	VPXORQ 448(SI), Z16, Z27 \
+	VPOPCNTQ Z20, Z20 \
+	VPOPCNTQ Z21, Z21 \
+	VPOPCNTQ Z22, Z22 \
+	VPOPCNTQ Z23, Z23 \
+	VPOPCNTQ Z24, Z24 \
+	VPOPCNTQ Z25, Z25 \
+	VPOPCNTQ Z26, Z26 \
+	VPOPCNTQ Z27, Z27 \
+	VPSLLQ $16, Z21, Z21 \
+	VPSLLQ $32, Z22, Z22 \
+	VPSLLQ $48, Z23, Z23 \
+	VPTERNLOGQ $0xFE, Z22, Z21, Z20 \
+	VPORQ Z23, Z20, Z20 \
+	VPSLLQ $16, Z25, Z25 \
+	VPSLLQ $32, Z26, Z26 \
+	VPSLLQ $48, Z27, Z27 \
+	VPTERNLOGQ $0xFE, Z26, Z25, Z24 \
+	VPORQ Z27, Z24, Z24 \
+	VPUNPCKLQDQ Z24, Z20, Z28 \
+	VPUNPCKHQDQ Z24, Z20, Z29 \
+	VPADDQ Z29, Z28, Z28 \
+	VPERMQ $0x4E, Z28, Z29 \
+	VPADDQ Z29, Z28, Z28 \
+	ADDQ $512, SI
+
+// func histWithinAVX512x16(q *Code, codes []Code, s *subHist, r int)
+// histWithinAVX512x8 sixteen codes at a time (a multiple of 16, possibly
+// none), with DISTS16's fewer operations per code; the compare is on the
+// sixteen 16-bit distances (VPCMPUW, masked by K2 to the words that hold
+// them), and a group with a code in the ball stores all of Z28 and counts
+// the words its mask bits name. Needs AVX-512 BW besides F, VL and
+// VPOPCNTDQ. Registers Z16-Z30, K1 and K2 only (X15 untouched).
+TEXT ·histWithinAVX512x16(SB), NOSPLIT, $64-48
+	MOVQ q+0(FP), AX
+	MOVQ codes_base+8(FP), SI
+	MOVQ codes_len+16(FP), CX
+	MOVQ s+32(FP), DI
+	SHRQ $4, CX
+	JZ xdone
+	VBROADCASTI64X4 (AX), Z16
+	MOVQ r+40(FP), R8
+	VPBROADCASTW R8, Z30
+	MOVL $0x00FF00FF, R8
+	KMOVD R8, K2
+
+xloop:
+	DISTS16
+	VPCMPUW $2, Z30, Z28, K2, K1
+	KMOVD K1, R8
+	TESTL R8, R8
+	JNZ xcount
+
+xnext:
+	DECQ CX
+	JNZ xloop
+	VZEROUPPER
+
+xdone:
+	RET
+
+xcount:
+	// Bit i of the mask is 16-bit word i of Z28.
+	VMOVDQU16 Z28, 0(SP)
+
+xbit:
+	BSFL R8, R9
+	MOVWLZX 0(SP)(R9*2), R10
+	INCL (DI)(R10*4)
+	LEAL -1(R8), R11
+	ANDL R11, R8
+	JNZ xbit
+	JMP xnext

@@ -10,3 +10,9 @@ func histCountWith(k int, q *Code, codes []Code, s *subHist) {
 
 // sumSubWith is s.sumInto(dst).
 func sumSubWith(k int, s *subHist, dst *[Bits + 1]int32) { s.sumInto(dst) }
+
+// histWithinWith adds to s the distances from q to codes: every code's
+// (the caller keeps only the counts at 0..r).
+func histWithinWith(k int, q *Code, codes []Code, s *subHist, r int) {
+	histCountWith(k, q, codes, s)
+}

@@ -129,10 +129,13 @@ func (t *temHammingMech) privatizeRange(sc *temHammingScratch, w int, src rand.S
 	return -1, fmt.Errorf("tem-hamming: bucket %d miscounted", bucket)
 }
 
-// privatizeHistogram counts the words at each distance in one scan and
-// selects the output by its rank in id order: uniform rank, uniform word.
+// privatizeHistogram counts the words at each distance within the ball
+// (and those beyond it, together) in one scan and selects the output by
+// its rank in id order: uniform rank, uniform word. The draw needs no more
+// of the distances than that: the buckets 0..r, and ⊥'s words beyond r as
+// one set.
 func (t *temHammingMech) privatizeHistogram(sc *temHammingScratch, w int, src rand.Source) (int, error) {
-	h := t.out.Histogram(&sc.hist, t.index.Codes()[w])
+	h := t.out.HistogramWithin(&sc.hist, t.index.Codes()[w], t.r)
 	ball := 0
 	for d := 0; d <= t.r; d++ {
 		sc.count[d] = h.Count(d)
