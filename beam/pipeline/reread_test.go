@@ -27,7 +27,7 @@ func readSlots(t *testing.T, path string, grant func(line int64) bool) map[strin
 		func(user string, g grants) {
 			for _, r := range g.Refs {
 				if grant(r.Line) {
-					granted = append(granted, slot{User: user, Line: r.Line, Offset: r.Offset, Sum: r.Sum, Words: r.Words, Cost: r.Cost})
+					granted = append(granted, slot{User: user, Line: r.Line, Offset: r.Offset, Sum: r.Sum, Index: r.Index, Words: r.Words, Cost: r.Cost})
 				}
 			}
 		},
@@ -42,32 +42,64 @@ func readSlots(t *testing.T, path string, grant func(line int64) bool) map[strin
 	return groups
 }
 
-// reread runs privatizeFn on every group and returns the output lines, or
-// the first error.
+// reread runs privatizeFn on every group, then seqRereadFn on the
+// segments of each file that cannot seek, as the pipeline does, and
+// returns the output lines, or the first error.
 func reread(t *testing.T, groups map[string][]slot, overCap string) ([]outLine, error) {
 	t.Helper()
-	pfn := &privatizeFn{Format: FormatJSONL, MaxRecordBytes: 1 << 10, Seed: 7, OverCap: overCap, Placeholder: "[withheld]", Shards: 1, Parallelism: 2}
-	if err := pfn.Setup(); err != nil {
-		t.Fatal(err)
+	cfg := privatizeFn{Format: FormatJSONL, MaxRecordBytes: 1 << 10, Seed: 7, OverCap: overCap, Placeholder: "[withheld]", Shards: 1, Parallelism: 2}
+	pfn, sfn := &cfg, &seqRereadFn{P: cfg}
+	for _, fn := range []interface{ Setup() error }{pfn, sfn} {
+		if err := fn.Setup(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	defer pfn.Teardown()
+	defer sfn.Teardown()
 	var out []outLine
 	emit := func(_ int, b lineBatch) { out = append(out, b.Lines...) }
+	seq := map[string][]segmentBits{}
+	emitSeq := func(path string, b segmentBits) {
+		b = decodeOrFail(t, encodeSegmentBits(b), decodeSegmentBits) // as it crosses the shuffle
+		seq[path] = append(seq[path], b)
+	}
 	ctx := context.Background()
 	for k, g := range groups {
-		i := 0
-		next := func(b *slotBatch) bool {
-			if i == len(g) {
-				return false
-			}
-			*b, i = slotBatch{Slots: g[i : i+1]}, i+1
-			return true
-		}
-		if err := pfn.ProcessElement(ctx, k, next, emit); err != nil {
+		if err := pfn.ProcessElement(ctx, k, iterOf(g, func(s slot) slotBatch { return slotBatch{Slots: []slot{s}} }), emit, emitSeq); err != nil {
 			return out, err
 		}
 	}
-	return out, pfn.FinishBundle(ctx, emit)
+	if err := pfn.FinishBundle(ctx, emit, emitSeq); err != nil {
+		return out, err
+	}
+	for path, segs := range seq {
+		if err := sfn.ProcessElement(ctx, path, iterOf(segs, func(b segmentBits) segmentBits { return b }), emit); err != nil {
+			return out, err
+		}
+	}
+	return out, sfn.FinishBundle(ctx, emit)
+}
+
+// iterOf is a Beam iterator over xs, each as elem makes it.
+func iterOf[T, E any](xs []T, elem func(T) E) func(*E) bool {
+	i := 0
+	return func(e *E) bool {
+		if i == len(xs) {
+			return false
+		}
+		*e, i = elem(xs[i]), i+1
+		return true
+	}
+}
+
+// decodeOrFail decodes p, failing the test on an error.
+func decodeOrFail[T any](t *testing.T, p []byte, dec func([]byte) (T, error)) T {
+	t.Helper()
+	v, err := dec(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 // The re-read finds every granted record again, in files of several
