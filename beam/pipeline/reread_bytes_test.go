@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -89,26 +88,7 @@ func TestRereadReadsANonSeekableFileOnce(t *testing.T) {
 			name += ".gz"
 		}
 		local := filepath.Join(t.TempDir(), name)
-		f, err := os.Create(local)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var w io.Writer = f
-		z := gzip.NewWriter(f)
-		if gz {
-			w = z
-		}
-		if _, err := io.WriteString(w, b.String()); err != nil {
-			t.Fatal(err)
-		}
-		if gz {
-			if err := z.Close(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := f.Close(); err != nil {
-			t.Fatal(err)
-		}
+		writeInput(t, local, b.String())
 		fi, err := os.Stat(local)
 		if err != nil {
 			t.Fatal(err)

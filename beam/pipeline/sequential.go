@@ -120,10 +120,10 @@ func segmentOf(marker slot, granted []slot) (segmentBits, error) {
 // engines and checks: the same outputs, and with Seed the same seeded
 // streams, as the seekable re-read). It holds the file's segmentBits, one
 // bit per record, and at most one segment's records (some 1 MiB of text,
-// plus a line), which it privatizes only once the segment is checked.
-// Without placeholders it stops after the last segment with a granted
-// record; with them it reads to the end and checks that no record was
-// added.
+// plus a line), which it privatizes only once the segment is checked. It
+// reads to the file's end, so that a segment missing, or a record added
+// anywhere, fails the run; a file with nothing granted and no
+// placeholders to write is not read again.
 type seqRereadFn struct {
 	P privatizeFn
 
@@ -144,7 +144,7 @@ func (fn *seqRereadFn) ProcessElement(ctx context.Context, path string, elems fu
 	}
 	slices.SortFunc(segs, func(a, b segmentBits) int { return cmp.Compare(a.Offset, b.Offset) })
 	placeholders := fn.P.OverCap == OverCapPlaceholder
-	last := -1 // the last segment the re-read needs
+	needed := placeholders // some record is to be written
 	for i := range segs {
 		s := &segs[i]
 		switch {
@@ -153,11 +153,9 @@ func (fn *seqRereadFn) ProcessElement(ctx context.Context, path string, elems fu
 		case i > 0 && s.Offset/segmentBytes == segs[i-1].Offset/segmentBytes:
 			return fmt.Errorf("wordveil-beam: %s: segment %d twice", path, s.Offset/segmentBytes)
 		}
-		if placeholders || slices.ContainsFunc(s.Bits, func(b byte) bool { return b != 0 }) {
-			last = i
-		}
+		needed = needed || slices.ContainsFunc(s.Bits, func(b byte) bool { return b != 0 })
 	}
-	if last < 0 {
+	if !needed {
 		return nil // nothing granted, nothing to write
 	}
 	rc, err := fileio.ReadableFile{Metadata: fileio.FileMetadata{Path: path}}.Open(ctx)
@@ -241,9 +239,6 @@ func (fn *seqRereadFn) ProcessElement(ctx context.Context, path string, elems fu
 				fn.pending = append(fn.pending, job{r: rec})
 			}
 			seen++
-			if cur == last && seen == s.Records && !placeholders {
-				return done() // the rest of the file has no granted record
-			}
 		}
 		if err == io.EOF {
 			break
