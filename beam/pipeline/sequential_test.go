@@ -1,12 +1,17 @@
 package pipeline
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wordveil/wordveil/core"
 )
 
 // threeSegments is an input of three segments, every record of the same
@@ -120,4 +125,131 @@ func TestSequentialRereadFailsClosed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A gzip-compressed input, re-read sequentially, gives what the same input
+// uncompressed gives on the seekable path, with a seed, a cap that
+// withholds records and placeholders: the same counters (in the manifest
+// too), the same budget files byte for byte, and the same record files
+// line for line (user, line, status, words, charges, placeholders). A
+// record's seeded stream is keyed by its file's path (RecordSeed), which
+// differs between the two inputs: each released text is checked to be the
+// engine's output with its own record's seed.
+func TestGzipInputEqualsUncompressed(t *testing.T) {
+	words := 600_000 // some 4 MB: four segments
+	if testing.Short() {
+		words = 300_000
+	}
+	dir := t.TempDir()
+	plainDir, gzDir := filepath.Join(dir, "plain"), filepath.Join(dir, "gz")
+	for _, d := range []string{plainDir, gzDir} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := genCorpus(t, plainDir, words, 300, 1, 5)
+	in, err := os.ReadFile(c.files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in) < 2*segmentBytes {
+		t.Fatalf("%d bytes of input: fewer than three segments", len(in))
+	}
+	gzPath := filepath.Join(gzDir, "part-00.jsonl.gz")
+	writeInput(t, gzPath, string(in))
+	const seed = 31
+	opts := func(in, out string) Options {
+		return Options{Input: filepath.Join(in, "*"), Output: filepath.Join(dir, out), Seed: seed, CapWords: 150, Shards: 3,
+			OverCap: OverCapPlaceholder, Placeholder: "[withheld]"}
+	}
+	plain, gz := opts(plainDir, "out-plain"), opts(gzDir, "out-gz")
+	cp, cg := run(t, plain), run(t, gz)
+	t.Logf("%d bytes of input; counts %+v", len(in), cp)
+	if cp != cg || cp.Released == 0 || cp.Withheld == 0 {
+		t.Fatalf("counts %+v uncompressed, %+v gzip (want equal, with records released and withheld)", cp, cg)
+	}
+	for _, o := range []Options{plain, gz} {
+		var m Manifest
+		b, err := os.ReadFile(filepath.Join(o.Output, ManifestName))
+		if err == nil {
+			err = json.Unmarshal(b, &m)
+		}
+		if err != nil || m.Counts != cp {
+			t.Errorf("%s: manifest counts %+v, %v; want %+v", o.Output, m.Counts, err, cp)
+		}
+	}
+	pb, gb := dirBytes(t, plain.Output), dirBytes(t, gz.Output)
+	if len(pb) != len(gb) || len(pb) != 6 {
+		t.Fatalf("%d files uncompressed, %d gzip", len(pb), len(gb))
+	}
+	texts := map[int64]string{}
+	for _, r := range c.records {
+		texts[r.Line] = r.Text
+	}
+	p, err := openEngine(Engine{}, DefaultMaxRecordBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for name, b := range pb {
+		if strings.HasPrefix(name, budgetPrefix) {
+			if !bytes.Equal(b, gb[name]) {
+				t.Errorf("%s differs", name)
+			}
+			continue
+		}
+		po, gzo := outputsOf(t, b), outputsOf(t, gb[name])
+		if len(po) != len(gzo) {
+			t.Fatalf("%s: %d lines uncompressed, %d gzip", name, len(po), len(gzo))
+		}
+		for i := range po {
+			a, g := po[i], gzo[i]
+			if a.Source != c.files[0] || g.Source != gzPath {
+				t.Fatalf("%s line %d: sources %s and %s", name, i+1, a.Source, g.Source)
+			}
+			if g.Status == StatusReleased {
+				if err := core.UseEvaluationSeed(p, RecordSeed(seed, g.User, g.Source, g.Line)); err != nil {
+					t.Fatal(err)
+				}
+				want, err := p.Privatize(texts[g.Line])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g.Text != want.Text {
+					t.Errorf("%s line %d: %q, want %q (the record's own seeded stream)", name, g.Line, g.Text, want.Text)
+				}
+			}
+			if a.Status == StatusReleased {
+				a.Text, g.Text = "", "" // checked above
+			}
+			if ka, kg := outputKey(a), outputKey(g); ka != kg {
+				t.Errorf("%s line %d: %s uncompressed, %s gzip", name, i+1, ka, kg)
+			}
+		}
+	}
+}
+
+// outputsOf decodes a record file's lines.
+func outputsOf(t *testing.T, b []byte) []Output {
+	t.Helper()
+	var out []Output
+	for _, l := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
+		var o Output
+		if err := json.Unmarshal(l, &o); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// outputKey is o without its source: its fields, the charges by value.
+func outputKey(o Output) string {
+	f := func(x *float64) string {
+		if x == nil {
+			return "null"
+		}
+		return fmt.Sprint(*x)
+	}
+	return fmt.Sprintf("%s@%d %s %q words %d oov %d ε %s loss %s", o.User, o.Line, o.Status, o.Text, o.Words, o.OOV, f(o.TotalEpsilon), f(o.UnitFree))
 }
