@@ -22,8 +22,9 @@ import (
 // the file's re-read would grow with the square of its size. Such a file
 // is re-read once, sequentially, by one worker (seqRereadFn), whatever its
 // size: the file read twice in all (once by readFn, once here). What that
-// worker holds is one bit per record of the file (granted or not) and a
-// segmentBits of some 80 bytes per 1 MiB segment, never a slot per record.
+// worker holds is one bit per record of the file (granted or not), a
+// segmentBits of about 100 bytes per 1 MiB segment and the records of the
+// segment it is checking (about 1 MiB of text): never a slot per record.
 //
 // readFn marks such a file's segments (slot.Seq) and puts in each marker
 // the digest of the segment's records (recordDigest: each record's lineSum,
