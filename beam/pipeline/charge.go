@@ -19,6 +19,7 @@ type ref struct {
 	Line   int64
 	Offset int64        // the byte offset of its line in Source
 	Sum    lineChecksum // lineSum of its line
+	Index  int          // its place among its segment's records, from 0 (the sequential re-read's bit)
 	Words  int          // words the mechanism privatizes (Accounting.Words)
 	Cost   float64      // its charge, Accounting.UnitFree (NaN when the mechanism's loss is unknown)
 }
@@ -28,16 +29,21 @@ type ref struct {
 // segment: its Source, the Line and Offset of its first record, the End
 // of its last record line and how many Records it holds. Every segment
 // with a record has one marker, so a withheld record's placeholder can be
-// written from its segment even when no record of it was granted.
+// written from its segment even when no record of it was granted. A
+// marker with Seq is a segment of a file that cannot seek (compressed, or
+// on a remote file system): its Sum is then the digest of its records
+// (recordDigest), and the re-read reads the whole file once (seqRereadFn).
 type slot struct {
 	User    string
 	Source  string // the marker's; a granted record's is in its key
 	Line    int64
 	Offset  int64
-	Sum     lineChecksum
+	Sum     lineChecksum // a record's lineSum; a Seq marker's recordDigest
+	Index   int          // a granted record's place among its segment's records
 	Words   int
 	Cost    float64
 	Marker  bool
+	Seq     bool // a marker's file is re-read sequentially
 	End     int64
 	Records int
 }
@@ -184,7 +190,7 @@ func (fn *decideFn) ProcessElement(ctx context.Context, user string, accs func(*
 			copy(next, slab[start:])
 			slab, start = next, 0
 		}
-		slab = append(slab, slot{User: user, Line: r.Line, Offset: r.Offset, Sum: r.Sum, Words: r.Words, Cost: r.Cost})
+		slab = append(slab, slot{User: user, Line: r.Line, Offset: r.Offset, Sum: r.Sum, Index: r.Index, Words: r.Words, Cost: r.Cost})
 	}
 	send()
 	s.Withheld = s.Records - s.Released

@@ -10,7 +10,8 @@ import (
 // The coders of what crosses the pipeline's shuffles (registered in
 // register.go): grants (the per-user combine's accumulators, every ref a
 // user's records left), slotBatch (granted records or a segment's
-// marker, to the re-read) and lineBatch (output lines, to the writers). Beam's
+// marker, to the re-read), segmentBits (a segment of a file re-read
+// sequentially) and lineBatch (output lines, to the writers). Beam's
 // default coder for a struct works by reflection on every element and
 // field; these are a few appends each: strings length-prefixed, integers
 // as varints, a charge as its float64 bits (NaN included, bit for bit)
@@ -76,6 +77,7 @@ func encodeGrants(g grants) []byte {
 		buf = binary.AppendVarint(buf, r.Line-prev.Line)
 		buf = binary.AppendVarint(buf, r.Offset-prev.Offset)
 		buf = append(buf, r.Sum[:]...)
+		buf = binary.AppendVarint(buf, int64(r.Index-prev.Index))
 		buf = binary.AppendVarint(buf, int64(r.Words))
 		buf = costs.append(buf, r.Cost) // a user's records have a few distinct charges
 		prev = *r
@@ -99,6 +101,7 @@ func decodeGrants(p []byte) (grants, error) {
 		r.Line = prev.Line + d.varint()
 		r.Offset = prev.Offset + d.varint()
 		r.Sum = d.sum()
+		r.Index = prev.Index + int(d.varint())
 		r.Words = int(d.varint())
 		r.Cost = d.indexedFloat(&costs)
 		if d.err != nil {
@@ -151,21 +154,25 @@ func decodeSlotBatch(p []byte) (slotBatch, error) {
 // appendSlot appends s, after prev when havePrev (the batch's previous
 // slot: a batch is one user's granted records of a segment, in order):
 // its User as 0 when prev's, else as its length plus one and its bytes;
-// its Line and Offset as the difference from prev's; its charge by
-// costs.
+// its Line, Offset and Index as the difference from prev's; its charge by
+// costs; Marker and Seq as the bits of one byte.
 func appendSlot(buf []byte, s *slot, havePrev bool, prev *slot, costs *floatIndex) []byte {
 	buf = appendSameOr(buf, s.User, havePrev && s.User == prev.User)
 	buf = appendString(buf, s.Source)
 	buf = binary.AppendVarint(buf, s.Line-prev.Line)
 	buf = binary.AppendVarint(buf, s.Offset-prev.Offset)
 	buf = append(buf, s.Sum[:]...)
+	buf = binary.AppendVarint(buf, int64(s.Index-prev.Index))
 	buf = binary.AppendVarint(buf, int64(s.Words))
 	buf = costs.append(buf, s.Cost)
-	marker := byte(0)
+	flags := byte(0) // 1: Marker; 2: Seq
 	if s.Marker {
-		marker = 1
+		flags |= 1
 	}
-	buf = append(buf, marker)
+	if s.Seq {
+		flags |= 2
+	}
+	buf = append(buf, flags)
 	buf = binary.AppendVarint(buf, s.End)
 	return binary.AppendVarint(buf, int64(s.Records))
 }
@@ -178,11 +185,13 @@ func (d *decoder) slot(havePrev bool, prev *slot, costs *floatIndex) slot {
 	s.Source = d.string()
 	s.Line = prev.Line + d.varint()
 	s.Offset = prev.Offset + d.varint()
-	s.Sum, s.Words = d.sum(), int(d.varint())
+	s.Sum = d.sum()
+	s.Index = prev.Index + int(d.varint())
+	s.Words = int(d.varint())
 	s.Cost = d.indexedFloat(costs)
-	switch m := d.byte(); m {
-	case 0, 1:
-		s.Marker = m == 1
+	switch f := d.byte(); f {
+	case 0, 1, 2, 3:
+		s.Marker, s.Seq = f&1 != 0, f&2 != 0
 	default:
 		d.fail()
 	}
@@ -207,6 +216,36 @@ func (d *decoder) sameOr(havePrev bool, prev string) string {
 		d.p = d.p[k-1:]
 		return s
 	}
+}
+
+// encodeSegmentBits writes a sequential segment (sequential.go): its
+// marker's numbers, its two digests and its bits.
+func encodeSegmentBits(b segmentBits) []byte {
+	buf := make([]byte, 0, 5*binary.MaxVarintLen64+2*len(b.Digest)+len(b.Bits))
+	buf = binary.AppendVarint(buf, b.Line)
+	buf = binary.AppendVarint(buf, b.Offset)
+	buf = binary.AppendVarint(buf, b.End)
+	buf = binary.AppendVarint(buf, int64(b.Records))
+	buf = append(buf, b.Digest[:]...)
+	buf = append(buf, b.Grants[:]...)
+	buf = binary.AppendUvarint(buf, uint64(len(b.Bits)))
+	return append(buf, b.Bits...)
+}
+
+func decodeSegmentBits(p []byte) (segmentBits, error) {
+	d := decoder{p: p}
+	b := segmentBits{Line: d.varint(), Offset: d.varint(), End: d.varint(), Records: int(d.varint())}
+	b.Digest, b.Grants = d.sum(), d.sum()
+	if n := d.uvarint(); d.err == nil && n <= uint64(len(d.p)) {
+		b.Bits = slices.Clone(d.p[:n])
+		d.p = d.p[n:]
+	} else {
+		d.fail()
+	}
+	if err := d.end(); err != nil {
+		return segmentBits{}, err
+	}
+	return b, nil
 }
 
 func encodeLineBatch(b lineBatch) []byte {

@@ -33,7 +33,8 @@ func TestCoders(t *testing.T) {
 	nan := math.Float64frombits(0x7ff8000000000001)
 	for _, g := range []grants{
 		{Refs: []ref{}},
-		{Refs: []ref{{Source: "/in/a", Line: 1, Offset: 0, Sum: lineChecksum([]byte("0123456789abcdef")), Words: 3, Cost: 1.5}}, Records: 1},
+		{Refs: []ref{{Source: "/in/a", Line: 1, Offset: 0, Sum: lineChecksum([]byte("0123456789abcdef")), Index: 4, Words: 3, Cost: 1.5}}, Records: 1},
+		{Refs: []ref{{Source: "a", Index: 9000}, {Source: "a", Index: 2}, {Source: "b", Index: -1}, {Source: "b", Index: math.MaxInt32}}, Records: 4},
 		{Refs: []ref{{Source: "a", Line: 9}, {Source: "a", Line: 10, Cost: nan}, {Source: "", Line: 2, Offset: 1 << 40}, {Source: "b", Words: -1, Cost: math.Inf(1)}}, Records: 7, Sorted: 2},
 		// Charges repeated (by index), -0 apart from 0, lines and
 		// offsets going back and to the extremes (differences wrap).
@@ -53,8 +54,27 @@ func TestCoders(t *testing.T) {
 		{Slots: []slot{{}}},
 		{Slots: []slot{{User: "ü", Line: 3, Offset: 70, Sum: lineChecksum([]byte("0123456789abcdef")), Words: 4, Cost: 2.25}, {User: "ü", Line: 4}, {Line: 5}, {User: "v"}}},
 		{Slots: []slot{{Marker: true, Source: "gs://b/in/x.jsonl", Line: 1 << 33, Offset: -1, End: 1 << 21, Records: 1000, Cost: nan}}},
+		{Slots: []slot{{Marker: true, Seq: true, Source: "/in/x.jsonl.gz", Sum: lineChecksum([]byte("fedcba9876543210")), Line: 7, Offset: 3 << 20, End: 4 << 20, Records: 9}}},
+		{Slots: []slot{{User: "u", Index: 5}, {User: "u", Index: 3}, {User: "u", Index: 1 << 20, Seq: true}}},
 	} {
 		roundTrip(t, b, encodeSlotBatch, decodeSlotBatch)
+	}
+	for _, b := range []segmentBits{
+		{},
+		{Line: 1, Offset: 0, End: 100, Records: 3, Digest: lineChecksum([]byte("0123456789abcdef")), Grants: lineChecksum{9}, Bits: []byte{5}},
+		{Line: 1 << 40, Offset: -1, End: math.MinInt64, Records: -2, Bits: make([]byte, 1<<17)},
+	} {
+		roundTrip(t, b, encodeSegmentBits, decodeSegmentBits)
+	}
+	// A marker's flags are the byte before its End and Records (one byte
+	// each here): 4 is no flag.
+	p := encodeSlotBatch(slotBatch{Slots: []slot{{Marker: true, Seq: true, End: 5, Records: 2}}})
+	if _, err := decodeSlotBatch(p); err != nil || p[len(p)-3] != 3 {
+		t.Fatalf("%x: %v", p, err)
+	}
+	p[len(p)-3] = 4
+	if _, err := decodeSlotBatch(p); err == nil {
+		t.Error("a slot with flag byte 4 decodes")
 	}
 	for _, b := range []lineBatch{
 		{Lines: []outLine{}},
@@ -81,8 +101,11 @@ func FuzzCoders(f *testing.F) {
 	f.Add(uint8(1), encodeSlotBatch(slotBatch{Slots: []slot{{User: "u", Marker: true, End: 9}, {User: "u"}}}))
 	f.Add(uint8(2), encodeLineBatch(lineBatch{Lines: []outLine{{User: "u", Source: "s", Line: 3, JSON: "{}"}, {User: "u", Source: "s", Rec: recordLine{Status: released, Text: "t"}}}}))
 	f.Add(uint8(2), []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
+	f.Add(uint8(3), encodeSegmentBits(segmentBits{Line: 3, End: 9, Records: 9, Bits: []byte{1, 0}}))
 	f.Fuzz(func(t *testing.T, which uint8, p []byte) {
-		switch which % 3 {
+		switch which % 4 {
+		case 3:
+			stable(t, p, encodeSegmentBits, decodeSegmentBits)
 		case 0:
 			stable(t, p, encodeGrants, decodeGrants)
 		case 1:

@@ -41,7 +41,9 @@
 //     checksum of the line, the charge: about 80 bytes each), combined per
 //     user into at most what the cap can grant; the granted records are
 //     read again from their files, in offset order, and privatized there.
-//     So the input files must not change during a run (a changed line
-//     fails it). Each output file is sorted in memory by its writer
+//     A file that cannot seek (compressed, or on GCS/S3) is read again
+//     once, from its start, by one worker holding one bit per record of
+//     it: time linear in the file's size. So the input files must not
+//     change during a run (a changed line fails it). Each output file is sorted in memory by its writer
 //     (Options.Shards sets its size).
 package pipeline

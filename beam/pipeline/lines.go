@@ -55,7 +55,9 @@ func (r *lineReader) readSlice() ([]byte, error) {
 
 // skipTo moves forward to offset off, the start of a line: by a seek
 // when the file can seek (a local, uncompressed file) and off is past the
-// buffer, otherwise by reading through. Going back is an error.
+// buffer, otherwise by reading through (a file that cannot seek is
+// re-read in one pass, by seqRereadFn, not segment by segment: its
+// markers say so). Going back is an error.
 func (r *lineReader) skipTo(off int64) error {
 	n := off - r.off
 	switch {

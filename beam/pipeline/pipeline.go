@@ -27,23 +27,27 @@ const DefaultRunner = "prism"
 // and the charge, in one pass) → per user, combined (grantFn) and joined
 // with the state (readStateFn, CoGroupByKey): the grants (decideFn) → by
 // (file, segment), with the segment's marker: re-read and privatized
-// (privatizeFn) → sharded, sorted, written (writeFn). No text crosses a
+// (privatizeFn; a file that cannot seek: by file, re-read once from its
+// start, seqRereadFn) → sharded, sorted, written (writeFn). No text crosses a
 // shuffle: the texts stay in the files, and only refs (file, line,
 // offset, a checksum, the charge) are grouped, so the memory a runner
 // needs for the shuffles grows with the records granted, not with the
 // texts read. Privatization runs per segment, in parallel across them,
-// so one user with many records does not hold up the others.
+// so one user with many records does not hold up the others; a file that
+// cannot seek (compressed, or remote) is re-read by one worker, once, in
+// time linear in its size (sequential.go).
 func build(s beam.Scope, st settled, sr *stateRun) {
 	s = s.Scope("wordveil")
 	files := fileio.ReadMatches(s, fileio.MatchFiles(s, st.Input, fileio.MatchEmptyDisallow()), fileio.ReadDirectorySkip())
 	refs, markers := beam.ParDo2(s, &readFn{Format: st.Format, MaxRecordBytes: st.MaxRecordBytes, SkipMalformed: st.SkipMalformed, Engine: st.Engine}, files)
 	grants, budget, states := beam.ParDo3(s, &decideFn{CapLoss: st.capLoss, WordCost: st.wordCost, CapWords: st.CapWords, Shards: st.Shards, State: sr != nil},
 		beam.CoGroupByKey(s, beam.CombinePerKey(s, &grantFn{CapLoss: st.capLoss}, refs), readStates(s, sr)))
-	out := beam.ParDo(s, &privatizeFn{Engine: st.Engine, Format: st.Format, MaxRecordBytes: st.MaxRecordBytes, Seed: st.Seed,
-		OverCap: st.OverCap, Placeholder: st.Placeholder, Shards: st.Shards, Parallelism: st.Parallelism},
-		beam.GroupByKey(s, beam.Flatten(s, markers, grants)))
+	pfn := privatizeFn{Engine: st.Engine, Format: st.Format, MaxRecordBytes: st.MaxRecordBytes, Seed: st.Seed,
+		OverCap: st.OverCap, Placeholder: st.Placeholder, Shards: st.Shards, Parallelism: st.Parallelism}
+	out, seq := beam.ParDo2(s, &pfn, beam.GroupByKey(s, beam.Flatten(s, markers, grants)))
+	seqOut := beam.ParDo(s, &seqRereadFn{P: pfn}, beam.GroupByKey(s, seq))
 	written := []beam.PCollection{
-		beam.ParDo(s, &writeFn{Dir: st.Output, Prefix: stagingPrefix + recordsPrefix, Shards: st.Shards}, beam.GroupByKey(s, out)),
+		beam.ParDo(s, &writeFn{Dir: st.Output, Prefix: stagingPrefix + recordsPrefix, Shards: st.Shards}, beam.GroupByKey(s, beam.Flatten(s, out, seqOut))),
 		beam.ParDo(s, &writeFn{Dir: st.Output, Prefix: stagingPrefix + budgetPrefix, Shards: st.Shards}, beam.GroupByKey(s, budget)),
 	}
 	if sr != nil {

@@ -36,7 +36,10 @@ func openEngine(e Engine, maxRecordBytes int) (*core.Privatizer, error) {
 // crypto/rand for every word, or with Seed (evaluation only) the record's
 // own stream, RecordSeed. A withheld record is never privatized or
 // written: with OverCapPlaceholder a line saying it was withheld takes
-// its place (the whole segment is then read, to find them).
+// its place (the whole segment is then read, to find them). A segment
+// of a file that cannot seek (its marker's Seq) is not re-read here: it
+// goes on, as one bit per record, to the file's one sequential re-read
+// (seqRereadFn, sequential.go), on the second output.
 //
 // The texts are read here, from the files, rather than carried through
 // the shuffles: what crosses them is refs, so memory does not grow with
@@ -119,7 +122,7 @@ func (fn *privatizeFn) Teardown() error {
 	return err
 }
 
-func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches func(*slotBatch) bool, emit func(int, lineBatch)) (err error) {
+func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches func(*slotBatch) bool, emit func(int, lineBatch), seq func(string, segmentBits)) (err error) {
 	var marker slot
 	granted := fn.granted[:0] // copied into the jobs: reused by the next segment
 	defer func() {
@@ -144,6 +147,16 @@ func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches f
 		// of the runner or of this code: fail closed.
 		return fmt.Errorf("wordveil-beam: a segment with %d markers and %d granted records (want 1 marker)", markers, len(granted))
 	}
+	if marker.Seq {
+		// A file that cannot seek: its segments go, as one bit per
+		// record, to the file's one sequential re-read (seqRereadFn).
+		b, err := segmentOf(marker, granted)
+		if err != nil {
+			return err
+		}
+		seq(marker.Source, b)
+		return nil
+	}
 	placeholders := fn.OverCap == OverCapPlaceholder
 	if len(granted) == 0 && !placeholders {
 		return nil
@@ -160,22 +173,19 @@ func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches f
 		}
 	}()
 	r := newLineReader(rc, fn.MaxRecordBytes)
-	changed := func(line int64, why string) error {
-		return fmt.Errorf("wordveil-beam: %s line %d changed during the run (%s): the input must not change until the run ends", path, line, why)
-	}
 	if !placeholders {
 		// Straight to each granted line.
 		for _, g := range granted {
 			if err := r.skipTo(g.Offset); err != nil {
-				return changed(g.Line, err.Error())
+				return changed(path, g.Line, err.Error())
 			}
 			l, err := r.readLine()
 			if err != nil && err != io.EOF {
-				return changed(g.Line, err.Error())
+				return changed(path, g.Line, err.Error())
 			}
 			rec, ok, why := fn.check(l, g)
 			if !ok {
-				return changed(g.Line, why)
+				return changed(path, g.Line, why)
 			}
 			rec.Source, rec.Line = path, g.Line
 			if err := fn.add(ctx, job{r: rec, granted: true, want: g}, emit); err != nil {
@@ -186,7 +196,7 @@ func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches f
 	}
 	// Every line of the segment: each record is granted or withheld.
 	if err := r.skipTo(marker.Offset); err != nil {
-		return changed(marker.Line, err.Error())
+		return changed(path, marker.Line, err.Error())
 	}
 	records := 0
 	for n := marker.Line; r.off < marker.End; n++ {
@@ -195,11 +205,11 @@ func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches f
 		switch {
 		case errors.Is(err, errLineTooLong):
 			if err := r.skipLine(); err != nil {
-				return changed(n, err.Error())
+				return changed(path, n, err.Error())
 			}
 			continue // malformed: counted by readFn
 		case err != nil && err != io.EOF:
-			return changed(n, err.Error())
+			return changed(path, n, err.Error())
 		}
 		if len(granted) > 0 && granted[0].Offset == start {
 			g := granted[0]
@@ -207,9 +217,9 @@ func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches f
 			rec, ok, why := fn.check(l, g)
 			switch {
 			case !ok:
-				return changed(n, why)
+				return changed(path, n, why)
 			case g.Line != n:
-				return changed(n, "at another line")
+				return changed(path, n, "at another line")
 			}
 			rec.Source, rec.Line = path, n
 			records++
@@ -227,7 +237,7 @@ func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches f
 		}
 	}
 	if len(granted) > 0 || records != marker.Records {
-		return changed(marker.Line, fmt.Sprintf("%d records in the segment, %d when first read", records, marker.Records))
+		return changed(path, marker.Line, fmt.Sprintf("%d records in the segment, %d when first read", records, marker.Records))
 	}
 	return nil
 }
@@ -255,7 +265,7 @@ func (fn *privatizeFn) add(ctx context.Context, j job, emit func(int, lineBatch)
 	return fn.flush(ctx, emit)
 }
 
-func (fn *privatizeFn) FinishBundle(ctx context.Context, emit func(int, lineBatch)) error {
+func (fn *privatizeFn) FinishBundle(ctx context.Context, emit func(int, lineBatch), _ func(string, segmentBits)) error {
 	return fn.flush(ctx, emit)
 }
 

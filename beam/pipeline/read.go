@@ -58,9 +58,20 @@ func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 	// A line is the record's text plus its framing: the bound is on the
 	// line, and a text is never longer than its line.
 	r := newLineReader(rc, fn.MaxRecordBytes)
+	// A file that cannot seek (compressed, or on a remote file system) is
+	// re-read once from its start (seqRereadFn): its markers say so and
+	// carry the digest of their records, which that re-read checks.
+	_, seekable := rc.(io.Seeker)
+	var digest *recordDigest
+	if !seekable {
+		digest = newRecordDigest()
+	}
 	seg := slot{Marker: true, Source: path, Offset: -1}
 	flush := func() {
 		if seg.Records > 0 {
+			if digest != nil {
+				seg.Sum = digest.sum()
+			}
 			markers(segmentKey(path, seg.Offset), slotBatch{Slots: []slot{seg}})
 		}
 	}
@@ -107,16 +118,17 @@ func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 				}
 			case ok:
 				rf := ref{Source: path, Line: n, Offset: start, Sum: lineSum(l)}
-				if text != "" { // an empty text privatizes to itself and costs nothing
-					acc, err := fn.p.Cost(text)
-					if err != nil {
-						return fmt.Errorf("wordveil-beam: %s line %d: %w", path, n, err)
-					}
-					rf.Words, rf.Cost = acc.Words-acc.Memoized, acc.UnitFree
+				var cerr error
+				if rf.Words, rf.Cost, cerr = charge(fn.p, text); cerr != nil {
+					return fmt.Errorf("wordveil-beam: %s line %d: %w", path, n, cerr)
 				}
 				if start/segmentBytes != seg.Offset/segmentBytes || seg.Records == 0 {
 					flush()
-					seg = slot{Marker: true, Source: path, Line: n, Offset: start}
+					seg = slot{Marker: true, Seq: !seekable, Source: path, Line: n, Offset: start}
+				}
+				rf.Index = seg.Records
+				if digest != nil {
+					digest.record(rf.Sum, start, n)
 				}
 				seg.Records++
 				seg.End = r.off
@@ -134,6 +146,21 @@ func (fn *readFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 			return nil
 		}
 	}
+}
+
+// charge is a record's charge as readFn works it out and the sequential
+// re-read works it out again: the words the mechanism privatizes and the
+// metric loss (core.Privatizer.Cost); an empty text privatizes to itself
+// and costs nothing.
+func charge(p *core.Privatizer, text string) (words int, cost float64, err error) {
+	if text == "" {
+		return 0, 0, nil
+	}
+	acc, err := p.Cost(text)
+	if err != nil {
+		return 0, 0, err
+	}
+	return acc.Words - acc.Memoized, acc.UnitFree, nil
 }
 
 // refBatch is how many refs readFn holds before it sends them to the

@@ -16,7 +16,10 @@ func init() {
 	register.DoFn4x1[context.Context, fileio.ReadableFile, func(string, grants), func(string, slotBatch), error](&readFn{})
 	register.DoFn7x1[context.Context, string, func(*grants) bool, func(*spending) bool, func(string, slotBatch), func(int, lineBatch), func(int, lineBatch), error](&decideFn{})
 	register.DoFn3x1[context.Context, stateShard, func(string, spending), error](&readStateFn{})
-	register.DoFn4x1[context.Context, string, func(*slotBatch) bool, func(int, lineBatch), error](&privatizeFn{})
+	register.DoFn5x1[context.Context, string, func(*slotBatch) bool, func(int, lineBatch), func(string, segmentBits), error](&privatizeFn{})
+	register.DoFn4x1[context.Context, string, func(*segmentBits) bool, func(int, lineBatch), error](&seqRereadFn{})
+	register.Emitter2[string, segmentBits]()
+	register.Iter1[segmentBits]()
 	register.DoFn4x1[context.Context, int, func(*lineBatch) bool, func(int, int), error](&writeFn{})
 	register.DoFn2x0[int, func(*int) bool](&writtenFn{})
 	register.Emitter2[int, int]()
@@ -32,5 +35,6 @@ func init() {
 	beam.RegisterCoder(reflect.TypeOf(lineBatch{}), encodeLineBatch, decodeLineBatch)
 	beam.RegisterCoder(reflect.TypeOf(grants{}), encodeGrants, decodeGrants)
 	beam.RegisterCoder(reflect.TypeOf(slotBatch{}), encodeSlotBatch, decodeSlotBatch)
+	beam.RegisterCoder(reflect.TypeOf(segmentBits{}), encodeSegmentBits, decodeSegmentBits)
 	register.Iter1[spending]()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -129,7 +130,19 @@ func portableInput(t *testing.T, dir string) {
 			}
 			fmt.Fprintf(&b, "{\"user\":\"user-%d\",\"text\":%q}\n", (i*7+f)%40, strings.Join(text, " "))
 		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("part-%d.jsonl", f)), []byte(b.String()), 0o644); err != nil {
+		// The last file gzip-compressed: a file that cannot seek, re-read
+		// sequentially (by a DoFn of its own), in the workers too.
+		name, data := fmt.Sprintf("part-%d.jsonl", f), []byte(b.String())
+		if f == 2 {
+			var z bytes.Buffer
+			w := gzip.NewWriter(&z)
+			w.Write(data)
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			name, data = name+".gz", z.Bytes()
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -211,7 +224,7 @@ func TestPortableRunner(t *testing.T) {
 	// It returns the output directory and the command's summary line.
 	run := func(kind string, i int, extra ...string) (string, string) {
 		out := filepath.Join(dir, kind, fmt.Sprintf("out-%d", i))
-		args := append([]string{"-input", filepath.Join(in, "*.jsonl"), "-output", out, "-seed", "37", "-cap-words", "100",
+		args := append([]string{"-input", filepath.Join(in, "part-*"), "-output", out, "-seed", "37", "-cap-words", "100",
 			"-shards", "3", "-state", filepath.Join(dir, kind, "state"), "-state-key", filepath.Join(dir, kind, "key")}, extra...)
 		ctx, cancel := context.WithTimeout(context.Background(), portableTimeout)
 		defer cancel()
