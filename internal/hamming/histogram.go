@@ -34,6 +34,12 @@ type Histogram struct {
 	// within is the radius the counts are exact to (HistogramWithin);
 	// Bits for a whole histogram.
 	within int
+	// sparse says that the last chunk counted had few codes within the
+	// radius (withinSparse), and sparseFor is the radius plus one it was
+	// found for (0: none yet): the next fill at that radius starts with
+	// the kernel the last one ended with.
+	sparse    bool
+	sparseFor int
 }
 
 // Histogram fills dst (a new Histogram if dst is nil) with the distances
@@ -56,12 +62,12 @@ func (x *Index) Histogram(dst *Histogram, q Code) *Histogram {
 
 // HistogramWithin fills dst (a new Histogram if dst is nil) like
 // Histogram, but exact only within radius r, and returns it: Count(d) is
-// the number of codes at distance d for d in 0..r, every code farther than
-// r is counted at r+1 (so Count(r+1) is how many lie beyond r), and Count
-// is 0 past r+1. Select takes the ranges that these counts answer: inside
-// 0..r, or ending at Bits and starting at most at r+1 (lo = r+1, hi = Bits
-// selects among the codes beyond r). r is clamped to 0..Bits; at Bits
-// this is Histogram.
+// the number of codes at distance d for d in 0..r; beyond r only the total
+// is (the sum of Count(d) for d from r+1 to Bits is how many codes lie
+// beyond r: they may be counted at their distances or all at r+1). Select
+// takes the ranges that these counts answer: inside 0..r, or ending at
+// Bits and starting at most at r+1 (lo = r+1, hi = Bits selects among the
+// codes beyond r). r is clamped to 0..Bits; at Bits this is Histogram.
 //
 // It scans every code, as Histogram does; what it saves is the counting of
 // the codes beyond r, which with r below the bulk of the distances is most
@@ -90,11 +96,19 @@ func (x *Index) RangeCanBeatScan(r int) bool {
 // (ascending): one counting pass per chunk into the sub-histograms, whose
 // total at the chunk's end is the chunk's snapshot. The last snapshot is
 // the histogram itself. With within < Bits only the counts at 0..within
-// are kept exact (HistogramWithin): each snapshot's counts past within are
-// replaced by their total, at within+1, computed as the codes counted so
-// far less those within; a chunk may then be counted by the kernel that
-// skips the codes beyond within (histWithinWith), which it is while the
-// last chunk had few codes within (withinSparse).
+// are kept exact (HistogramWithin): a chunk may be counted by the kernel
+// that skips the codes beyond within (histWithinWith), and from the first
+// such chunk on each snapshot's counts past within are replaced by their
+// total, at within+1, computed as the codes counted so far less those
+// within (before it they are exact, and left so: the sum of within+1
+// counts per chunk would cost a ball as large as most codes 7% of its
+// scan, measured). The first chunk is counted with the kernel the last
+// fill at the same radius ended with, and the others with the skipping
+// kernel if the first had few codes within (withinSparse): a mechanism
+// fills one Histogram per goroutine at one radius, word after word, and
+// its balls are mostly all small or all large (a large one costs the
+// skipping kernel four times the counting kernel's time). Either kernel
+// counts the same.
 //
 // The kernels count every code (within the radius, at least); each skipped
 // code of the chunk is then taken off again, before the snapshot, from row
@@ -119,11 +133,15 @@ func (h *Histogram) fill(codes []Code, q Code, k int, skip []int32, skipCodes []
 	ds = ds[:len(skip)]
 	row := &h.sub[0]
 	i := 0
-	sparse, ball := true, 0 // the last chunk's codes within, and the running total
+	if h.sparseFor != within+1 {
+		h.sparse, h.sparseFor = true, within+1
+	}
+	skipped := false // a chunk so far was counted by the skipping kernel
 	for c := range nch {
 		start, end := c*histChunk, min((c+1)*histChunk, len(codes))
-		if within < Bits && sparse {
+		if within < Bits && h.sparse {
 			histWithinWith(k, &q, codes[start:end], &h.sub, within)
+			skipped = true
 		} else {
 			histCountWith(k, &q, codes[start:end], &h.sub)
 		}
@@ -131,16 +149,21 @@ func (h *Histogram) fill(codes []Code, q Code, k int, skip []int32, skipCodes []
 			row[ds[i]&(2*Bits-1)]--
 		}
 		sumSubWith(k, &h.sub, &h.cum[c])
-		if within < Bits {
+		if within < Bits && (skipped || c == 0) {
 			cum := &h.cum[c]
 			in := 0
 			for _, v := range cum[:within+1] {
 				in += int(v)
 			}
-			cum[within+1] = int32(end - i - in) // counted so far, less those within
-			clear(cum[within+2:])
-			sparse = withinSparse(in-ball, end-start)
-			ball = in
+			if skipped {
+				// The counts past within are incomplete: their total
+				// is the codes counted so far less those within.
+				cum[within+1] = int32(end - i - in)
+				clear(cum[within+2:])
+			}
+			if c == 0 {
+				h.sparse = withinSparse(in, end-start)
+			}
 		}
 	}
 	if nch == 0 {
@@ -150,10 +173,12 @@ func (h *Histogram) fill(codes []Code, q Code, k int, skip []int32, skipCodes []
 	h.count = h.cum[nch-1]
 }
 
-// withinSparse says whether a chunk of n codes with in of them within the
-// radius is sparse enough that the next is counted by the skipping kernel:
-// at 1 in 32, about a fifth of the groups of eight hold one and take its
-// slow path. Either choice counts the same; only the time differs.
+// withinSparse says whether a fill's first chunk, of n codes with in of
+// them within the radius, is sparse enough that its other chunks are
+// counted by the skipping kernel: at 1 in 32, about two in five groups of
+// sixteen hold one and take its slow path, if they are spread evenly
+// (codes within a ball tend to bunch). Either choice counts the same;
+// only the time differs.
 func withinSparse(in, n int) bool { return in*32 <= n }
 
 // skippedDists returns the distances from h.q to cs by kernel k, in cs's
@@ -179,8 +204,8 @@ func (h *Histogram) Len() int {
 }
 
 // Count returns the number of codes at distance d from the query (0 for d
-// outside 0..256). After HistogramWithin(r), the count at r+1 is that of
-// every code beyond r, and past it 0.
+// outside 0..256). After HistogramWithin(r), only the total of the counts
+// beyond r is exact (see there).
 func (h *Histogram) Count(d int) int {
 	if h == nil || d < 0 || d > Bits {
 		return 0

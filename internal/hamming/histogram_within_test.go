@@ -12,8 +12,9 @@ var withinRadii = []int{-3, 0, 1, 35, 100, 127, 128, 160, 255, 256, 300}
 // TestHistogramWithinAgrees: for every case (also shifted by one code, so
 // that the codes start half-way into a cache line and the AVX-512 kernels
 // peel one), every kernel, with and without skipped ids, and every radius,
-// each chunk's running counts equal a brute-force count that keeps the
-// distances 0..r and puts every farther code at r+1; Count and Select
+// each chunk's running counts, those beyond r added up, equal a
+// brute-force count that keeps the distances 0..r and puts every farther
+// code at r+1; Count and Select
 // (each distance within r, everything beyond r, every code) equal brute
 // force; and ranges the counts do not answer are ErrNoResult.
 func TestHistogramWithinAgrees(t *testing.T) {
@@ -47,6 +48,17 @@ func TestHistogramWithinAgrees(t *testing.T) {
 	}
 }
 
+// lumped returns counts with those beyond r added up at r+1 (r < Bits),
+// what checkWithin's brute force counts: HistogramWithin's counts beyond r
+// are either that or each code at its distance.
+func lumped(counts [Bits + 1]int32, r int) [Bits + 1]int32 {
+	for d := r + 2; d <= Bits; d++ {
+		counts[r+1] += counts[d]
+		counts[d] = 0
+	}
+	return counts
+}
+
 func checkWithin(t *testing.T, name string, codes []Code, q Code, k int, skip []int32, r int) {
 	t.Helper()
 	rr := min(max(r, 0), Bits)
@@ -67,15 +79,17 @@ func checkWithin(t *testing.T, name string, codes []Code, q Code, k int, skip []
 			ids[d] = append(ids[d], i)
 		}
 		if (i+1)%histChunk == 0 || i+1 == len(codes) {
-			if h.cum[i/histChunk] != want {
+			if lumped(h.cum[i/histChunk], rr) != want {
 				t.Fatalf("%s kernel %s skip %d r=%d: chunk %d differs from brute force", name, kernelNames[k], len(skip), r, i/histChunk)
 			}
 		}
 	}
-	for d := 0; d <= Bits; d++ {
-		if h.Count(d) != int(want[d]) {
-			t.Fatalf("%s kernel %s r=%d: Count(%d) = %d, want %d", name, kernelNames[k], r, d, h.Count(d), want[d])
-		}
+	var counts [Bits + 1]int32
+	for d := range counts {
+		counts[d] = int32(h.Count(d))
+	}
+	if got := lumped(counts, rr); got != want {
+		t.Fatalf("%s kernel %s r=%d: Count differs from brute force", name, kernelNames[k], r)
 	}
 	sel := func(lo, hi int, want []int) {
 		t.Helper()
@@ -118,8 +132,10 @@ func checkWithin(t *testing.T, name string, codes []Code, q Code, k int, skip []
 	}
 }
 
-// TestHistogramWithinIndex: Index.HistogramWithin counts like fill, on an
-// index and on one without some ids, and at Bits is Histogram.
+// TestHistogramWithinIndex: Index.HistogramWithin counts like Histogram
+// within the radius and puts the rest at r+1, on an index and on one
+// without some ids, into a new Histogram and into one reused from radius
+// to radius (its kernel choice carried from fill to fill).
 func TestHistogramWithinIndex(t *testing.T) {
 	c := histCases()[6] // random, 3 chunks and a bit
 	x, err := NewIndex(c.codes)
@@ -130,22 +146,27 @@ func TestHistogramWithinIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var reused Histogram // filled at every radius in turn, and again
 	for _, ix := range []*Index{x, w} {
 		full := ix.Histogram(nil, c.q)
-		for _, r := range withinRadii {
+		for _, r := range append(withinRadii, withinRadii...) {
 			h := ix.HistogramWithin(nil, c.q, r)
+			if again := ix.HistogramWithin(&reused, c.q, r); again.count != h.count || len(again.cum) != len(h.cum) {
+				t.Fatalf("r=%d: a reused Histogram counts differently", r)
+			}
 			rr := min(max(r, 0), Bits)
-			beyond := 0
+			beyond, got := 0, 0
 			for d := 0; d <= Bits; d++ {
 				switch {
 				case d <= rr && h.Count(d) != full.Count(d):
 					t.Fatalf("r=%d: Count(%d) = %d, Histogram's %d", r, d, h.Count(d), full.Count(d))
 				case d > rr:
 					beyond += full.Count(d)
+					got += h.Count(d)
 				}
 			}
-			if rr < Bits && h.Count(rr+1) != beyond {
-				t.Fatalf("r=%d: Count(r+1) = %d, want %d beyond r", r, h.Count(rr+1), beyond)
+			if got != beyond {
+				t.Fatalf("r=%d: counts beyond r add up to %d, want %d", r, got, beyond)
 			}
 			if h.Len() != full.Len() {
 				t.Fatalf("r=%d: Len %d, want %d", r, h.Len(), full.Len())
