@@ -162,20 +162,35 @@ func (m *custextMech) Privatize(w int, src rand.Source) (int, error) {
 		return w, nil
 	}
 	set := m.members(w)
+	// The three scans below need each member's distance: the first
+	// len(first) are computed once, here (a set of the default asset has
+	// 20 members), the others again in each scan.
+	cw := m.codes[w]
+	var first [64]uint16
+	cached := first[:min(len(set), len(first))]
+	for i := range cached {
+		cached[i] = uint16(hamming.Distance(cw, m.codes[set[i]]))
+	}
+	dist := func(i int) int {
+		if i < len(cached) {
+			return int(cached[i])
+		}
+		return hamming.Distance(cw, m.codes[set[i]])
+	}
 	near := hamming.Bits
-	for _, y := range set {
-		near = min(near, hamming.Distance(m.codes[w], m.codes[y]))
+	for i := range set {
+		near = min(near, dist(i))
 	}
 	z := 0.0
-	for _, y := range set {
-		z += m.weight[hamming.Distance(m.codes[w], m.codes[y])-near]
+	for i := range set {
+		z += m.weight[dist(i)-near]
 	}
 	// UniformOpen is never 0, so the member whose cumulative weight
 	// first exceeds u has a positive weight.
 	u := sample.UniformOpen(src) * z
 	c := 0.0
-	for _, y := range set {
-		c += m.weight[hamming.Distance(m.codes[w], m.codes[y])-near]
+	for i, y := range set {
+		c += m.weight[dist(i)-near]
 		if u < c {
 			return int(y), nil
 		}
@@ -184,7 +199,7 @@ func (m *custextMech) Privatize(w int, src rand.Source) (int, error) {
 	// the last member with a positive weight (far members' weights
 	// underflow to 0 at large ε; the nearest one's is 1).
 	for i := len(set) - 1; i >= 0; i-- {
-		if m.weight[hamming.Distance(m.codes[w], m.codes[set[i]])-near] > 0 {
+		if m.weight[dist(i)-near] > 0 {
 			return int(set[i]), nil
 		}
 	}

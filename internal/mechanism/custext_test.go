@@ -2,14 +2,17 @@ package mechanism
 
 import (
 	"errors"
+	"fmt"
 	"github.com/wordveil/wordveil/internal/keepwords"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/wordveil/wordveil/internal/dpexact"
 	"github.com/wordveil/wordveil/internal/hamming"
+	"github.com/wordveil/wordveil/internal/sample"
 	"github.com/wordveil/wordveil/internal/seeded"
 	"github.com/wordveil/wordveil/internal/stattest"
 	"github.com/wordveil/wordveil/internal/wva"
@@ -290,4 +293,62 @@ func TestCusTextChiSquareCatchesWrongLaw(t *testing.T) {
 	if caught == 0 {
 		t.Fatal("no input's frequencies were told apart from the wrong law")
 	}
+}
+
+// TestCusTextDistancesOnce: Privatize, which computes the distances of a
+// set's first 64 members once and any others in each scan, draws exactly
+// what the plain three scans (every distance computed in each) draw from
+// the same stream, on sets of 20 members and of 200 (past the 64 kept),
+// at a small, a middle and a large ε.
+func TestCusTextDistancesOnce(t *testing.T) {
+	for _, g := range []int{10, 1} { // 200 words: sets of 20, then one of 200
+		ct, _ := custextTestAsset(t, 200, g)
+		for _, eps := range []float64{0.01, 50, 5000} {
+			m, err := newCusText(ct.a, eps, false, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for w := range 200 {
+				label := fmt.Sprintf("custext-once/%d/%v/%d", g, eps, w)
+				a, b := seeded.Key(stattest.Seed(label)), seeded.Key(stattest.Seed(label))
+				for range 5 {
+					got, err := m.Privatize(w, a)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if want := custextPlain(m, w, b); got != want {
+						t.Fatalf("sets of %d, ε=%v, word %d: %d, the plain scans %d", 200/g, eps, w, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// custextPlain is Privatize with every member's distance computed in each
+// of its scans.
+func custextPlain(m *custextMech, w int, src rand.Source) int {
+	set := m.members(w)
+	near := hamming.Bits
+	for _, y := range set {
+		near = min(near, hamming.Distance(m.codes[w], m.codes[y]))
+	}
+	z := 0.0
+	for _, y := range set {
+		z += m.weight[hamming.Distance(m.codes[w], m.codes[y])-near]
+	}
+	u := sample.UniformOpen(src) * z
+	c := 0.0
+	for _, y := range set {
+		c += m.weight[hamming.Distance(m.codes[w], m.codes[y])-near]
+		if u < c {
+			return int(y)
+		}
+	}
+	for i := len(set) - 1; i >= 0; i-- {
+		if m.weight[hamming.Distance(m.codes[w], m.codes[set[i]])-near] > 0 {
+			return int(set[i])
+		}
+	}
+	return -1
 }
