@@ -11,7 +11,7 @@ import (
 // register.go): grants (the per-user combine's accumulators, every ref a
 // user's records left), slotBatch (granted records or a segment's
 // marker, to the re-read), segmentBits (a segment of a file re-read
-// sequentially) and lineBatch (output lines, to the writers). Beam's
+// sequentially) and lineBatch (budget and state lines, to their writers). Beam's
 // default coder for a struct works by reflection on every element and
 // field; these are a few appends each: strings length-prefixed, integers
 // as varints, a charge as its float64 bits (NaN included, bit for bit)
@@ -251,30 +251,13 @@ func decodeSegmentBits(p []byte) (segmentBits, error) {
 func encodeLineBatch(b lineBatch) []byte {
 	n := binary.MaxVarintLen64
 	for i := range b.Lines {
-		l := &b.Lines[i]
-		n += 8*binary.MaxVarintLen64 + 17 + len(l.User) + len(l.Source) + len(l.JSON) + len(l.Rec.Text)
+		n += 2*binary.MaxVarintLen64 + len(b.Lines[i].User) + len(b.Lines[i].JSON)
 	}
 	buf := make([]byte, 0, n)
 	buf = binary.AppendUvarint(buf, uint64(len(b.Lines)))
-	var floats floatIndex // a batch's charges: a few distinct ones, by word count
 	for i := range b.Lines {
-		l := &b.Lines[i]
-		// A line's user and source are mostly the previous line's: a
-		// batch is one shard's lines of a segment or two.
-		buf = append(buf, byte(l.Rec.Status))
-		buf = appendSameOr(buf, l.User, i > 0 && l.User == b.Lines[i-1].User)
-		buf = appendSameOr(buf, l.Source, i > 0 && l.Source == b.Lines[i-1].Source)
-		buf = binary.AppendVarint(buf, l.Line)
-		if l.Rec.Status == noRecord {
-			buf = appendString(buf, l.JSON)
-			continue
-		}
-		r := &l.Rec
-		buf = appendString(buf, r.Text)
-		buf = binary.AppendVarint(buf, int64(r.Words))
-		buf = binary.AppendVarint(buf, int64(r.OOV))
-		buf = floats.append(buf, r.TotalEpsilon)
-		buf = floats.append(buf, r.UnitFree)
+		buf = appendString(buf, b.Lines[i].User)
+		buf = appendString(buf, b.Lines[i].JSON)
 	}
 	return buf
 }
@@ -286,32 +269,8 @@ func decodeLineBatch(p []byte) (lineBatch, error) {
 		return lineBatch{}, errShuffleBytes
 	}
 	b := lineBatch{Lines: make([]outLine, n)}
-	var floats floatIndex
 	for i := range b.Lines {
-		l := &b.Lines[i]
-		var prev outLine
-		if i > 0 {
-			prev = b.Lines[i-1]
-		}
-		switch s := recordStatus(d.byte()); s {
-		case noRecord, released, withheld:
-			l.Rec.Status = s
-		default:
-			d.fail()
-		}
-		l.User = d.sameOr(i > 0, prev.User)
-		l.Source = d.sameOr(i > 0, prev.Source)
-		l.Line = d.varint()
-		if l.Rec.Status == noRecord {
-			l.JSON = d.string()
-		} else {
-			r := &l.Rec
-			r.Text = d.string()
-			r.Words = int(d.varint())
-			r.OOV = int(d.varint())
-			r.TotalEpsilon = d.indexedFloat(&floats)
-			r.UnitFree = d.indexedFloat(&floats)
-		}
+		b.Lines[i] = outLine{User: d.string(), JSON: d.string()}
 		if d.err != nil {
 			return lineBatch{}, errShuffleBytes
 		}

@@ -62,7 +62,7 @@ const stagingPrefix = ".staging-"
 
 // outputFile matches what a run writes in its output directory, staged,
 // temporary or final; a directory with anything else is refused.
-var outputFile = regexp.MustCompile(`^(\.staging-)?(records|budget)-\d{5}-of-\d{5}\.jsonl(\.tmp-[0-9a-f]+)?$|^MANIFEST\.json(\.tmp-[0-9a-f]+)?$`)
+var outputFile = regexp.MustCompile(`^(\.staging-)?(budget-\d{5}-of-\d{5}|records-[0-9a-f]{24}-\d{6,})\.jsonl(\.tmp-[0-9a-f]+)?$|^MANIFEST\.json(\.tmp-[0-9a-f]+)?$`)
 
 // checkOutputDir refuses an output directory that holds a committed run
 // (a MANIFEST.json) or files a run does not write. A crashed run's files
@@ -114,9 +114,14 @@ func newRunID() string {
 
 // commit publishes a run whose pipeline finished: steps 1 to 5 above.
 func commit(ctx context.Context, st settled, sr *stateRun, run string, c Counts) error {
-	files, err := entriesOf(ctx, st.Output, stagingPrefix+"*-of-*.jsonl", func(n string) string { return strings.TrimPrefix(n, stagingPrefix) })
+	files, err := entriesOf(ctx, st.Output, stagingPrefix+"*.jsonl", func(n string) string { return strings.TrimPrefix(n, stagingPrefix) })
 	if err != nil {
 		return err
+	}
+	for _, f := range files {
+		if !outputFile.MatchString(f.Name) {
+			return fmt.Errorf("wordveil-beam: %s: a staged file the run does not write", f.Name)
+		}
 	}
 	m := Manifest{Version: 1, Run: run, Files: files, Counts: c}
 	if sr != nil {

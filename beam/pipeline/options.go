@@ -54,8 +54,9 @@ const (
 	DefaultMaxRecordBytes = 16 << 20
 	// maxRecordBytes is the largest bound accepted: the SDK's (2^30).
 	maxRecordBytes = 1 << 30
-	// DefaultShards is how many files the records and the summary are
-	// each written in.
+	// DefaultShards is how many files the budget summary (and the
+	// state's generation) is written in; the records files are one per
+	// segment of the input with a record to write.
 	DefaultShards = 8
 	// maxShards bounds Options.Shards.
 	maxShards = 1 << 16
@@ -70,7 +71,7 @@ type Options struct {
 	Input  string // a file glob (local paths, or any scheme a Beam file system is registered for)
 	Format string // FormatJSONL (""), or FormatTSV
 	Output string // the directory the output files are written in (created if need be)
-	Shards int    // output files of each kind, in [1, 65536] (0: DefaultShards)
+	Shards int    // budget files (and state files), in [1, 65536] (0: DefaultShards)
 
 	Engine Engine // the privatizer
 

@@ -19,23 +19,26 @@ const DefaultRunner = "prism"
 // work out each one's charge, combine them by user into what the cap can
 // grant, join that with each user's spending in the state generation the
 // run reads (sr; none without a state), decide per user which records the
-// cap grants, re-read those from their files and privatize them, and
-// write the records, each user's budget summary and the state's next
-// generation under staging names, for commit to publish.
+// cap grants, re-read those from their files, privatize them and write
+// them (a records file per segment), and write each user's budget summary
+// and the state's next generation; all under staging names, for commit to
+// publish.
 //
 // The stages: files → refs by user and segment markers (readFn: the read
 // and the charge, in one pass) → per user, combined (grantFn) and joined
 // with the state (readStateFn, CoGroupByKey): the grants (decideFn) → by
 // (file, segment), with the segment's marker: re-read and privatized
 // (privatizeFn; a file that cannot seek: by file, re-read once from its
-// start, seqRereadFn) → sharded, sorted, written (writeFn). No text crosses a
-// shuffle: the texts stay in the files, and only refs (file, line,
-// offset, a checksum, the charge) are grouped, so the memory a runner
-// needs for the shuffles grows with the records granted, not with the
-// texts read. Privatization runs per segment, in parallel across them,
-// so one user with many records does not hold up the others; a file that
-// cannot seek (compressed, or remote) is re-read by one worker, once, in
-// time linear in its size (sequential.go).
+// start, seqRereadFn) and written, a records file per segment (records.go);
+// the budget and state lines sharded by user, sorted, written (writeFn).
+// No text crosses a shuffle, neither read nor privatized: the texts stay
+// in the files, and only refs (file, line, offset, a checksum, the charge)
+// are grouped, so the memory a runner needs for the shuffles grows with
+// the records granted, not with the texts read or written. Privatization
+// runs per segment, in parallel across them, so one user with many records
+// does not hold up the others; a file that cannot seek (compressed, or
+// remote) is re-read by one worker, once, in time linear in its size
+// (sequential.go).
 func build(s beam.Scope, st settled, sr *stateRun) {
 	s = s.Scope("wordveil")
 	files := fileio.ReadMatches(s, fileio.MatchFiles(s, st.Input, fileio.MatchEmptyDisallow()), fileio.ReadDirectorySkip())
@@ -43,18 +46,18 @@ func build(s beam.Scope, st settled, sr *stateRun) {
 	grants, budget, states := beam.ParDo3(s, &decideFn{CapLoss: st.capLoss, WordCost: st.wordCost, CapWords: st.CapWords, Shards: st.Shards, State: sr != nil},
 		beam.CoGroupByKey(s, beam.CombinePerKey(s, &grantFn{CapLoss: st.capLoss}, refs), readStates(s, sr)))
 	pfn := privatizeFn{Engine: st.Engine, Format: st.Format, MaxRecordBytes: st.MaxRecordBytes, Seed: st.Seed,
-		OverCap: st.OverCap, Placeholder: st.Placeholder, Shards: st.Shards, Parallelism: st.Parallelism}
-	out, seq := beam.ParDo2(s, &pfn, beam.GroupByKey(s, beam.Flatten(s, markers, grants)))
-	seqOut := beam.ParDo(s, &seqRereadFn{P: pfn}, beam.GroupByKey(s, seq))
+		OverCap: st.OverCap, Placeholder: st.Placeholder, Dir: st.Output, Parallelism: st.Parallelism}
+	records, seq := beam.ParDo2(s, &pfn, beam.GroupByKey(s, beam.Flatten(s, markers, grants)))
 	written := []beam.PCollection{
-		beam.ParDo(s, &writeFn{Dir: st.Output, Prefix: stagingPrefix + recordsPrefix, Shards: st.Shards}, beam.GroupByKey(s, beam.Flatten(s, out, seqOut))),
+		records,
+		beam.ParDo(s, &seqRereadFn{P: pfn}, beam.GroupByKey(s, seq)),
 		beam.ParDo(s, &writeFn{Dir: st.Output, Prefix: stagingPrefix + budgetPrefix, Shards: st.Shards}, beam.GroupByKey(s, budget)),
 	}
 	if sr != nil {
 		written = append(written, beam.ParDo(s, &writeFn{Dir: sr.dir, Prefix: statePrefix(sr.next), Shards: st.Shards}, beam.GroupByKey(s, states)))
 	}
 	// The write stages' output, each file's line count, is grouped and
-	// dropped (writtenFn): it is there because Prism, the default
+	// dropped (writtenFn; a records file's is keyed recordsWritten): it is there because Prism, the default
 	// runner, busy-waits through a stage with no output from the moment
 	// the stage's input is sent until the stage's bundle ends (its wait
 	// for the stage's output data returns at once, and its progress loop

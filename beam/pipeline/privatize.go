@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -51,11 +50,13 @@ func openEngine(e Engine, maxRecordBytes int) (*core.Privatizer, error) {
 // Records are privatized in batches, by Parallelism goroutines, each with
 // its own Privatizer: a runner may hand a whole stage to one DoFn instance
 // (Prism on one machine does), and one goroutine would then leave the
-// other cores idle while BRR searches its codes. A batch is emitted in
-// its input order, from the goroutine the runner called, once all of it
-// is done; the last batch at FinishBundle. Each record's output depends
-// on the record alone (fresh randomness, or its own seeded stream), never
-// on which goroutine or batch it fell in.
+// other cores idle while BRR searches its codes. A batch is written to the
+// segment's records file (records.go) in its input order, from the
+// goroutine the runner called, once all of it is done; the file is put in
+// place when the segment's last batch is written, and dropped if any of it
+// fails. Each record's output depends on the record alone (fresh
+// randomness, or its own seeded stream), never on which goroutine or
+// batch it fell in.
 type privatizeFn struct {
 	Engine         Engine
 	Format         string
@@ -63,7 +64,7 @@ type privatizeFn struct {
 	Seed           uint64
 	OverCap        string
 	Placeholder    string
-	Shards         int
+	Dir            string // where the records files are staged
 	Parallelism    int
 
 	ps                 []*core.Privatizer // one per goroutine
@@ -122,7 +123,7 @@ func (fn *privatizeFn) Teardown() error {
 	return err
 }
 
-func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches func(*slotBatch) bool, emit func(int, lineBatch), seq func(string, segmentBits)) (err error) {
+func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches func(*slotBatch) bool, written func(int, int), seq func(string, segmentBits)) (err error) {
 	var marker slot
 	granted := fn.granted[:0] // copied into the jobs: reused by the next segment
 	defer func() {
@@ -172,6 +173,13 @@ func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches f
 			err = fmt.Errorf("wordveil-beam: closing %s: %w", path, cerr)
 		}
 	}()
+	out := newSegmentOut(fn.Dir, path, marker.Offset)
+	defer func() {
+		if err != nil {
+			fn.drop()
+			out.abort(ctx)
+		}
+	}()
 	r := newLineReader(rc, fn.MaxRecordBytes)
 	if !placeholders {
 		// Straight to each granted line.
@@ -188,11 +196,11 @@ func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches f
 				return changed(path, g.Line, why)
 			}
 			rec.Source, rec.Line = path, g.Line
-			if err := fn.add(ctx, job{r: rec, granted: true, want: g}, emit); err != nil {
+			if err := fn.add(ctx, job{r: rec, granted: true, want: g}, &out); err != nil {
 				return err
 			}
 		}
-		return nil
+		return fn.finish(ctx, &out, written)
 	}
 	// Every line of the segment: each record is granted or withheld.
 	if err := r.skipTo(marker.Offset); err != nil {
@@ -223,12 +231,12 @@ func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches f
 			}
 			rec.Source, rec.Line = path, n
 			records++
-			if err := fn.add(ctx, job{r: rec, granted: true, want: g}, emit); err != nil {
+			if err := fn.add(ctx, job{r: rec, granted: true, want: g}, &out); err != nil {
 				return err
 			}
 		} else if user, _, ok, perr := parseLine(fn.Format, trimEOL(l)); perr == nil && ok {
 			records++
-			if err := fn.add(ctx, job{r: record{User: user, Source: path, Line: n}}, emit); err != nil {
+			if err := fn.add(ctx, job{r: record{User: user, Source: path, Line: n}}, &out); err != nil {
 				return err
 			}
 		}
@@ -239,7 +247,7 @@ func (fn *privatizeFn) ProcessElement(ctx context.Context, key string, batches f
 	if len(granted) > 0 || records != marker.Records {
 		return changed(path, marker.Line, fmt.Sprintf("%d records in the segment, %d when first read", records, marker.Records))
 	}
-	return nil
+	return fn.finish(ctx, &out, written)
 }
 
 // check parses l, a granted record's line re-read, and says whether it is
@@ -256,23 +264,47 @@ func (fn *privatizeFn) check(l string, g slot) (record, bool, string) {
 	return record{User: user, Text: text}, true, ""
 }
 
-// add appends j to the batch, which is privatized and emitted once full.
-func (fn *privatizeFn) add(ctx context.Context, j job, emit func(int, lineBatch)) error {
+// add appends j to the batch, which is privatized and written to out
+// once full.
+func (fn *privatizeFn) add(ctx context.Context, j job, out *segmentOut) error {
 	fn.batch = append(fn.batch, j)
 	if len(fn.batch) < batchPerWorker*len(fn.ps) {
 		return nil
 	}
-	return fn.flush(ctx, emit)
+	return fn.flush(ctx, out)
 }
 
-func (fn *privatizeFn) FinishBundle(ctx context.Context, emit func(int, lineBatch), _ func(string, segmentBits)) error {
-	return fn.flush(ctx, emit)
+// finish privatizes and writes what is left of the segment's batch, puts
+// its records file in place and emits its line count.
+func (fn *privatizeFn) finish(ctx context.Context, out *segmentOut, written func(int, int)) error {
+	if err := fn.flush(ctx, out); err != nil {
+		return err
+	}
+	n, err := out.finish(ctx)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		written(recordsWritten, n)
+	}
+	return nil
 }
 
-// flush privatizes the batch, then emits its lines, in order, in one
-// lineBatch per shard. An error drops the whole batch: the runner fails
-// or retries the bundle, and nothing of it was emitted.
-func (fn *privatizeFn) flush(ctx context.Context, emit func(int, lineBatch)) error {
+// recordsWritten is the key of a records file's line count in what the
+// write stages emit (build drops them): the budget and state files'
+// shard numbers are never negative.
+const recordsWritten = -1
+
+// drop empties the batch: the segment failed, and none of it is written.
+func (fn *privatizeFn) drop() {
+	clear(fn.batch)
+	fn.batch = fn.batch[:0]
+}
+
+// flush privatizes the batch, then writes its lines, in order, to out.
+// An error fails the segment: the runner fails or retries the bundle, and
+// the segment's file is not put in place.
+func (fn *privatizeFn) flush(ctx context.Context, out *segmentOut) error {
 	b := fn.batch
 	fn.batch = fn.batch[:0]
 	if len(b) == 0 {
@@ -292,49 +324,25 @@ func (fn *privatizeFn) flush(ctx context.Context, emit func(int, lineBatch)) err
 		}()
 	}
 	wg.Wait()
-	for i := range b {
-		if b[i].err != nil {
-			return b[i].err
-		}
-	}
-	// One element per shard the batch has lines for: the shuffle to the
-	// writers carries a few large elements rather than one per record,
-	// which is what a runner's per-element work is paid on.
-	// The lines are laid out by shard in one array (a counting sort: the
-	// records' order within each shard), each shard's part one element.
-	shard := make([]int, len(b))
-	count := map[int]int{}
 	released, words := int64(0), int64(0)
 	for i := range b {
 		j := &b[i]
+		if j.err != nil {
+			clear(b)
+			return j.err
+		}
 		if j.granted {
 			released++
 			words += int64(j.n)
 		}
-		shard[i] = shardOf(j.r.User, fn.Shards)
-		count[shard[i]]++
+		if err := out.write(ctx, j); err != nil {
+			clear(b)
+			return fmt.Errorf("wordveil-beam: writing %s: %w", out.name, err)
+		}
 	}
+	clear(b) // the texts go with the batch
 	fn.released.Inc(ctx, released)
 	fn.wordsOut.Inc(ctx, words)
-	keys := slices.Sorted(maps.Keys(count))
-	at := make(map[int]int, len(keys)) // where each shard's next line goes
-	n := 0
-	for _, k := range keys {
-		at[k] = n
-		n += count[k]
-	}
-	lines := make([]outLine, len(b))
-	for i := range b {
-		j := &b[i]
-		lines[at[shard[i]]] = outLine{User: j.r.User, Source: j.r.Source, Line: j.r.Line, Rec: j.out}
-		at[shard[i]]++
-		*j = job{} // the texts go with the batch
-	}
-	n = 0
-	for _, k := range keys {
-		emit(k, lineBatch{Lines: lines[n : n+count[k] : n+count[k]]})
-		n += count[k]
-	}
 	crashPoint("privatized")
 	return nil
 }

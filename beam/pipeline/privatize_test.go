@@ -36,7 +36,7 @@ func TestPrivatizeBlocks(t *testing.T) {
 		{"a charge that differs", 64, "1dg", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fn := &privatizeFn{Engine: Engine{Mechanism: tc.mech}, Format: FormatJSONL, MaxRecordBytes: tc.maxBytes, OverCap: OverCapPlaceholder, Placeholder: "[withheld]", Shards: 1, Parallelism: 2}
+			fn := &privatizeFn{Engine: Engine{Mechanism: tc.mech}, Format: FormatJSONL, MaxRecordBytes: tc.maxBytes, OverCap: OverCapPlaceholder, Placeholder: "[withheld]", Parallelism: 2}
 			if err := fn.Setup(); err != nil {
 				t.Fatal(err)
 			}
@@ -68,8 +68,7 @@ func TestPrivatizeBlocks(t *testing.T) {
 					t.Fatalf("record %d: %v", i, j.err)
 				}
 				var out Output
-				l := outLine{User: j.r.User, Source: j.r.Source, Line: j.r.Line, Rec: j.out}
-				if err := json.Unmarshal(appendRecordJSON(nil, &l), &out); err != nil {
+				if err := json.Unmarshal(appendRecordJSON(nil, j.r.User, j.r.Source, j.r.Line, &j.out), &out); err != nil {
 					t.Fatalf("record %d: %v", i, err)
 				}
 				switch {

@@ -6,12 +6,12 @@ import (
 	"unicode/utf8"
 )
 
-// recordLine is a record's output (Output) without the user, source and
-// line its outLine holds: what crosses the shuffle to the writers, which
-// encode it (appendRecordJSON). A NaN or infinite float is JSON null, as
-// Output's nil.
+// recordLine is a record's output (Output) without its user, source and
+// line, which its job holds: what the re-read encodes in the segment's
+// records file (appendRecordJSON). A NaN or infinite float is JSON null,
+// as Output's nil.
 type recordLine struct {
-	Status       recordStatus // noRecord in an outLine that is not a record's
+	Status       recordStatus
 	Text         string
 	Words        int
 	OOV          int
@@ -23,7 +23,7 @@ type recordLine struct {
 type recordStatus uint8
 
 const (
-	noRecord recordStatus = iota // not a record's line
+	noRecord recordStatus = iota // not set
 	released                     // StatusReleased
 	withheld                     // StatusWithheld
 )
@@ -38,25 +38,23 @@ func (s recordStatus) String() string {
 	return ""
 }
 
-// output is the Output l encodes.
-func (l *outLine) output() Output {
-	r := &l.Rec
-	return Output{User: l.User, Source: l.Source, Line: l.Line, Status: r.Status.String(), Text: r.Text,
+// output is the Output r is, as the record (user, source, line)'s.
+func (r *recordLine) output(user, source string, line int64) Output {
+	return Output{User: user, Source: source, Line: line, Status: r.Status.String(), Text: r.Text,
 		Words: r.Words, OOV: r.OOV, TotalEpsilon: finite(r.TotalEpsilon), UnitFree: finite(r.UnitFree)}
 }
 
-// appendRecordJSON appends the JSON of l's record, byte for byte what
-// encoding/json gives for l.output() (TestRecordJSON, FuzzRecordJSON
-// compare them), without its reflection and allocations: the writers
-// encode every record line.
-func appendRecordJSON(b []byte, l *outLine) []byte {
-	r := &l.Rec
+// appendRecordJSON appends the JSON of r as the record (user, source,
+// line)'s, byte for byte what encoding/json gives for r.output(user,
+// source, line) (TestRecordJSON, FuzzRecordJSON compare them), without its
+// reflection and allocations: every record line is encoded so.
+func appendRecordJSON(b []byte, user, source string, line int64, r *recordLine) []byte {
 	b = append(b, `{"user":`...)
-	b = appendJSONString(b, l.User)
+	b = appendJSONString(b, user)
 	b = append(b, `,"source":`...)
-	b = appendJSONString(b, l.Source)
+	b = appendJSONString(b, source)
 	b = append(b, `,"line":`...)
-	b = strconv.AppendInt(b, l.Line, 10)
+	b = strconv.AppendInt(b, line, 10)
 	b = append(b, `,"status":`...)
 	b = appendJSONString(b, r.Status.String())
 	b = append(b, `,"text":`...)

@@ -5,15 +5,22 @@ import (
 	"testing"
 )
 
+// testRecord is a record line with its user, source and line.
+type testRecord struct {
+	User, Source string
+	Line         int64
+	Rec          recordLine
+}
+
 // checkRecordJSON: appendRecordJSON writes what encoding/json writes for
 // the same Output.
-func checkRecordJSON(t *testing.T, l outLine) {
+func checkRecordJSON(t *testing.T, l testRecord) {
 	t.Helper()
-	want, err := toJSON(l.output())
+	want, err := toJSON(l.Rec.output(l.User, l.Source, l.Line))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := string(appendRecordJSON(nil, &l)); got != want {
+	if got := string(appendRecordJSON(nil, l.User, l.Source, l.Line, &l.Rec)); got != want {
 		t.Errorf("%+v:\n got %s\nwant %s", l, got, want)
 	}
 }
@@ -35,18 +42,18 @@ func TestRecordJSON(t *testing.T) {
 		{"u", "s", "x", 1.5e-10, 1e300},
 	} {
 		for _, status := range []recordStatus{released, withheld} {
-			checkRecordJSON(t, outLine{User: tc.user, Source: tc.source, Line: 42,
+			checkRecordJSON(t, testRecord{User: tc.user, Source: tc.source, Line: 42,
 				Rec: recordLine{Status: status, Text: tc.text, Words: 7, OOV: 2, TotalEpsilon: tc.te, UnitFree: tc.uf}})
 		}
 	}
-	checkRecordJSON(t, outLine{Line: -1 << 62, Rec: recordLine{Status: released, Words: -3, OOV: 1 << 30}})
+	checkRecordJSON(t, testRecord{Line: -1 << 62, Rec: recordLine{Status: released, Words: -3, OOV: 1 << 30}})
 }
 
 func FuzzRecordJSON(f *testing.F) {
 	f.Add("u", "s", int64(1), "text <&> \n", 7, 0, 1.5, 3.25)
 	f.Add("\xff", "\u2028", int64(-1), "\x00", -1, 9, 1e-7, math.NaN())
 	f.Fuzz(func(t *testing.T, user, source string, line int64, text string, words, oov int, te, uf float64) {
-		checkRecordJSON(t, outLine{User: user, Source: source, Line: line,
+		checkRecordJSON(t, testRecord{User: user, Source: source, Line: line,
 			Rec: recordLine{Status: released, Text: text, Words: words, OOV: oov, TotalEpsilon: te, UnitFree: uf}})
 	})
 }

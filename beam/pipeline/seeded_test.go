@@ -15,7 +15,7 @@ import (
 )
 
 // shardFile is the name of a complete output file.
-var shardFile = regexp.MustCompile(`^(records|budget)-\d{5}-of-\d{5}\.jsonl$`)
+var shardFile = regexp.MustCompile(`^(budget-\d{5}-of-\d{5}|records-[0-9a-f]{24}-\d{6,})\.jsonl$`)
 
 // dirBytes returns every file of dir by name.
 func dirBytes(t testing.TB, dir string) map[string][]byte {

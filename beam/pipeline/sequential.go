@@ -134,11 +134,7 @@ type seqRereadFn struct {
 func (fn *seqRereadFn) Setup() error    { return fn.P.Setup() }
 func (fn *seqRereadFn) Teardown() error { return fn.P.Teardown() }
 
-func (fn *seqRereadFn) FinishBundle(ctx context.Context, emit func(int, lineBatch)) error {
-	return fn.P.flush(ctx, emit)
-}
-
-func (fn *seqRereadFn) ProcessElement(ctx context.Context, path string, elems func(*segmentBits) bool, emit func(int, lineBatch)) (err error) {
+func (fn *seqRereadFn) ProcessElement(ctx context.Context, path string, elems func(*segmentBits) bool, written func(int, int)) (err error) {
 	var segs []segmentBits
 	for b := (segmentBits{}); elems(&b); {
 		segs = append(segs, b)
@@ -168,9 +164,14 @@ func (fn *seqRereadFn) ProcessElement(ctx context.Context, path string, elems fu
 			err = fmt.Errorf("wordveil-beam: closing %s: %w", path, cerr)
 		}
 	}()
+	var out segmentOut // segs[cur]'s records file
 	defer func() {
 		clear(fn.pending) // the texts go with the segment
 		fn.pending = fn.pending[:0]
+		if err != nil {
+			fn.P.drop()
+			out.abort(ctx)
+		}
 	}()
 	r := newLineReader(rc, fn.P.MaxRecordBytes)
 	p := fn.P.ps[0] // the batches' engines are idle between flushes
@@ -189,10 +190,14 @@ func (fn *seqRereadFn) ProcessElement(ctx context.Context, path string, elems fu
 		case grants.sum() != s.Grants:
 			return changedLines(path, s.Line, lastLine, "a granted record's charge differs")
 		}
+		out = newSegmentOut(fn.P.Dir, path, s.Offset)
 		for _, j := range fn.pending {
-			if err := fn.P.add(ctx, j, emit); err != nil {
+			if err := fn.P.add(ctx, j, &out); err != nil {
 				return err
 			}
+		}
+		if err := fn.P.finish(ctx, &out, written); err != nil {
+			return err
 		}
 		clear(fn.pending)
 		fn.pending = fn.pending[:0]

@@ -2,12 +2,12 @@ package pipeline
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"path"
 	"slices"
 	"strings"
@@ -15,22 +15,16 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 )
 
-// outLine is one line of an output file, with what orders it there: its
-// JSON, or a record's output (Rec, Status set), which the writer encodes
-// (appendRecordJSON): the shuffle to the writers then carries a record's
-// user and source once, not again in its JSON, and no JSON keys.
+// outLine is one line of a budget or state file: its user, which orders
+// it there, and its JSON.
 type outLine struct {
-	User   string
-	Source string
-	Line   int64
-	JSON   string     // the line, when Rec.Status is noRecord
-	Rec    recordLine // a record's line, when Rec.Status is set
+	User string
+	JSON string
 }
 
-// lineBatch is what crosses the shuffle to the writers: some lines of one
-// output file. privatizeFn emits one per shard per batch of records it
-// privatizes, decideFn one per user's summary and state line, so that the
-// runner handles a few large elements rather than one per record.
+// lineBatch is what crosses the shuffle to the writers of the budget and
+// state files: some lines of one file (decideFn emits one per user's
+// summary and state line).
 type lineBatch struct {
 	Lines []outLine
 }
@@ -43,8 +37,9 @@ func shardOf(user string, shards int) int {
 	return int(h.Sum64() % uint64(shards))
 }
 
-// The output files' names: records-00003-of-00008.jsonl and
-// budget-00003-of-00008.jsonl. A shard no user hashes to has no file.
+// The names of the budget files, budget-00003-of-00008.jsonl, and of the
+// records files, records-<file>-<segment>.jsonl (records.go). A shard no
+// user hashes to has no file.
 const (
 	recordsPrefix = "records"
 	budgetPrefix  = "budget"
@@ -54,11 +49,11 @@ func shardName(prefix string, shard, shards int) string {
 	return fmt.Sprintf("%s-%05d-of-%05d.jsonl", prefix, shard, shards)
 }
 
-// writeFn writes one shard's lines, sorted by (user, source, line), so
-// that a file's bytes depend on the input and the seed only, not on the
-// runner's scheduling. It holds the shard in memory to sort it: Shards
-// sets how large that is (the output's size over Shards). It emits the
-// shard and its line count once the file is in place (see build).
+// writeFn writes one shard's lines (the budget's, or the state's), sorted
+// by user, so that a file's bytes depend on the input and the seed only,
+// not on the runner's scheduling. It holds the shard in memory to sort it:
+// a line per user, over Shards. It emits the shard and its line count
+// once the file is in place (see build).
 type writeFn struct {
 	Dir    string
 	Prefix string
@@ -66,85 +61,97 @@ type writeFn struct {
 }
 
 func (fn *writeFn) ProcessElement(ctx context.Context, shard int, batches func(*lineBatch) bool, written func(int, int)) error {
-	// The lines are sorted by pointer: an outLine is some 120 bytes.
-	var all []*outLine
-	var b lineBatch
-	for batches(&b) {
-		// Each batch decodes into a slice of its own, which the
-		// pointers keep.
-		for i := range b.Lines {
-			all = append(all, &b.Lines[i])
-		}
+	var all []outLine
+	for b := (lineBatch{}); batches(&b); {
+		all = append(all, b.Lines...)
 	}
-	slices.SortFunc(all, func(a, b *outLine) int {
-		if c := strings.Compare(a.User, b.User); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.Source, b.Source); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Line, b.Line)
-	})
-	name := joinPath(fn.Dir, shardName(fn.Prefix, shard, fn.Shards))
-	fs, err := filesystem.New(ctx, name)
+	slices.SortFunc(all, func(a, b outLine) int { return strings.Compare(a.User, b.User) })
+	f, err := createStaged(ctx, joinPath(fn.Dir, shardName(fn.Prefix, shard, fn.Shards)))
 	if err != nil {
-		return fmt.Errorf("wordveil-beam: %s: %w", name, err)
-	}
-	defer fs.Close()
-	// Where the file system can rename, the file is written under a
-	// temporary name and renamed when complete: a retried or concurrent
-	// attempt never leaves a file cut short or interleaved under the
-	// final name.
-	target := name
-	rn, atomic := fs.(filesystem.Renamer)
-	if atomic {
-		var suffix [8]byte
-		if _, err := rand.Read(suffix[:]); err != nil {
-			return err
-		}
-		target = name + ".tmp-" + hex.EncodeToString(suffix[:])
-	}
-	if err := writeLines(ctx, fs, target, all); err != nil {
-		if rm, ok := fs.(filesystem.Remover); ok && atomic {
-			rm.Remove(ctx, target)
-		}
 		return err
 	}
-	if atomic {
-		if err := rn.Rename(ctx, target, name); err != nil {
-			return fmt.Errorf("wordveil-beam: renaming %s to %s: %w", target, name, err)
-		}
+	for _, l := range all {
+		f.w.WriteString(l.JSON)
+		f.w.WriteByte('\n')
+	}
+	if err := f.commit(ctx); err != nil {
+		return err
 	}
 	crashPoint("written")
 	written(shard, len(all))
 	return nil
 }
 
-// writeLines writes lines to the file name, one JSON line each.
-func writeLines(ctx context.Context, fs filesystem.Interface, name string, lines []*outLine) error {
-	wc, err := fs.OpenWrite(ctx, name)
+// stagedFile is an output file being written. Where the file system can
+// rename, it is written under a temporary name and renamed when complete
+// (commit): a retried or concurrent attempt never leaves a file cut short
+// or interleaved under the final name, and the last attempt to finish is
+// the file's whole content. abort removes the temporary file.
+type stagedFile struct {
+	fs           filesystem.Interface
+	name, target string
+	wc           io.WriteCloser
+	w            *bufio.Writer
+}
+
+// stagedBuffer is a staged file's write buffer.
+const stagedBuffer = 256 << 10
+
+func createStaged(ctx context.Context, name string) (*stagedFile, error) {
+	fs, err := filesystem.New(ctx, name)
 	if err != nil {
-		return fmt.Errorf("wordveil-beam: creating %s: %w", name, err)
+		return nil, fmt.Errorf("wordveil-beam: %s: %w", name, err)
 	}
-	w := bufio.NewWriterSize(wc, 1<<20)
-	var buf []byte
-	for _, l := range lines {
-		if l.Rec.Status == noRecord {
-			w.WriteString(l.JSON)
-		} else {
-			buf = appendRecordJSON(buf[:0], l)
-			w.Write(buf)
+	f := &stagedFile{fs: fs, name: name, target: name}
+	if _, ok := fs.(filesystem.Renamer); ok {
+		var suffix [8]byte
+		if _, err := rand.Read(suffix[:]); err != nil {
+			fs.Close()
+			return nil, err
 		}
-		w.WriteByte('\n')
+		f.target = name + ".tmp-" + hex.EncodeToString(suffix[:])
 	}
-	if err := w.Flush(); err != nil {
-		wc.Close()
-		return fmt.Errorf("wordveil-beam: writing %s: %w", name, err)
+	if f.wc, err = fs.OpenWrite(ctx, f.target); err != nil {
+		fs.Close()
+		return nil, fmt.Errorf("wordveil-beam: creating %s: %w", f.target, err)
 	}
-	if err := wc.Close(); err != nil {
-		return fmt.Errorf("wordveil-beam: closing %s: %w", name, err)
+	f.w = bufio.NewWriterSize(f.wc, stagedBuffer)
+	return f, nil
+}
+
+// commit completes the file and puts it in place under its name; on an
+// error it removes what it wrote.
+func (f *stagedFile) commit(ctx context.Context) error {
+	defer f.fs.Close()
+	err := f.w.Flush()
+	if cerr := f.wc.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		f.remove(ctx)
+		return fmt.Errorf("wordveil-beam: writing %s: %w", f.target, err)
+	}
+	if f.target != f.name {
+		if err := f.fs.(filesystem.Renamer).Rename(ctx, f.target, f.name); err != nil {
+			f.remove(ctx)
+			return fmt.Errorf("wordveil-beam: renaming %s to %s: %w", f.target, f.name, err)
+		}
 	}
 	return nil
+}
+
+// abort drops the file: nothing is left under its name or its temporary
+// one (where the file system can remove).
+func (f *stagedFile) abort(ctx context.Context) {
+	f.wc.Close()
+	f.remove(ctx)
+	f.fs.Close()
+}
+
+func (f *stagedFile) remove(ctx context.Context) {
+	if rm, ok := f.fs.(filesystem.Remover); ok && f.target != f.name {
+		rm.Remove(ctx, f.target)
+	}
 }
 
 // joinPath joins a directory and a file name, for local paths and URLs

@@ -34,8 +34,9 @@ const usage = `Usage: wordveil-beam -input GLOB -output DIR [flags] [Beam flags]
 
 Privatizes every record of the files matching GLOB with the wordveil engine
 and writes DIR/records-*.jsonl (one line per record: the privatized text and
-its accounting) and DIR/budget-*.jsonl (one line per user: records released
-and withheld, the loss spent, what is left of the cap).
+its accounting; one file per MiB of input, in line order) and
+DIR/budget-*.jsonl (one line per user: records released and withheld, the
+loss spent, what is left of the cap).
 
 Input: JSON lines {"user": "...", "text": "..."} (-format jsonl, the
 default), or "user<TAB>text" lines (-format tsv); .gz files are read
@@ -108,7 +109,7 @@ func run(args []string, stderr io.Writer) int {
 	fs.StringVar(&o.Input, "input", "", "input file glob, e.g. 'corpus/*.jsonl' (quote it)")
 	fs.StringVar(&o.Output, "output", "", "output directory (new or empty)")
 	fs.StringVar(&o.Format, "format", pipeline.FormatJSONL, "input format: jsonl or tsv")
-	fs.IntVar(&o.Shards, "shards", pipeline.DefaultShards, "output files of each kind; each is sorted in memory by one worker")
+	fs.IntVar(&o.Shards, "shards", pipeline.DefaultShards, "budget (and state) files, a user's line in one of them; each is sorted in memory by one worker (the records files are one per MiB of input with a record to write)")
 	fs.StringVar(&o.Engine.Mechanism, "mechanism", "brr", "mechanism: brr, tem-hamming, 1dg, 1dt (TEM over precomputed neighbour lists), santext or custext")
 	fs.StringVar(&o.Engine.Level, "preset", "balanced", "privacy level: strong, balanced or light")
 	fs.Float64Var(&o.Engine.Epsilon, "epsilon", 0, "ε in the mechanism's metric (instead of -preset; not with it)")
