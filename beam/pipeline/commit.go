@@ -61,8 +61,15 @@ var ErrInterrupted = errors.New("wordveil-beam: interrupted; nothing committed")
 const stagingPrefix = ".staging-"
 
 // outputFile matches what a run writes in its output directory, staged,
-// temporary or final; a directory with anything else is refused.
-var outputFile = regexp.MustCompile(`^(\.staging-)?(budget-\d{5}-of-\d{5}|records-[0-9a-f]{24}-\d{6,})\.jsonl(\.tmp-[0-9a-f]+)?$|^MANIFEST\.json(\.tmp-[0-9a-f]+)?$`)
+// temporary or final; a directory with anything else is refused. It
+// matches the records files' names of the versions before the records
+// were written per segment too (records-SSSSS-of-NNNNN.jsonl), so that a
+// run cleans what a crashed run of such a version left.
+var outputFile = regexp.MustCompile(`^(\.staging-)?(budget-\d{5}-of-\d{5}|records-[0-9a-f]{24}-\d{6,}|records-\d{5}-of-\d{5})\.jsonl(\.tmp-[0-9a-f]+)?$|^MANIFEST\.json(\.tmp-[0-9a-f]+)?$`)
+
+// publishedFile matches the name of a file the commit publishes (a
+// budget file or a records file, without its staging prefix).
+var publishedFile = regexp.MustCompile(`^(budget-\d{5}-of-\d{5}|records-[0-9a-f]{24}-\d{6,})\.jsonl$`)
 
 // checkOutputDir refuses an output directory that holds a committed run
 // (a MANIFEST.json) or files a run does not write. A crashed run's files
@@ -119,7 +126,7 @@ func commit(ctx context.Context, st settled, sr *stateRun, run string, c Counts)
 		return err
 	}
 	for _, f := range files {
-		if !outputFile.MatchString(f.Name) {
+		if !publishedFile.MatchString(f.Name) {
 			return fmt.Errorf("wordveil-beam: %s: a staged file the run does not write", f.Name)
 		}
 	}

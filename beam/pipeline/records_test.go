@@ -30,8 +30,15 @@ func TestRecordsName(t *testing.T) {
 			t.Errorf("%s is refused in an output directory", n)
 		}
 	}
-	for _, n := range []string{"records-00000-of-00008.jsonl", "records-xyz-000000.jsonl", "records-" + strings.Repeat("0", 24) + "-00000.jsonl"} {
-		if outputFile.MatchString(n) {
+	if !publishedFile.MatchString(a) || !publishedFile.MatchString(big) {
+		t.Errorf("%s or %s is not published", a, big)
+	}
+	// An earlier version's records file is cleaned, never published.
+	if old := "records-00000-of-00008.jsonl"; !outputFile.MatchString(stagingPrefix+old) || publishedFile.MatchString(old) {
+		t.Errorf("%s: cleaned %v, published %v", old, outputFile.MatchString(stagingPrefix+old), publishedFile.MatchString(old))
+	}
+	for _, n := range []string{"records-xyz-000000.jsonl", "records-" + strings.Repeat("0", 24) + "-00000.jsonl", "records-" + strings.Repeat("0", 24) + "-000000.json"} {
+		if outputFile.MatchString(n) || publishedFile.MatchString(n) {
 			t.Errorf("%s is accepted in an output directory", n)
 		}
 	}
@@ -102,5 +109,39 @@ func TestRecordsFileRetried(t *testing.T) {
 	n := strings.Count(b.String(), "\n")
 	if want := n - n/3; lines != want {
 		t.Errorf("%d lines in the records files, want the %d granted", lines, want)
+	}
+}
+
+// What a crashed run leaves in its output directory, in this version's
+// names or an earlier one's, is accepted there and removed by the next
+// run; anything else makes the directory refused.
+func TestCleanOutputLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	rec := recordsName("/in/a.jsonl", 0)
+	left := []string{
+		stagingPrefix + rec, stagingPrefix + rec + ".tmp-00ff", rec,
+		stagingPrefix + "budget-00001-of-00008.jsonl", "budget-00001-of-00008.jsonl",
+		stagingPrefix + "records-00003-of-00008.jsonl", "records-00003-of-00008.jsonl.tmp-1a2b", // an earlier version's
+		ManifestName + ".tmp-77",
+	}
+	for _, n := range left {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := checkOutputDir(t.Context(), dir); err != nil {
+		t.Fatalf("a crashed run's files refused: %v", err)
+	}
+	if err := cleanOutput(t.Context(), dir); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("%d files left after cleaning, first %s", len(ents), ents[0].Name())
+	}
+	if err := os.WriteFile(filepath.Join(dir, "records-notes.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkOutputDir(t.Context(), dir); err == nil {
+		t.Error("a directory with another file accepted")
 	}
 }
