@@ -109,7 +109,9 @@ func cleanOutput(ctx context.Context, dir string) error {
 			rm = append(rm, f)
 		}
 	}
-	return remove(ctx, rm...)
+	// A crashed run's files are independent of one another: removed
+	// commitWorkers at a time (a records file per MiB of input).
+	return forEach(len(rm), func(i int) error { return removeOne(ctx, rm[i]) })
 }
 
 // newRunID names a run: its start time and 64 random bits.
@@ -150,10 +152,14 @@ func commit(ctx context.Context, st settled, sr *stateRun, run string, c Counts)
 		}
 	}
 	crashPoint("sealed")
-	for _, f := range files {
-		if err := rename(ctx, joinPath(st.Output, stagingPrefix+f.Name), joinPath(st.Output, f.Name)); err != nil {
-			return fmt.Errorf("wordveil-beam: publishing %s: %w", f.Name, err)
+	err = forEach(len(files), func(i int) error {
+		if err := rename(ctx, joinPath(st.Output, stagingPrefix+files[i].Name), joinPath(st.Output, files[i].Name)); err != nil {
+			return fmt.Errorf("wordveil-beam: publishing %s: %w", files[i].Name, err)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	crashPoint("renamed")
 	if err := writeAtomic(ctx, manifestPath, mb); err != nil {

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 )
@@ -144,27 +146,31 @@ func rename(ctx context.Context, from, to string) error {
 	})
 }
 
-// remove deletes files; a missing one is not an error.
+// remove deletes files, in order; a missing one is not an error.
 func remove(ctx context.Context, paths ...string) error {
 	for _, p := range paths {
-		if isLocal(p) {
-			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return err
-			}
-			continue
-		}
-		err := withFS(ctx, p, func(fs filesystem.Interface) error {
-			rm, ok := fs.(filesystem.Remover)
-			if !ok {
-				return fmt.Errorf("wordveil-beam: %s: the file system cannot remove files", p)
-			}
-			return rm.Remove(ctx, p)
-		})
-		if err != nil {
+		if err := removeOne(ctx, p); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// removeOne deletes the file p; a missing one is not an error.
+func removeOne(ctx context.Context, p string) error {
+	if isLocal(p) {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	return withFS(ctx, p, func(fs filesystem.Interface) error {
+		rm, ok := fs.(filesystem.Remover)
+		if !ok {
+			return fmt.Errorf("wordveil-beam: %s: the file system cannot remove files", p)
+		}
+		return rm.Remove(ctx, p)
+	})
 }
 
 // fileEntry names a file with its size and SHA-256: a manifest's shard or
@@ -202,16 +208,56 @@ func entriesOf(ctx context.Context, dir, glob string, rename func(string) string
 	if err != nil {
 		return nil, err
 	}
-	var out []fileEntry
-	for _, p := range paths {
-		n, sum, err := hashFile(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, fileEntry{Name: rename(baseName(p)), Size: n, SHA256: sum})
+	out := make([]fileEntry, len(paths))
+	err = forEach(len(paths), func(i int) error {
+		n, sum, err := hashFile(ctx, paths[i])
+		out[i] = fileEntry{Name: rename(baseName(paths[i])), Size: n, SHA256: sum}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	sortEntries(out)
 	return out, nil
+}
+
+// commitWorkers is how many files the launcher hashes, renames or removes
+// at once. A run writes a records file per MiB of input with a record to
+// write, and on a remote file system each operation on a file is a round
+// trip or more (a rename on GCS is a copy and a delete): one at a time,
+// 100,000 files would take hours.
+const commitWorkers = 16
+
+// forEach calls f(i) for every i in [0, n), commitWorkers at a time, and
+// returns the error of the lowest i that failed (nil if none did). Once
+// one has failed, the calls not yet started are not made.
+func forEach(n int, f func(i int) error) error {
+	errs := make([]error, n)
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range min(commitWorkers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				if errs[i] = f(i); errs[i] != nil {
+					failed.Store(true)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // baseName is the last element of a local path or a URL.
